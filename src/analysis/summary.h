@@ -1,0 +1,89 @@
+#pragma once
+// The facts `etviz info` reports, computed once from a Document and rendered as a table or as
+// JSON (docs/cli.md describes the JSON).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/document.h"
+
+namespace etviz::analysis {
+
+struct OpCount {
+  std::string op;
+  int64_t count = 0;
+};
+
+struct TensorSummary {
+  std::string name;
+  std::string kind;  // value kind: tensor, int, ...
+  std::string dtype;
+  std::string shape;
+  std::string literal;  // for non-tensor values
+};
+
+struct MethodSummary {
+  std::string name;
+  std::map<std::string, int64_t> instructions;  // by kind: kernel, delegate, move, jump_false, free
+  int64_t instruction_count = 0;
+  int64_t value_count = 0;
+  int64_t node_count = 0;
+  std::vector<OpCount> ops;  // most frequent first
+  std::vector<TensorSummary> inputs;
+  std::vector<TensorSummary> outputs;
+  std::vector<int64_t> memory_buffer_sizes;
+  int64_t delegate_calls = 0;
+};
+
+struct BackendSummary {
+  std::string backend;
+  int64_t delegates = 0;  // BackendDelegate entries
+  int64_t calls = 0;      // DelegateCall instructions
+  uint64_t payload_bytes = 0;  // distinct payload blobs
+  std::vector<std::string> compile_spec_keys;
+  std::vector<std::string> locations;  // "inline", "segment"
+};
+
+struct ConstantSummary {
+  std::string name;
+  std::string dtype;
+  std::string shape;
+  int64_t bytes = -1;
+  std::string location;
+};
+
+struct SuiteSummary {
+  std::string method;
+  int64_t cases = 0;
+  std::vector<TensorSummary> inputs;            // of the first case
+  std::vector<TensorSummary> expected_outputs;  // of the first case
+};
+
+struct Summary {
+  std::string path;
+  uint64_t file_size = 0;
+  std::string format;
+  std::string format_version;
+  std::vector<Attribute> properties;
+  std::vector<Section> sections;
+  std::vector<MethodSummary> methods;
+  std::vector<OpCount> ops;  // whole program
+  std::vector<BackendSummary> backends;
+  std::vector<Delegate> delegates;
+  int64_t constant_count = 0;
+  int64_t constant_bytes = 0;
+  std::map<std::string, int64_t> constants_by_location;  // count per DataLocation name
+  std::vector<ConstantSummary> largest_constants;        // up to 10
+  int64_t external_tensors = 0;
+  int64_t named_data_count = 0;
+  uint64_t named_data_bytes = 0;
+  std::vector<ConstantSummary> named_data;  // up to 20 (keys with tensor layouts when stated)
+  std::vector<SuiteSummary> test_suites;
+  std::vector<Diagnostic> diagnostics;
+};
+
+// `method`, when non-empty, limits the per-method parts to that method.
+Result<Summary> summarize(const Document& doc, const std::string& method = {});
+
+}  // namespace etviz::analysis

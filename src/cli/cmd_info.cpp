@@ -1,0 +1,52 @@
+// `etviz info FILE`: what a program contains, in one screen (or one JSON object).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/summary.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "formats/open_document.h"
+#include "render/summary_report.h"
+
+namespace etviz::cli {
+namespace {
+
+struct InfoOptions {
+  std::string file;
+  std::vector<std::string> data;
+  std::string method;
+  bool json = false;
+  std::string output;
+};
+
+int run_info(const InfoOptions& opt) {
+  OpenOptions open;
+  open.data_files = opt.data;
+  auto doc = open_document(opt.file, open);
+  if (!doc) return report_error(doc.error());
+  auto summary = analysis::summarize(*doc, opt.method);
+  if (!summary) return report_error(summary.error().within(opt.file));
+  const std::string text = opt.json ? render::summary_json(*summary) : render::summary_text(*summary);
+  return write_output(opt.output, text);
+}
+
+}  // namespace
+
+void register_info(CLI::App& app) {
+  auto opt = std::make_shared<InfoOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "info", "Summarise a program: methods, operators, delegates, constants, memory plan, sizes");
+  cmd->add_option("file", opt->file, "Program (.pte), bundled program (.bpte) or data file (.ptd)")
+      ->required();
+  cmd->add_option("--data", opt->data, "FlatTensor data file (.ptd) with the program's external tensors");
+  cmd->add_option("--method", opt->method, "Only this method");
+  cmd->add_flag("--json", opt->json, "Print one JSON object (see docs/cli.md)");
+  cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
+  cmd->callback([opt] { set_exit_code(run_info(*opt)); });
+}
+
+}  // namespace etviz::cli

@@ -1,0 +1,13 @@
+#pragma once
+// Each subcommand registers itself on the app and records its exit code when it runs.
+#include <CLI/CLI.hpp>
+
+namespace etviz::cli {
+
+void register_info(CLI::App& app);
+
+// Set by the subcommand that ran: 0 on success, 1 on a reported error.
+int exit_code();
+void set_exit_code(int code);
+
+}  // namespace etviz::cli

@@ -1,0 +1,52 @@
+#include "core/document.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace etviz {
+
+std::string CompileSpec::display() const {
+  bool printable = !value.empty();
+  for (uint8_t c : value) {
+    if (c < 0x20 || c > 0x7e) {
+      // A single trailing NUL is common for C strings.
+      if (c == 0 && &c == &value.back()) continue;
+      printable = false;
+      break;
+    }
+  }
+  if (printable) {
+    std::string s(value.begin(), value.end());
+    while (!s.empty() && s.back() == '\0') s.pop_back();
+    return s;
+  }
+  std::string hex;
+  const size_t shown = std::min<size_t>(value.size(), 16);
+  for (size_t i = 0; i < shown; ++i) {
+    char buf[4];
+    std::snprintf(buf, sizeof buf, "%02x", value[i]);
+    hex += buf;
+  }
+  if (value.size() > shown) hex += "...";
+  return "<" + std::to_string(value.size()) + " bytes: " + hex + ">";
+}
+
+const std::string& Document::path() const {
+  static const std::string empty;
+  return sources.empty() ? empty : sources.front()->path();
+}
+
+std::span<const uint8_t> Document::bytes(const BlobRef& blob) const {
+  if (blob.source < 0 || static_cast<size_t>(blob.source) >= sources.size()) return {};
+  auto all = sources[blob.source]->bytes();
+  if (blob.offset > all.size() || blob.size > all.size() - blob.offset) return {};
+  return all.subspan(blob.offset, blob.size);
+}
+
+const Graph* Document::find_graph(const std::string& name) const {
+  for (const Graph& g : graphs)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+}  // namespace etviz

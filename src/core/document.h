@@ -1,0 +1,98 @@
+#pragma once
+// What one invocation loaded: the source files, their graphs, delegates, blobs and notes.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/mapped_file.h"
+
+namespace etviz {
+
+// A byte range of one of the document's source files, read only when someone asks.
+struct BlobRef {
+  int32_t source = -1;  // index into Document::sources
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  bool valid() const { return source >= 0; }
+};
+
+// A named region of a file, for size reports ("flatbuffer", "segment 3", "padding").
+struct Section {
+  std::string name;
+  std::string kind;  // "header", "flatbuffer", "segment", "padding", "embedded"...
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
+struct CompileSpec {
+  std::string key;
+  std::vector<uint8_t> value;
+  // The value as text when every byte is printable, else a hex preview with the size.
+  std::string display() const;
+};
+
+struct Delegate {
+  std::string backend_id;
+  std::string method;           // graph (method) that owns it
+  int32_t index_in_method = -1;  // position in ExecutionPlan.delegates
+  std::vector<CompileSpec> compile_specs;
+  std::string payload_location;  // "inline" or "segment"
+  int64_t payload_index = -1;    // index into backend_delegate_data or segments
+  BlobRef payload;
+  int32_t subgraph = -1;  // Document::graphs index of the decoded payload, -1 when opaque
+  std::string decoder_note;  // what the decoder said (why opaque, heuristics used)
+};
+
+// Blobs a program or .ptd names by key (weights for delegates, external tensors).
+struct NamedBlob {
+  std::string key;
+  BlobRef blob;
+  std::optional<TensorInfo> tensor;  // layout, when the file states it (.ptd)
+};
+
+// Bundled-program test data.
+struct TestValue {
+  ValueKind kind = ValueKind::kTensor;
+  TensorInfo tensor;
+  std::string literal;
+};
+struct TestCase {
+  std::vector<TestValue> inputs;
+  std::vector<TestValue> expected_outputs;
+};
+struct TestSuite {
+  std::string method;
+  std::vector<TestCase> cases;
+};
+
+enum class Severity { kInfo, kWarning };
+struct Diagnostic {
+  Severity severity = Severity::kWarning;
+  std::string message;
+};
+
+struct Document {
+  std::vector<std::shared_ptr<const MappedFile>> sources;  // [0] is the main file
+  std::string format;          // "executorch_program", "bundled_program", "flat_tensor", ...
+  std::string format_version;  // e.g. "ET12 schema v0"
+  std::vector<Attribute> properties;
+  std::vector<Graph> graphs;
+  std::vector<Delegate> delegates;
+  std::vector<NamedBlob> named_data;
+  std::vector<Section> sections;
+  std::vector<TestSuite> test_suites;
+  std::vector<Diagnostic> diagnostics;
+
+  const std::string& path() const;
+  // Bytes of a blob; empty if the reference is invalid or out of range.
+  std::span<const uint8_t> bytes(const BlobRef& blob) const;
+  void warn(std::string message) { diagnostics.push_back({Severity::kWarning, std::move(message)}); }
+  void note(std::string message) { diagnostics.push_back({Severity::kInfo, std::move(message)}); }
+  const Graph* find_graph(const std::string& name) const;
+};
+
+}  // namespace etviz

@@ -1,0 +1,39 @@
+#pragma once
+// Read-only memory map of an input file. Large weights and payloads stay on disk until a
+// reader or decoder touches their pages, so opening a 1 GiB program costs what its
+// flatbuffer costs.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace etviz {
+
+class MappedFile {
+ public:
+  static Result<std::shared_ptr<const MappedFile>> open(const std::string& path);
+  // Wraps bytes already in memory (embedded programs, tests); the view owns a copy.
+  static std::shared_ptr<const MappedFile> from_bytes(std::string name, std::span<const uint8_t> bytes);
+
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  size_t size() const { return size_; }
+
+ private:
+  MappedFile() = default;
+  std::string path_;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<uint64_t> owned_;  // 8-byte aligned storage for from_bytes()
+};
+
+}  // namespace etviz

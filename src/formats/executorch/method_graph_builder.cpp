@@ -1,0 +1,452 @@
+#include "formats/executorch/method_graph_builder.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "formats/executorch/scalar_type.h"
+
+namespace etviz::executorch {
+namespace {
+
+namespace fb = etviz::pte;
+
+// List literals longer than this show their head and the total count.
+constexpr size_t kMaxLiteralItems = 32;
+
+template <typename Vec, typename Fmt>
+std::string list_literal(const Vec* items, Fmt&& format_item) {
+  if (!items) return "[]";
+  std::string s = "[";
+  const size_t n = items->size();
+  for (size_t i = 0; i < n && i < kMaxLiteralItems; ++i) {
+    if (i) s += ", ";
+    s += format_item(items->Get(static_cast<flatbuffers::uoffset_t>(i)));
+  }
+  if (n > kMaxLiteralItems) s += fmt::format(", ... ({} items)", n);
+  return s + "]";
+}
+
+std::string op_name(const fb::Operator* op) {
+  if (!op || !op->name()) return "<unnamed operator>";
+  std::string name = op->name()->str();
+  if (op->overload() && op->overload()->size() > 0) name += "." + op->overload()->str();
+  return name;
+}
+
+// "aten::convolution.out" -> "convolution"
+std::string short_op_name(const std::string& op) {
+  std::string s = op;
+  if (auto p = s.rfind("::"); p != std::string::npos) s = s.substr(p + 2);
+  if (auto p = s.find('.'); p != std::string::npos) s = s.substr(0, p);
+  return s;
+}
+
+class Builder {
+ public:
+  Builder(const fb::ExecutionPlan& plan, const ProgramContext& ctx, ExpansionBudget& budget)
+      : plan_(plan), ctx_(ctx), budget_(budget) {}
+
+  Result<Graph> build() {
+    graph_.name = plan_.name() ? plan_.name()->str() : "";
+    graph_.kind = "method";
+    if (auto s = read_values(); !s) return s.error();
+    produced_.assign(graph_.values.size(), false);
+    is_graph_input_.assign(graph_.values.size(), false);
+    constant_node_.assign(graph_.values.size(), kNoId);
+    if (auto s = add_inputs(); !s) return s.error();
+    if (auto s = add_instructions(); !s) return s.error();
+    if (auto s = add_outputs(); !s) return s.error();
+    if (const auto* sizes = plan_.non_const_buffer_sizes())
+      graph_.memory_buffer_sizes.assign(sizes->begin(), sizes->end());
+    graph_.link_values();
+    return std::move(graph_);
+  }
+
+ private:
+  Error error(const std::string& what) const {
+    return Error(fmt::format("method '{}': {}", graph_.name, what));
+  }
+  bool valid_value(int64_t id) const {
+    return id >= 0 && static_cast<size_t>(id) < graph_.values.size();
+  }
+
+  Status read_values() {
+    const auto* values = plan_.values();
+    if (!values) return Status::Ok();
+    graph_.values.reserve(values->size());
+    for (flatbuffers::uoffset_t i = 0; i < values->size(); ++i) {
+      Value v;
+      v.name = fmt::format("v{}", i);
+      const fb::EValue* ev = values->Get(i);
+      if (auto s = read_value(ev, v); !s) return error(fmt::format("value {}: {}", i, s.error().message()));
+      graph_.values.push_back(std::move(v));
+    }
+    // List members must name values of this plan.
+    for (size_t i = 0; i < graph_.values.size(); ++i)
+      for (ValueId e : graph_.values[i].elements)
+        if (e != kNoId && !valid_value(e))
+          return error(fmt::format("value {} lists member {} but the method has {} values", i, e,
+                                   graph_.values.size()));
+    return Status::Ok();
+  }
+
+  Status read_value(const fb::EValue* ev, Value& v) {
+    if (!budget_.charge(1)) return ExpansionBudget::exhausted_error();
+    switch (ev ? ev->val_type() : fb::KernelTypes::NONE) {
+      case fb::KernelTypes::NONE:
+      case fb::KernelTypes::Null:
+        v.kind = ValueKind::kNull;
+        v.literal = "None";
+        return Status::Ok();
+      case fb::KernelTypes::Int:
+        v.kind = ValueKind::kInt;
+        v.literal = std::to_string(ev->val_as_Int()->int_val());
+        return Status::Ok();
+      case fb::KernelTypes::Bool:
+        v.kind = ValueKind::kBool;
+        v.literal = ev->val_as_Bool()->bool_val() ? "True" : "False";
+        return Status::Ok();
+      case fb::KernelTypes::Double:
+        v.kind = ValueKind::kDouble;
+        v.literal = fmt::format("{}", ev->val_as_Double()->double_val());
+        return Status::Ok();
+      case fb::KernelTypes::String: {
+        v.kind = ValueKind::kString;
+        const auto* s = ev->val_as_String()->string_val();
+        if (s && !budget_.charge(s->size())) return ExpansionBudget::exhausted_error();
+        v.literal = s ? s->str() : "";
+        return Status::Ok();
+      }
+      case fb::KernelTypes::IntList: {
+        v.kind = ValueKind::kIntList;
+        v.literal = list_literal(ev->val_as_IntList()->items(),
+                                 [](int64_t x) { return std::to_string(x); });
+        return Status::Ok();
+      }
+      case fb::KernelTypes::DoubleList:
+        v.kind = ValueKind::kDoubleList;
+        v.literal = list_literal(ev->val_as_DoubleList()->items(),
+                                 [](double x) { return fmt::format("{}", x); });
+        return Status::Ok();
+      case fb::KernelTypes::BoolList:
+        v.kind = ValueKind::kBoolList;
+        v.literal = list_literal(ev->val_as_BoolList()->items(),
+                                 [](bool x) { return std::string(x ? "True" : "False"); });
+        return Status::Ok();
+      case fb::KernelTypes::TensorList:
+      case fb::KernelTypes::OptionalTensorList: {
+        const bool optional = ev->val_type() == fb::KernelTypes::OptionalTensorList;
+        v.kind = optional ? ValueKind::kOptionalTensorList : ValueKind::kTensorList;
+        const auto* items = optional ? ev->val_as_OptionalTensorList()->items()
+                                     : ev->val_as_TensorList()->items();
+        if (items) {
+          if (!budget_.charge(items->size())) return ExpansionBudget::exhausted_error();
+          for (int32_t item : *items) v.elements.push_back(item < 0 ? kNoId : item);
+        }
+        v.literal = list_literal(items, [](int32_t x) {
+          return x < 0 ? std::string("None") : fmt::format("v{}", x);
+        });
+        return Status::Ok();
+      }
+      case fb::KernelTypes::Tensor:
+        v.kind = ValueKind::kTensor;
+        return read_tensor(*ev->val_as_Tensor(), v);
+    }
+    v.kind = ValueKind::kOther;
+    v.literal = fmt::format("<unknown value kind {}>", static_cast<int>(ev->val_type()));
+    return Status::Ok();
+  }
+
+  Status read_tensor(const fb::Tensor& t, Value& v) {
+    TensorInfo& info = v.tensor;
+    info.dtype = scalar_type_name(t.scalar_type());
+    if (const auto* sizes = t.sizes()) {
+      if (!budget_.charge(sizes->size())) return ExpansionBudget::exhausted_error();
+      info.shape.reserve(sizes->size());
+      for (int32_t s : *sizes) info.shape.push_back(Dim{s, {}});
+    }
+    if (const auto* order = t.dim_order()) {
+      if (!budget_.charge(order->size())) return ExpansionBudget::exhausted_error();
+      info.dim_order.assign(order->begin(), order->end());
+    }
+    info.requires_grad = t.requires_grad();
+    switch (t.shape_dynamism()) {
+      case 1: info.dynamism = ShapeDynamism::kDynamicBound; break;
+      case 2: info.dynamism = ShapeDynamism::kDynamicUnbound; break;
+      default: info.dynamism = ShapeDynamism::kStatic; break;
+    }
+    if (const auto* alloc = t.allocation_info()) {
+      info.placement = MemoryPlacement{
+          alloc->memory_id(),
+          (static_cast<uint64_t>(alloc->memory_offset_high()) << 32) | alloc->memory_offset_low()};
+    }
+    const auto* extra = t.extra_tensor_info();
+    if (extra && extra->fully_qualified_name()) {
+      info.data_key = extra->fully_qualified_name()->str();
+      if (!info.data_key.empty()) v.name = info.data_key;
+    }
+    // Where the initial bytes live; see docs/formats.md ("Constant tensors").
+    if (extra && extra->location() == 1) {
+      info.data_location = DataLocation::kExternal;
+    } else if (t.data_buffer_idx() > 0) {
+      info.data_index = t.data_buffer_idx();
+      if (t.allocation_info())
+        info.data_location = DataLocation::kMutableSegment;
+      else if (ctx_.legacy_constant_buffer)
+        info.data_location = DataLocation::kInline;
+      else
+        info.data_location = DataLocation::kConstantSegment;
+    }
+    if (auto n = info.numel(); n && dtype_element_size(info.dtype) > 0)
+      info.nbytes = *n * dtype_element_size(info.dtype);
+    return Status::Ok();
+  }
+
+  Status add_inputs() {
+    const auto* inputs = plan_.inputs();
+    if (!inputs) return Status::Ok();
+    for (flatbuffers::uoffset_t k = 0; k < inputs->size(); ++k) {
+      const int32_t id = inputs->Get(k);
+      if (!valid_value(id))
+        return error(fmt::format("input {} names value {} but the method has {} values", k, id,
+                                 graph_.values.size()));
+      Node n;
+      n.name = fmt::format("input_{}", k);
+      n.op = "input";
+      n.kind = NodeKind::kInput;
+      n.outputs.push_back({"", id});
+      graph_.add_node(std::move(n));
+      graph_.inputs.push_back(id);
+      is_graph_input_[id] = true;
+      produced_[id] = true;
+    }
+    return Status::Ok();
+  }
+
+  Status add_outputs() {
+    const auto* outputs = plan_.outputs();
+    if (!outputs) return Status::Ok();
+    for (flatbuffers::uoffset_t k = 0; k < outputs->size(); ++k) {
+      const int32_t id = outputs->Get(k);
+      if (!valid_value(id))
+        return error(fmt::format("output {} names value {} but the method has {} values", k, id,
+                                 graph_.values.size()));
+      ensure_constant_node(id);
+      Node n;
+      n.name = fmt::format("output_{}", k);
+      n.op = "output";
+      n.kind = NodeKind::kOutput;
+      n.inputs.push_back({"", id});
+      graph_.add_node(std::move(n));
+      graph_.outputs.push_back(id);
+    }
+    return Status::Ok();
+  }
+
+  // A constant tensor gets one node, created where it is first read, so it has a producer.
+  void ensure_constant_node(ValueId id) {
+    const Value& v = graph_.values[id];
+    if (v.kind != ValueKind::kTensor || !v.tensor.is_constant() || produced_[id]) return;
+    if (constant_node_[id] != kNoId) return;
+    Node n;
+    n.name = v.tensor.data_key.empty() ? fmt::format("const_v{}", id) : v.tensor.data_key;
+    n.op = v.tensor.data_location == DataLocation::kMutableSegment ? "buffer" : "parameter";
+    n.kind = NodeKind::kConstant;
+    n.outputs.push_back({"", id});
+    n.attributes.push_back({"data_location", to_string(v.tensor.data_location)});
+    constant_node_[id] = graph_.add_node(std::move(n));
+  }
+
+  // A value is "fresh" at an instruction when nothing has written it yet and it is not an
+  // input or a constant: in a well-formed program only an output can be fresh.
+  bool is_fresh(ValueId id) const {
+    const Value& v = graph_.values[id];
+    if (v.kind == ValueKind::kTensorList) {
+      if (v.elements.empty()) return false;
+      for (ValueId e : v.elements)
+        if (e == kNoId || !is_fresh_tensor(e)) return false;
+      return true;
+    }
+    return is_fresh_tensor(id);
+  }
+  bool is_fresh_tensor(ValueId id) const {
+    const Value& v = graph_.values[id];
+    return v.kind == ValueKind::kTensor && !produced_[id] && !is_graph_input_[id] &&
+           !v.tensor.is_constant();
+  }
+
+  // ExecuTorch calls out-variant kernels: the outputs are the trailing arguments. The last
+  // argument is always an output; before it, a run of fresh tensors (multi-output ops such as
+  // native_layer_norm.out or max_pool2d_with_indices.out) are outputs too. Delegate calls list
+  // their inputs then their outputs, so the same rule applies. See docs/formats.md.
+  void split_args(const flatbuffers::Vector<int32_t>& args, Node& node) {
+    const size_t n = args.size();
+    if (n == 0) return;
+    size_t first_output = n - 1;
+    while (first_output > 0 && is_fresh(args.Get(static_cast<flatbuffers::uoffset_t>(first_output - 1))))
+      --first_output;
+    for (size_t i = 0; i < n; ++i) {
+      const ValueId id = args.Get(static_cast<flatbuffers::uoffset_t>(i));
+      if (i < first_output) {
+        ensure_constant_node(id);
+        node.inputs.push_back({"", id});
+      } else {
+        node.outputs.push_back({"", id});
+      }
+    }
+    for (const Argument& a : node.outputs) mark_produced(a.value);
+  }
+
+  void mark_produced(ValueId id) {
+    produced_[id] = true;
+    for (ValueId e : graph_.values[id].elements)
+      if (e != kNoId) produced_[e] = true;
+  }
+
+  Status check_args(const flatbuffers::Vector<int32_t>* args, const std::string& where) {
+    if (!args) return Status::Ok();
+    if (!budget_.charge(args->size())) return ExpansionBudget::exhausted_error();
+    for (int32_t a : *args)
+      if (!valid_value(a))
+        return error(fmt::format("{} names value {} but the method has {} values", where, a,
+                                 graph_.values.size()));
+    return Status::Ok();
+  }
+
+  Status add_instructions() {
+    const auto* chains = plan_.chains();
+    if (!chains) return Status::Ok();
+    for (flatbuffers::uoffset_t c = 0; c < chains->size(); ++c) {
+      const fb::Chain* chain = chains->Get(c);
+      const auto* instructions = chain->instructions();
+      if (!instructions) continue;
+      for (flatbuffers::uoffset_t i = 0; i < instructions->size(); ++i) {
+        const std::string where = fmt::format("chain {} instruction {}", c, i);
+        Node node;
+        node.provenance.chain = static_cast<int32_t>(c);
+        node.provenance.instruction = i;
+        if (auto s = read_instruction(*instructions->Get(i), where, node); !s) return s;
+        if (auto s = attach_stack(*chain, i, node); !s) return s;
+        graph_.add_node(std::move(node));
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status read_instruction(const fb::Instruction& instr, const std::string& where, Node& node) {
+    const auto index = node.provenance.instruction;
+    switch (instr.instr_args_type()) {
+      case fb::InstructionArguments::KernelCall: {
+        const auto* call = instr.instr_args_as_KernelCall();
+        const auto* ops = plan_.operators();
+        const int32_t op = call->op_index();
+        if (!ops || op < 0 || static_cast<size_t>(op) >= ops->size())
+          return error(fmt::format("{}: operator index {} but the method has {} operators", where,
+                                   op, ops ? ops->size() : 0));
+        node.kind = NodeKind::kKernel;
+        node.op = op_name(ops->Get(op));
+        node.name = fmt::format("{}_{}", short_op_name(node.op), index);
+        if (auto s = check_args(call->args(), where); !s) return s;
+        if (call->args()) split_args(*call->args(), node);
+        return Status::Ok();
+      }
+      case fb::InstructionArguments::DelegateCall: {
+        const auto* call = instr.instr_args_as_DelegateCall();
+        const int32_t d = call->delegate_index();
+        if (d < 0 || static_cast<size_t>(d) >= ctx_.delegate_ids.size())
+          return error(fmt::format("{}: delegate index {} but the method has {} delegates", where,
+                                   d, ctx_.delegate_ids.size()));
+        node.kind = NodeKind::kDelegate;
+        node.delegate = ctx_.delegate_ids[d];
+        const auto* delegate = plan_.delegates()->Get(d);
+        node.op = delegate->id() ? delegate->id()->str() : "<unnamed backend>";
+        node.name = fmt::format("{}_{}", node.op, index);
+        node.attributes.push_back({"delegate_index", std::to_string(d)});
+        if (auto s = check_args(call->args(), where); !s) return s;
+        if (call->args()) split_args(*call->args(), node);
+        return Status::Ok();
+      }
+      case fb::InstructionArguments::MoveCall: {
+        const auto* call = instr.instr_args_as_MoveCall();
+        if (!valid_value(call->move_from()) || !valid_value(call->move_to()))
+          return error(fmt::format("{}: move from {} to {} names a missing value", where,
+                                   call->move_from(), call->move_to()));
+        node.kind = NodeKind::kMove;
+        node.op = "move";
+        node.name = fmt::format("move_{}", index);
+        ensure_constant_node(call->move_from());
+        node.inputs.push_back({"from", call->move_from()});
+        node.outputs.push_back({"to", call->move_to()});
+        mark_produced(call->move_to());
+        return Status::Ok();
+      }
+      case fb::InstructionArguments::JumpFalseCall: {
+        const auto* call = instr.instr_args_as_JumpFalseCall();
+        if (!valid_value(call->cond_value_index()))
+          return error(fmt::format("{}: jump condition names missing value {}", where,
+                                   call->cond_value_index()));
+        node.kind = NodeKind::kJumpFalse;
+        node.op = "jump_false";
+        node.name = fmt::format("jump_false_{}", index);
+        node.inputs.push_back({"condition", call->cond_value_index()});
+        node.attributes.push_back(
+            {"destination_instruction", std::to_string(call->destination_instruction())});
+        return Status::Ok();
+      }
+      case fb::InstructionArguments::FreeCall: {
+        const auto* call = instr.instr_args_as_FreeCall();
+        if (!valid_value(call->value_index()))
+          return error(fmt::format("{}: free names missing value {}", where, call->value_index()));
+        node.kind = NodeKind::kFree;
+        node.op = "free";
+        node.name = fmt::format("free_{}", index);
+        node.inputs.push_back({"value", call->value_index()});
+        return Status::Ok();
+      }
+      case fb::InstructionArguments::NONE:
+        break;
+    }
+    // An instruction kind from a newer schema: keep a placeholder so indices stay aligned.
+    node.kind = NodeKind::kOther;
+    node.op = fmt::format("<unknown instruction kind {}>", static_cast<int>(instr.instr_args_type()));
+    node.name = fmt::format("instruction_{}", index);
+    return Status::Ok();
+  }
+
+  Status attach_stack(const fb::Chain& chain, flatbuffers::uoffset_t i, Node& node) {
+    const auto* traces = chain.stacktrace();
+    if (!traces || i >= traces->size()) return Status::Ok();
+    const fb::FrameList* frames = traces->Get(i);
+    if (!frames || !frames->items()) return Status::Ok();
+    if (!budget_.charge(frames->items()->size())) return ExpansionBudget::exhausted_error();
+    for (const fb::Frame* f : *frames->items()) {
+      StackFrame frame;
+      if (f->filename()) frame.file = f->filename()->str();
+      frame.line = f->lineno();
+      if (f->name()) frame.function = f->name()->str();
+      if (f->context()) frame.context = f->context()->str();
+      if (!budget_.charge(frame.file.size() + frame.context.size()))
+        return ExpansionBudget::exhausted_error();
+      node.provenance.stack.push_back(std::move(frame));
+    }
+    return Status::Ok();
+  }
+
+  const fb::ExecutionPlan& plan_;
+  const ProgramContext& ctx_;
+  ExpansionBudget& budget_;
+  Graph graph_;
+  std::vector<bool> produced_;
+  std::vector<bool> is_graph_input_;
+  std::vector<NodeId> constant_node_;
+};
+
+}  // namespace
+
+Result<Graph> build_method_graph(const etviz::pte::ExecutionPlan& plan, const ProgramContext& ctx,
+                                 const Document&, ExpansionBudget& budget) {
+  return Builder(plan, ctx, budget).build();
+}
+
+}  // namespace etviz::executorch

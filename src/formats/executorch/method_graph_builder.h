@@ -1,0 +1,25 @@
+#pragma once
+// Turns one ExecutionPlan (a method) into a Graph: one node per kernel or delegate call,
+// tensors produced by one instruction and read by another as edges, inputs, outputs and
+// constants as nodes of their own.
+#include <cstdint>
+#include <vector>
+
+#include "core/document.h"
+#include "core/expansion_budget.h"
+#include "program_generated.h"
+
+namespace etviz::executorch {
+
+struct ProgramContext {
+  const etviz::pte::Program* program = nullptr;
+  bool legacy_constant_buffer = false;  // constants live in Program.constant_buffer
+  // Document::delegates index of each of this plan's BackendDelegate entries.
+  std::vector<int32_t> delegate_ids;
+};
+
+// Builds the graph, or fails with a message naming the method and what index is bad.
+Result<Graph> build_method_graph(const etviz::pte::ExecutionPlan& plan, const ProgramContext& ctx,
+                                 const Document& doc, ExpansionBudget& budget);
+
+}  // namespace etviz::executorch

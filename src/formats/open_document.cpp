@@ -1,0 +1,71 @@
+#include "formats/open_document.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "core/bytes.h"
+#include "formats/executorch/bundled_program_reader.h"
+#include "formats/executorch/flat_tensor_reader.h"
+#include "formats/executorch/program_reader.h"
+
+namespace etviz {
+
+namespace {
+bool tag_at(std::span<const uint8_t> b, size_t at, const char* tag) {
+  return b.size() >= at + 4 && std::memcmp(b.data() + at, tag, 4) == 0;
+}
+}  // namespace
+
+FileKind sniff_file_kind(std::span<const uint8_t> head) {
+  if (tag_at(head, 4, "BP08") || (head.size() >= 8 && std::memcmp(head.data() + 4, "BP", 2) == 0))
+    return FileKind::kBundledProgram;
+  if (tag_at(head, 4, "FT01")) return FileKind::kFlatTensor;
+  if (tag_at(head, 4, "ED00") || tag_at(head, 8, "ED00")) return FileKind::kETDump;
+  if (head.size() >= 4 && std::memcmp(head.data(), "PK", 2) == 0) return FileKind::kZip;
+  // "ET" plus two characters: ET12 today, ET02 in 2023 pre-releases; the program reader
+  // explains which ones it reads.
+  if (head.size() >= 8 && head[4] == 'E' && head[5] == 'T') return FileKind::kProgram;
+  return FileKind::kUnknown;
+}
+
+Result<Document> open_document(const std::string& path, const OpenOptions& options) {
+  auto file = MappedFile::open(path);
+  if (!file) return file.error();
+  auto bytes = (*file)->bytes();
+  Result<Document> doc = Error("unreachable");
+  switch (sniff_file_kind(bytes)) {
+    case FileKind::kProgram:
+      doc = executorch::read_program_file(*file);
+      break;
+    case FileKind::kBundledProgram:
+      doc = executorch::read_bundled_program_file(*file);
+      break;
+    case FileKind::kFlatTensor:
+      doc = executorch::read_flat_tensor_file(*file);
+      break;
+    case FileKind::kETDump:
+      return Error(path + ": this is an ETDump runtime profile; use 'etviz profile " + path + "'");
+    case FileKind::kZip:
+      return Error(path + ": zip archives (.pt2, .etrecord) are not supported yet");
+    case FileKind::kUnknown: {
+      const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));
+      return Error(fmt::format(
+          "{}: not a file etviz recognises ({} bytes; first bytes '{}'); expected an ExecuTorch "
+          "program (ET12), bundled program (BP08), FlatTensor data (FT01), ETDump (ED00) or a "
+          "zip archive (.pt2, .etrecord)",
+          path, bytes.size(), printable_tag(head)));
+    }
+  }
+  if (!doc) return doc;
+  for (const std::string& data : options.data_files) {
+    auto ptd = MappedFile::open(data);
+    if (!ptd) return ptd.error();
+    if (sniff_file_kind((*ptd)->bytes()) != FileKind::kFlatTensor)
+      return Error(data + ": --data expects a FlatTensor (.ptd, identifier FT01) file");
+    if (auto s = executorch::attach_flat_tensor(*doc, *ptd); !s) return s.error();
+  }
+  return doc;
+}
+
+}  // namespace etviz

@@ -1,0 +1,21 @@
+#pragma once
+// One entry point for every input: sniffs the format from the bytes (never the extension,
+// which is unreliable: real programs ship as .pte, .bin, .ff) and runs the matching reader.
+#include <string>
+#include <vector>
+
+#include "core/document.h"
+
+namespace etviz {
+
+struct OpenOptions {
+  std::vector<std::string> data_files;  // .ptd files holding a program's external tensors
+};
+
+// What a file looks like, from its first bytes.
+enum class FileKind { kProgram, kBundledProgram, kFlatTensor, kETDump, kZip, kUnknown };
+FileKind sniff_file_kind(std::span<const uint8_t> head);
+
+Result<Document> open_document(const std::string& path, const OpenOptions& options = {});
+
+}  // namespace etviz

@@ -1,0 +1,122 @@
+#include "render/table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace etviz::render {
+
+Table::Table(std::vector<std::string> header, std::vector<Align> align)
+    : header_(std::move(header)), align_(std::move(align)) {
+  align_.resize(header_.size(), Align::kLeft);
+}
+
+void Table::add_row(std::vector<std::string> row) {
+  row.resize(header_.size());
+  rows_.push_back(std::move(row));
+}
+
+namespace {
+// Display width in code points, so UTF-8 names line up.
+size_t display_width(const std::string& s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+}  // namespace
+
+std::string Table::to_text(const std::string& indent) const {
+  std::vector<size_t> width(header_.size());
+  for (size_t c = 0; c < header_.size(); ++c) {
+    width[c] = display_width(header_[c]);
+    for (const auto& row : rows_) width[c] = std::max(width[c], display_width(row[c]));
+  }
+  std::string out;
+  auto emit = [&](const std::vector<std::string>& row) {
+    std::string line = indent;
+    for (size_t c = 0; c < row.size(); ++c) {
+      const size_t pad = width[c] - display_width(row[c]);
+      if (c) line += "  ";
+      if (align_[c] == Align::kRight) line += std::string(pad, ' ') + row[c];
+      else line += row[c] + (c + 1 < row.size() ? std::string(pad, ' ') : "");
+    }
+    out += line + "\n";
+  };
+  emit(header_);
+  std::vector<std::string> rule;
+  for (size_t w : width) rule.push_back(std::string(w, '-'));
+  emit(rule);
+  for (const auto& row : rows_) emit(row);
+  return out;
+}
+
+namespace {
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+std::string md_field(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
+std::string Table::to_csv() const {
+  std::string out;
+  auto emit = [&](const std::vector<std::string>& row) {
+    for (size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + csv_field(row[c]);
+    out += "\n";
+  };
+  emit(header_);
+  for (const auto& row : rows_) emit(row);
+  return out;
+}
+
+std::string Table::to_markdown() const {
+  std::string out = "|";
+  for (const auto& h : header_) out += " " + md_field(h) + " |";
+  out += "\n|";
+  for (Align a : align_) out += a == Align::kRight ? " ---: |" : " --- |";
+  out += "\n";
+  for (const auto& row : rows_) {
+    out += "|";
+    for (const auto& f : row) out += " " + md_field(f) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string human_bytes(uint64_t bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", v, units[u]);
+}
+
+std::string with_thousands(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+}  // namespace etviz::render
