@@ -1,0 +1,235 @@
+// etviz_layout_driver: runs the layout engine on a bench-graphs JSON file and prints one
+// JSON line with timing and quality metrics; or measures Graphviz dot's -Tjson output of
+// the same graph with the same metrics (--dot-json).
+//
+//   etviz_layout_driver GRAPH.json [--groups] [--collapse-depth D] [--lr] [--repeat N]
+//                       [--no-bundle] [--barycenter] [--dump LAYOUT.json]
+//   etviz_layout_driver --dot-json DOT_OUTPUT.json GRAPH.json
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+
+#include "layout.h"
+#include "metrics.h"
+
+namespace {
+
+using json = nlohmann::json;
+namespace lo = etviz::layout;
+namespace eb = etviz::bench;
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "cannot open " << path << "\n";
+    std::exit(2);
+  }
+  return json::parse(in);
+}
+
+struct Input {
+  lo::Graph graph;
+  std::vector<std::string> ids;
+  std::unordered_map<std::string, uint32_t> index;
+};
+
+// Groups come from the dotted module paths: "model.layers.0" nests in "model.layers",
+// which nests in "model".
+Input read_graph(const json& j, bool with_groups, int collapse_depth) {
+  Input in;
+  std::map<std::string, uint32_t> group_ids;
+  std::vector<int> depth;
+  auto group_of = [&](const std::string& path) {
+    uint32_t parent = lo::kNone;
+    size_t start = 0;
+    int d = 0;
+    while (true) {
+      const size_t dot = path.find('.', start);
+      const std::string prefix = path.substr(0, dot);
+      auto [it, added] =
+          group_ids.try_emplace(prefix, static_cast<uint32_t>(in.graph.groups.size()));
+      if (added) {
+        lo::Group g;
+        g.parent = parent;
+        g.expanded = collapse_depth < 0 || d < collapse_depth;
+        g.collapsed_width = 120;
+        g.collapsed_height = 30;
+        in.graph.groups.push_back(g);
+      }
+      parent = it->second;
+      ++d;
+      if (dot == std::string::npos) return parent;
+      start = dot + 1;
+    }
+  };
+  for (const json& n : j["nodes"]) {
+    lo::Node node;
+    node.width = n["w"].get<double>();
+    node.height = n["h"].get<double>();
+    if (with_groups && n.contains("group")) node.group = group_of(n["group"].get<std::string>());
+    in.index.emplace(n["id"].get<std::string>(), static_cast<uint32_t>(in.ids.size()));
+    in.ids.push_back(n["id"].get<std::string>());
+    in.graph.nodes.push_back(node);
+  }
+  for (const json& e : j["edges"]) {
+    lo::Edge edge;
+    edge.source = in.index.at(e["source"].get<std::string>());
+    edge.target = in.index.at(e["target"].get<std::string>());
+    in.graph.edges.push_back(edge);
+  }
+  return in;
+}
+
+void print_metrics(json& out, const eb::Metrics& m, const char* prefix) {
+  const std::string p = prefix;
+  out[p + "crossings"] = m.crossings;
+  out[p + "area"] = m.width * m.height;
+  out[p + "width"] = m.width;
+  out[p + "height"] = m.height;
+  out[p + "length"] = m.length;
+  out[p + "levels"] = m.levels;
+}
+
+int measure_dot(const std::string& dot_path, const std::string& graph_path) {
+  const json dot = read_json(dot_path);
+  const Input in = read_graph(read_json(graph_path), false, -1);
+  std::vector<eb::Box> boxes(in.graph.nodes.size());
+  std::unordered_map<int, uint32_t> by_gvid;
+  for (const json& o : dot["objects"]) {
+    auto it = in.index.find(o["name"].get<std::string>());
+    if (it == in.index.end() || !o.contains("pos")) continue;
+    by_gvid[o["_gvid"].get<int>()] = it->second;
+    double x = 0, y = 0;
+    std::sscanf(o["pos"].get<std::string>().c_str(), "%lf,%lf", &x, &y);
+    boxes[it->second] = {x, y, std::stod(o["width"].get<std::string>()) * 72,
+                         std::stod(o["height"].get<std::string>()) * 72};
+  }
+  std::vector<eb::DrawnEdge> edges;
+  if (dot.contains("edges")) {
+    for (const json& e : dot["edges"]) {
+      eb::DrawnEdge d{by_gvid.at(e["tail"].get<int>()), by_gvid.at(e["head"].get<int>()), {}};
+      if (e.contains("_draw_")) {
+        for (const json& op : e["_draw_"]) {
+          if (op["op"] != "b" && op["op"] != "B") continue;
+          const json& pts = op["points"];
+          for (size_t i = 0; i < pts.size(); i += 3) {  // on-curve points of the Béziers
+            d.route.push_back({pts[i][0].get<double>(), pts[i][1].get<double>()});
+          }
+        }
+      }
+      edges.push_back(std::move(d));
+    }
+  }
+  json out;
+  out["graph"] = graph_path;
+  print_metrics(out, eb::measure(boxes, edges), "dot_");
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+json layout_to_json(const Input& in, const lo::Layout& layout) {
+  json nodes = json::array(), groups = json::array(), edges = json::array();
+  for (const lo::Rect& r : layout.nodes) nodes.push_back({r.x, r.y, r.width, r.height});
+  for (const lo::Rect& r : layout.groups) groups.push_back({r.x, r.y, r.width, r.height});
+  for (const lo::EdgeRoute& e : layout.edges) {
+    json pts = json::array();
+    for (uint32_t i = 0; i < e.point_count; ++i) {
+      pts.push_back({layout.points[e.first_point + i].x, layout.points[e.first_point + i].y});
+    }
+    edges.push_back({{"points", pts}, {"label", {e.label.x, e.label.y}}});
+  }
+  return {
+      {"ids", in.ids},
+      {"nodes", nodes},
+      {"groups", groups},
+      {"edges", edges},
+      {"bounds", {layout.bounds.x, layout.bounds.y, layout.bounds.width, layout.bounds.height}}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string graph_path, dot_json, dump;
+  bool groups = false;
+  int collapse_depth = -1, repeat = 0;
+  lo::Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--groups")
+      groups = true;
+    else if (a == "--collapse-depth")
+      collapse_depth = std::stoi(next());
+    else if (a == "--lr")
+      options.direction = lo::Direction::kLeftToRight;
+    else if (a == "--repeat")
+      repeat = std::stoi(next());
+    else if (a == "--no-bundle")
+      options.bundle_fan_out = false;
+    else if (a == "--barycenter")
+      options.ordering = lo::OrderingStrategy::kBarycenter;
+    else if (a == "--sweeps")
+      options.ordering_sweeps = std::stoi(next());
+    else if (a == "--dot-json")
+      dot_json = next();
+    else if (a == "--dump")
+      dump = next();
+    else
+      graph_path = a;
+  }
+  if (graph_path.empty()) {
+    std::cerr
+        << "usage: etviz_layout_driver GRAPH.json [options] | --dot-json OUT.json GRAPH.json\n";
+    return 2;
+  }
+  if (!dot_json.empty()) return measure_dot(dot_json, graph_path);
+
+  const Input in = read_graph(read_json(graph_path), groups || collapse_depth >= 0, collapse_depth);
+  if (repeat <= 0) repeat = in.graph.nodes.size() <= 5000 ? 3 : 1;
+  std::vector<double> times;
+  lo::Layout layout;
+  for (int r = 0; r < repeat; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    layout = lo::compute_layout(in.graph, options);
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+
+  std::vector<eb::Box> boxes;
+  for (const lo::Rect& r : layout.nodes)
+    boxes.push_back({r.x + r.width / 2, r.y + r.height / 2, r.width, r.height});
+  std::vector<eb::DrawnEdge> edges;
+  for (size_t e = 0; e < in.graph.edges.size(); ++e) {
+    eb::DrawnEdge d{in.graph.edges[e].source, in.graph.edges[e].target, {}};
+    const lo::EdgeRoute& route = layout.edges[e];
+    for (uint32_t i = 0; i < route.point_count; ++i) {
+      d.route.push_back(
+          {layout.points[route.first_point + i].x, layout.points[route.first_point + i].y});
+    }
+    edges.push_back(std::move(d));
+  }
+  json out;
+  out["graph"] = graph_path;
+  out["nodes"] = in.graph.nodes.size();
+  out["edges"] = in.graph.edges.size();
+  out["groups"] = in.graph.groups.size();
+  out["etviz_s"] = times[times.size() / 2];
+  print_metrics(out, eb::measure(boxes, edges), "etviz_");
+  std::cout << out.dump() << "\n";
+  if (!dump.empty()) std::ofstream(dump) << layout_to_json(in, layout).dump() << "\n";
+  return 0;
+}

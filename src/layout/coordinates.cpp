@@ -1,0 +1,226 @@
+#include "coordinates.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace etviz::layout {
+namespace {
+
+struct View {
+  bool from_bottom;  // align with lower neighbours, sweeping layers bottom-up
+  bool from_right;   // sweep layers right to left (computed mirrored, then mirrored back)
+};
+
+class BrandesKoepf {
+ public:
+  BrandesKoepf(const LayeredGraph& g, const Order& order, const Options& options)
+      : g_(g), order_(order), options_(options) {
+    mark_type1_conflicts();
+  }
+
+  std::vector<double> place(View view) {
+    align(view);
+    return compact(view);
+  }
+
+  double separation(uint32_t a, uint32_t b) const {
+    auto own = [&](uint32_t v) {
+      return g_.is_dummy[v] ? options_.edge_spacing : options_.node_spacing;
+    };
+    return (g_.width[a] + g_.width[b]) / 2 + (own(a) + own(b)) / 2;
+  }
+
+ private:
+  // Marks segments that cross a dummy-to-dummy segment, so alignment leaves them out.
+  void mark_type1_conflicts() {
+    conflict_.assign(g_.segments.size(), 0);
+    for (uint32_t l = 1; l < g_.layer_count; ++l) {
+      const auto upper_size = static_cast<uint32_t>(order_.layer(l - 1).size());
+      const auto lower = order_.layer(l);
+      uint32_t k0 = 0, scan = 0;
+      for (uint32_t i = 0; i < lower.size(); ++i) {
+        const uint32_t v = lower[i];
+        uint32_t inner = std::numeric_limits<uint32_t>::max();
+        if (g_.is_dummy[v]) {
+          for (const uint32_t s : g_.ups(v)) {
+            if (g_.is_dummy[g_.segments[s].upper]) inner = order_.pos[g_.segments[s].upper];
+          }
+        }
+        const bool has_inner = inner != std::numeric_limits<uint32_t>::max();
+        if (!has_inner && i + 1 != lower.size()) continue;
+        const uint32_t k1 = has_inner ? inner : upper_size;
+        for (; scan <= i; ++scan) {
+          const uint32_t w = lower[scan];
+          for (const uint32_t s : g_.ups(w)) {
+            const uint32_t u = g_.segments[s].upper;
+            const uint32_t p = order_.pos[u];
+            if ((p < k0 || p > k1) && !(g_.is_dummy[u] && g_.is_dummy[w])) conflict_[s] = 1;
+          }
+        }
+        k0 = k1;
+      }
+    }
+  }
+
+  uint32_t view_pos(uint32_t v, View view) const {
+    if (!view.from_right) return order_.pos[v];
+    return static_cast<uint32_t>(order_.layer(g_.layer[v]).size()) - 1 - order_.pos[v];
+  }
+
+  // Groups nodes into vertical blocks: each node joins the block of its median neighbour in
+  // the previous layer unless that would cross an alignment made further left.
+  void align(View view) {
+    const uint32_t n = g_.node_count();
+    root_.resize(n);
+    shift_.assign(n, 0);
+    for (uint32_t v = 0; v < n; ++v) root_[v] = v;
+    const double mirror = view.from_right ? -1 : 1;
+    for (uint32_t step = 1; step < g_.layer_count; ++step) {
+      const uint32_t l = view.from_bottom ? g_.layer_count - 1 - step : step;
+      const auto nodes = order_.layer(l);
+      int64_t taken = -1;  // view position of the last neighbour aligned with
+      for (uint32_t k = 0; k < nodes.size(); ++k) {
+        const uint32_t v = nodes[view.from_right ? nodes.size() - 1 - k : k];
+        neighbours_.clear();
+        for (const uint32_t s : view.from_bottom ? g_.downs(v) : g_.ups(v)) {
+          neighbours_.push_back(s);
+        }
+        if (neighbours_.empty()) continue;
+        auto other = [&](uint32_t s) {
+          return view.from_bottom ? g_.segments[s].lower : g_.segments[s].upper;
+        };
+        std::sort(neighbours_.begin(), neighbours_.end(), [&](uint32_t a, uint32_t b) {
+          const uint32_t pa = view_pos(other(a), view), pb = view_pos(other(b), view);
+          return pa != pb ? pa < pb : a < b;
+        });
+        const size_t d = neighbours_.size();
+        for (size_t m = (d - 1) / 2; m <= d / 2; ++m) {
+          const uint32_t s = neighbours_[m];
+          const uint32_t u = other(s);
+          if (conflict_[s] || taken >= static_cast<int64_t>(view_pos(u, view))) continue;
+          const Segment& seg = g_.segments[s];
+          const double own = view.from_bottom ? seg.upper_offset : seg.lower_offset;
+          const double theirs = view.from_bottom ? seg.lower_offset : seg.upper_offset;
+          root_[v] = root_[u];
+          shift_[v] = shift_[u] + mirror * (theirs - own);
+          taken = view_pos(u, view);
+          break;
+        }
+      }
+    }
+  }
+
+  // Longest-path placement of blocks (leftmost), then every block with a right neighbour
+  // moves right as far as that neighbour allows, which removes the leftward pull.
+  std::vector<double> compact(View view) {
+    const uint32_t n = g_.node_count();
+    constraints_.clear();
+    for (uint32_t l = 0; l < g_.layer_count; ++l) {
+      const auto nodes = order_.layer(l);
+      for (uint32_t k = 1; k < nodes.size(); ++k) {
+        const uint32_t left = nodes[view.from_right ? nodes.size() - k : k - 1];
+        const uint32_t right = nodes[view.from_right ? nodes.size() - 1 - k : k];
+        constraints_.push_back(
+            {root_[left], root_[right], separation(left, right) + shift_[left] - shift_[right]});
+      }
+    }
+    // CSR by source block, Kahn's order.
+    begin_.assign(n + 1, 0);
+    indegree_.assign(n, 0);
+    for (const auto& c : constraints_) {
+      ++begin_[c.from + 1];
+      ++indegree_[c.to];
+    }
+    for (uint32_t v = 0; v < n; ++v) begin_[v + 1] += begin_[v];
+    sorted_.resize(constraints_.size());
+    std::vector<uint32_t> fill(begin_.begin(), begin_.end() - 1);
+    for (uint32_t i = 0; i < constraints_.size(); ++i) sorted_[fill[constraints_[i].from]++] = i;
+    topo_.clear();
+    for (uint32_t v = 0; v < n; ++v) {
+      if (root_[v] == v && indegree_[v] == 0) topo_.push_back(v);
+    }
+    std::vector<double> block_x(n, 0);
+    for (size_t head = 0; head < topo_.size(); ++head) {
+      const uint32_t b = topo_[head];
+      for (uint32_t i = begin_[b]; i < begin_[b + 1]; ++i) {
+        const auto& c = constraints_[sorted_[i]];
+        block_x[c.to] = std::max(block_x[c.to], block_x[b] + c.gap);
+        if (--indegree_[c.to] == 0) topo_.push_back(c.to);
+      }
+    }
+    for (auto it = topo_.rbegin(); it != topo_.rend(); ++it) {
+      const uint32_t b = *it;
+      if (begin_[b] == begin_[b + 1]) continue;
+      double limit = std::numeric_limits<double>::infinity();
+      for (uint32_t i = begin_[b]; i < begin_[b + 1]; ++i) {
+        const auto& c = constraints_[sorted_[i]];
+        limit = std::min(limit, block_x[c.to] - c.gap);
+      }
+      block_x[b] = std::max(block_x[b], limit);
+    }
+    std::vector<double> x(n);
+    const double mirror = view.from_right ? -1 : 1;
+    for (uint32_t v = 0; v < n; ++v) x[v] = mirror * (block_x[root_[v]] + shift_[v]);
+    return x;
+  }
+
+  const LayeredGraph& g_;
+  const Order& order_;
+  const Options& options_;
+  std::vector<uint8_t> conflict_;
+  std::vector<uint32_t> root_;
+  std::vector<double> shift_;
+  std::vector<uint32_t> neighbours_;
+  // Block `to` must lie at least `gap` right of block `from`.
+  struct Constraint {
+    uint32_t from, to;
+    double gap;
+  };
+  std::vector<Constraint> constraints_;
+  std::vector<uint32_t> begin_, indegree_, sorted_, topo_;
+};
+
+}  // namespace
+
+std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Options& options) {
+  const uint32_t n = g.node_count();
+  if (n == 0) return {};
+  BrandesKoepf bk(g, order, options);
+  std::array<std::vector<double>, 4> candidates;
+  std::array<double, 4> left{}, right{};
+  size_t narrowest = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    candidates[i] = bk.place(View{(i & 1) != 0, (i & 2) != 0});
+    left[i] = std::numeric_limits<double>::infinity();
+    right[i] = -left[i];
+    for (uint32_t v = 0; v < n; ++v) {
+      left[i] = std::min(left[i], candidates[i][v] - g.width[v] / 2);
+      right[i] = std::max(right[i], candidates[i][v] + g.width[v] / 2);
+    }
+    if (right[i] - left[i] < right[narrowest] - left[narrowest]) narrowest = i;
+  }
+  // Left-swept candidates share the narrowest one's left edge, right-swept its right edge.
+  for (size_t i = 0; i < 4; ++i) {
+    const bool from_right = (i & 2) != 0;
+    const double delta = from_right ? right[narrowest] - right[i] : left[narrowest] - left[i];
+    for (double& x : candidates[i]) x += delta;
+  }
+  std::vector<double> x(n);
+  for (uint32_t v = 0; v < n; ++v) {
+    std::array<double, 4> c{candidates[0][v], candidates[1][v], candidates[2][v], candidates[3][v]};
+    std::sort(c.begin(), c.end());
+    x[v] = (c[1] + c[2]) / 2;
+  }
+  // The median combination can, rarely, bring neighbours too close; push them apart.
+  for (uint32_t l = 0; l < g.layer_count; ++l) {
+    const auto nodes = order.layer(l);
+    for (uint32_t k = 1; k < nodes.size(); ++k) {
+      const double needed = x[nodes[k - 1]] + bk.separation(nodes[k - 1], nodes[k]);
+      if (x[nodes[k]] < needed) x[nodes[k]] = needed;
+    }
+  }
+  return x;
+}
+
+}  // namespace etviz::layout

@@ -1,0 +1,137 @@
+// The layered pipeline for one level of the compound graph (layout_flat in flat_graph.h):
+// cycle breaking → layering → long-edge splitting → ordering → coordinates → routing, per
+// connected component, with components packed in rows.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "adjacency.h"
+#include "components.h"
+#include "coordinates.h"
+#include "cycle_breaking.h"
+#include "flat_graph.h"
+#include "layering.h"
+#include "ordering.h"
+#include "routing.h"
+
+namespace etviz::layout {
+namespace {
+
+Rect bounds_of(const FlatGraph& graph, const FlatLayout& layout) {
+  double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  auto take = [&](double left, double top, double right, double bottom) {
+    x0 = std::min(x0, left);
+    y0 = std::min(y0, top);
+    x1 = std::max(x1, right);
+    y1 = std::max(y1, bottom);
+  };
+  for (size_t v = 0; v < graph.nodes.size(); ++v) {
+    const Point c = layout.centers[v];
+    const double hw = graph.nodes[v].width / 2, hh = graph.nodes[v].height / 2;
+    take(c.x - hw, c.y - hh, c.x + hw, c.y + hh);
+  }
+  for (const Point& p : layout.points) take(p.x, p.y, p.x, p.y);
+  if (x0 > x1) return {};
+  return {x0, y0, x1 - x0, y1 - y0};
+}
+
+FlatLayout layout_component(const FlatGraph& graph, const Options& options) {
+  const Adjacency adjacency(graph);
+  const std::vector<uint8_t> reversed = break_cycles(graph, adjacency);
+  const std::vector<uint32_t> layer = assign_layers(graph, adjacency, reversed, options.layering);
+  LayeredGraph g = build_layered_graph(graph, layer, reversed, options.bundle_fan_out);
+  // Room for self-loops, which go round the right side.
+  for (const FlatGraph::Edge& e : graph.edges) {
+    if (e.source == e.target)
+      g.width[e.source] = graph.nodes[e.source].width + 2 * options.edge_spacing;
+  }
+  const Order order = order_layers(g, options);
+  const std::vector<double> x = assign_x(g, order, options);
+
+  LayerBands bands;
+  bands.height.assign(g.layer_count, 0);
+  bands.top.assign(g.layer_count, 0);
+  for (uint32_t v = 0; v < g.node_count(); ++v) {
+    bands.height[g.layer[v]] = std::max(bands.height[g.layer[v]], g.height[v]);
+  }
+  for (uint32_t l = 1; l < g.layer_count; ++l) {
+    bands.top[l] = bands.top[l - 1] + bands.height[l - 1] + options.layer_spacing;
+  }
+
+  FlatLayout layout;
+  layout.centers.resize(graph.nodes.size());
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    layout.centers[v] = {x[v], bands.center(layer[v])};
+  }
+  layout.route_begin.push_back(0);
+  route_edges(graph, g, reversed, x, bands, options, layout);
+  layout.bounds = bounds_of(graph, layout);
+  return layout;
+}
+
+}  // namespace
+
+FlatLayout layout_flat(const FlatGraph& graph, const Options& options) {
+  const Components components = find_components(graph);
+  if (components.count <= 1) return layout_component(graph, options);
+
+  // Lay out each component on its own, then place them in rows (first-seen order).
+  std::vector<FlatGraph> parts(components.count);
+  std::vector<uint32_t> local(graph.nodes.size());
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    FlatGraph& part = parts[components.of_node[v]];
+    local[v] = static_cast<uint32_t>(part.nodes.size());
+    part.nodes.push_back(graph.nodes[v]);
+  }
+  for (const FlatGraph::Edge& e : graph.edges) {
+    FlatGraph::Edge copy = e;
+    copy.source = local[e.source];
+    copy.target = local[e.target];
+    parts[components.of_node[e.source]].edges.push_back(copy);
+  }
+  std::vector<FlatLayout> laid(components.count);
+  double total_area = 0, widest = 0;
+  for (uint32_t c = 0; c < components.count; ++c) {
+    laid[c] = layout_component(parts[c], options);
+    const Rect& b = laid[c].bounds;
+    total_area += (b.width + options.component_spacing) * (b.height + options.component_spacing);
+    widest = std::max(widest, b.width);
+  }
+  const double row_width = std::max(widest, std::sqrt(total_area));
+  std::vector<Point> offset(components.count);
+  double cursor_x = 0, cursor_y = 0, row_height = 0;
+  for (uint32_t c = 0; c < components.count; ++c) {
+    const Rect& b = laid[c].bounds;
+    if (cursor_x > 0 && cursor_x + b.width > row_width) {
+      cursor_x = 0;
+      cursor_y += row_height + options.component_spacing;
+      row_height = 0;
+    }
+    offset[c] = {cursor_x - b.x, cursor_y - b.y};
+    cursor_x += b.width + options.component_spacing;
+    row_height = std::max(row_height, b.height);
+  }
+
+  FlatLayout layout;
+  layout.centers.resize(graph.nodes.size());
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    const uint32_t c = components.of_node[v];
+    const Point p = laid[c].centers[local[v]];
+    layout.centers[v] = {p.x + offset[c].x, p.y + offset[c].y};
+  }
+  std::vector<uint32_t> next_edge(components.count, 0);
+  layout.route_begin.push_back(0);
+  for (const FlatGraph::Edge& e : graph.edges) {
+    const uint32_t c = components.of_node[e.source];
+    const FlatLayout& part = laid[c];
+    const uint32_t i = next_edge[c]++;
+    for (uint32_t p = part.route_begin[i]; p < part.route_begin[i + 1]; ++p) {
+      layout.points.push_back({part.points[p].x + offset[c].x, part.points[p].y + offset[c].y});
+    }
+    layout.route_begin.push_back(static_cast<uint32_t>(layout.points.size()));
+  }
+  layout.bounds = bounds_of(graph, layout);
+  return layout;
+}
+
+}  // namespace etviz::layout

@@ -1,0 +1,69 @@
+// The proper layered graph the ordering and coordinate phases work on: every edge spans
+// exactly one layer, long edges pass through dummy nodes.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "flat_graph.h"
+
+namespace etviz::layout {
+
+struct Segment {
+  uint32_t upper = 0;
+  uint32_t lower = 0;
+  double upper_offset = 0;  // port position relative to the node's centre
+  double lower_offset = 0;
+};
+
+struct LayeredGraph {
+  // Nodes: the flat graph's nodes first (same ids), then dummies.
+  std::vector<double> width;
+  std::vector<double> height;
+  std::vector<uint32_t> layer;
+  std::vector<uint8_t> is_dummy;
+  uint32_t layer_count = 0;
+
+  std::vector<Segment> segments;
+  // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.
+  std::vector<uint32_t> up_begin, up_segments;
+  std::vector<uint32_t> down_begin, down_segments;
+
+  // Per flat edge: the nodes it passes, upper end first (CSR). Empty for self-loops.
+  std::vector<uint32_t> path_begin, path_nodes;
+
+  uint32_t node_count() const { return static_cast<uint32_t>(width.size()); }
+  std::span<const uint32_t> ups(uint32_t v) const {
+    return {up_segments.data() + up_begin[v], up_segments.data() + up_begin[v + 1]};
+  }
+  std::span<const uint32_t> downs(uint32_t v) const {
+    return {down_segments.data() + down_begin[v], down_segments.data() + down_begin[v + 1]};
+  }
+  std::span<const uint32_t> path(uint32_t edge) const {
+    return {path_nodes.data() + path_begin[edge], path_nodes.data() + path_begin[edge + 1]};
+  }
+};
+
+// Long-edge splitting. `layer` is per flat node; `reversed` marks edges the cycle-breaking
+// phase turned around. With `bundle_fan_out`, long edges leaving the same node at the same
+// port share one chain of dummies and branch off one layer above each target.
+LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint32_t>& layer,
+                                 const std::vector<uint8_t>& reversed, bool bundle_fan_out);
+
+// Positions within layers. nodes[layer_begin[l] .. layer_begin[l + 1]) is layer l, left to
+// right; pos[v] is v's index within its layer.
+struct Order {
+  std::vector<uint32_t> layer_begin;
+  std::vector<uint32_t> nodes;
+  std::vector<uint32_t> pos;
+
+  std::span<uint32_t> layer(uint32_t l) {
+    return {nodes.data() + layer_begin[l], nodes.data() + layer_begin[l + 1]};
+  }
+  std::span<const uint32_t> layer(uint32_t l) const {
+    return {nodes.data() + layer_begin[l], nodes.data() + layer_begin[l + 1]};
+  }
+};
+
+}  // namespace etviz::layout

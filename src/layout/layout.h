@@ -1,0 +1,134 @@
+// etviz layout engine: layered (Sugiyama-style), compound, deterministic.
+//
+// Input is a graph of boxes (nodes with a size), directed edges between them (optionally
+// attached to ordered ports) and nested groups that are either expanded (laid out as a box
+// around their content) or collapsed (drawn as a single box). Output is a rectangle per node
+// and group, a polyline per edge and a label anchor per edge.
+//
+// The engine is standard-library only so the same sources build natively and with
+// Emscripten. See docs/layout.md for the pipeline.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace etviz::layout {
+
+// "No group" / "no port" / "no parent" marker for the index fields below.
+inline constexpr uint32_t kNone = 0xFFFFFFFFu;
+
+enum class Direction : uint8_t { kTopToBottom, kLeftToRight };
+
+struct Point {
+  double x = 0;
+  double y = 0;
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
+struct Rect {
+  double x = 0;  // left
+  double y = 0;  // top
+  double width = 0;
+  double height = 0;
+  friend bool operator==(const Rect&, const Rect&) = default;
+};
+
+struct Node {
+  double width = 0;
+  double height = 0;
+  uint32_t group = kNone;  // innermost group containing the node, or kNone
+};
+
+// Ports are ordered slots on the node's outgoing side (bottom for top-to-bottom) and
+// incoming side (top); port i of k is placed at (i + 1) / (k + 1) of the side, where k is
+// one more than the largest port index used on that side of that node.
+struct Edge {
+  uint32_t source = 0;
+  uint32_t target = 0;
+  uint32_t source_port = kNone;
+  uint32_t target_port = kNone;
+};
+
+struct Group {
+  uint32_t parent = kNone;  // enclosing group, or kNone for top level
+  bool expanded = true;
+  double collapsed_width = 0;  // size of the box drawn when collapsed
+  double collapsed_height = 0;
+};
+
+struct Graph {
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+  std::vector<Group> groups;
+};
+
+// Each phase of the pipeline is a swappable strategy.
+enum class LayeringStrategy : uint8_t {
+  kLongestPath,          // every node as high as possible
+  kLongestPathBalanced,  // then pull nodes towards their consumers where it shortens edges
+};
+enum class OrderingStrategy : uint8_t { kMedian, kBarycenter };
+
+struct Options {
+  Direction direction = Direction::kTopToBottom;
+  double node_spacing = 20;       // between neighbouring boxes in a layer
+  double layer_spacing = 20;      // between consecutive layers
+  double edge_spacing = 10;       // between an edge passing a layer and its neighbours
+  double group_padding = 10;      // between a group's border and its content
+  double component_spacing = 40;  // between disconnected components
+  LayeringStrategy layering = LayeringStrategy::kLongestPathBalanced;
+  OrderingStrategy ordering = OrderingStrategy::kMedian;
+  int ordering_sweeps = 24;  // upper bound on layer sweeps in crossing minimisation
+  bool transpose = true;     // adjacent-exchange refinement after each sweep
+  // Long edges leaving the same source share one trunk and branch off where their
+  // targets are (the answer to one input feeding every layer of a model).
+  bool bundle_fan_out = true;
+};
+
+struct EdgeRoute {
+  uint32_t first_point = 0;  // index into Layout::points
+  uint32_t point_count = 0;  // 0 when the edge is hidden inside a collapsed group
+  Point label;               // anchor at half the route's length
+};
+
+// All coordinates are absolute, in the same unit as the input sizes, with the drawing's
+// top-left corner at (0, 0).
+struct Layout {
+  std::vector<Rect> nodes;   // nodes hidden in a collapsed group: zero-size at its centre
+  std::vector<Rect> groups;  // groups hidden in a collapsed group: zero-size at its centre
+  std::vector<EdgeRoute> edges;
+  std::vector<Point> points;  // route polylines, source end first
+  Rect bounds;
+};
+
+// Lays out `graph` from scratch. Invalid references (edge endpoints or groups out of
+// range, cyclic group parents) are treated as absent; they never cause undefined behaviour.
+Layout compute_layout(const Graph& graph, const Options& options = {});
+
+// Same as compute_layout, but remembers the layout of each group's content so that a later
+// call after expanding or collapsing one group only lays out that group and its ancestors.
+class LayoutEngine {
+ public:
+  LayoutEngine();
+  ~LayoutEngine();
+  LayoutEngine(const LayoutEngine&) = delete;
+  LayoutEngine& operator=(const LayoutEngine&) = delete;
+
+  Layout run(const Graph& graph, const Options& options = {});
+
+  // How many containers (the top level and expanded groups) the last run laid out vs. took
+  // from the cache.
+  struct Stats {
+    std::size_t laid_out = 0;
+    std::size_t reused = 0;
+  };
+  Stats last_run_stats() const;
+
+ private:
+  struct Cache;
+  std::unique_ptr<Cache> cache_;
+};
+
+}  // namespace etviz::layout

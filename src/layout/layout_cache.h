@@ -1,0 +1,32 @@
+// Memo of level layouts, keyed by everything a level's layout depends on.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "flat_graph.h"
+
+namespace etviz::layout {
+
+class LayoutCache {
+ public:
+  // The layout of `graph`, computed or remembered. Entries unused for two runs are dropped.
+  const FlatLayout& get(const FlatGraph& graph, const Options& options, bool& reused);
+  void finish_run();
+  void clear() { entries_.clear(); }
+
+ private:
+  struct Entry {
+    std::vector<uint64_t> key;
+    FlatLayout layout;
+    uint64_t last_used = 0;
+  };
+  std::unordered_multimap<uint64_t, Entry> entries_;
+  uint64_t run_ = 1;
+};
+
+// Bits of every option that influences a level's layout, for invalidating the cache.
+std::vector<uint64_t> options_fingerprint(const Options& options);
+
+}  // namespace etviz::layout

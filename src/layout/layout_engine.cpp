@@ -1,0 +1,238 @@
+// Compound layout: lays out each level bottom-up (a group's box and border ports are known
+// before its parent is laid out), places levels top-down, then joins each edge's pieces.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "containers.h"
+#include "hierarchy.h"
+#include "layout.h"
+#include "layout_cache.h"
+
+namespace etviz::layout {
+namespace {
+
+// A level's layout moved into its own box: (0, 0) is the box's top-left corner.
+struct PlacedLevel {
+  const FlatLayout* layout = nullptr;
+  Point shift;  // add to layout coordinates to get box coordinates
+  double width = 0, height = 0;
+  Point origin;  // absolute position of the box's top-left corner
+};
+
+double port_offset(uint32_t slot, uint32_t ports, double width) {
+  if (slot == kNone || ports == 0) return 0;
+  return width * (slot + 1.0) / (ports + 1.0) - width / 2;
+}
+
+// Fills in group sizes and port offsets from the levels below, which are already placed.
+void complete_level(Container& c, const ContainerSet& set, const Hierarchy& h,
+                    const std::vector<PlacedLevel>& placed) {
+  for (size_t i = 0; i < c.items.size(); ++i) {
+    const uint32_t item = c.items[i];
+    if (!h.is_group_item(item)) continue;
+    const uint32_t child = set.container_of_group[h.group_of_item(item)];
+    if (child == kNone) continue;  // collapsed: size set already
+    c.flat.nodes[i].width = placed[child].width;
+    c.flat.nodes[i].height = placed[child].height;
+  }
+  auto offset = [&](uint32_t local, uint32_t slot, bool outgoing) {
+    if (slot == kNone || local >= c.items.size()) return 0.0;
+    const uint32_t item = c.items[local];
+    if (!h.is_group_item(item)) {
+      const uint32_t ports = outgoing ? set.out_ports[item] : set.in_ports[item];
+      return port_offset(slot, ports, c.flat.nodes[local].width);
+    }
+    const PlacedLevel& child = placed[set.container_of_group[h.group_of_item(item)]];
+    return child.layout->centers[slot].x + child.shift.x - child.width / 2;
+  };
+  for (size_t e = 0; e < c.flat.edges.size(); ++e) {
+    FlatGraph::Edge& edge = c.flat.edges[e];
+    edge.source_offset = offset(edge.source, c.ends[e].source_slot, true);
+    edge.target_offset = offset(edge.target, c.ends[e].target_slot, false);
+  }
+}
+
+// The group box: content plus padding; sides with border ports get no vertical padding,
+// since the port layers are the box's top and bottom.
+PlacedLevel place_level(const Container& c, const FlatLayout& layout, const Options& options) {
+  PlacedLevel p;
+  p.layout = &layout;
+  const Rect& b = layout.bounds;
+  if (c.group == kNone) {
+    p.shift = {-b.x, -b.y};
+    p.width = b.width;
+    p.height = b.height;
+    return p;
+  }
+  const double pad = options.group_padding;
+  const double top = c.has_entry_ports ? 0 : pad, bottom = c.has_exit_ports ? 0 : pad;
+  p.shift = {pad - b.x, top - b.y};
+  p.width = b.width + 2 * pad;
+  p.height = b.height + top + bottom;
+  return p;
+}
+
+Point add(Point a, Point b) {
+  return {a.x + b.x, a.y + b.y};
+}
+
+Point halfway_along(const Point* points, uint32_t count) {
+  if (count == 0) return {};
+  double total = 0;
+  for (uint32_t i = 1; i < count; ++i) {
+    total += std::hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+  }
+  double remaining = total / 2;
+  for (uint32_t i = 1; i < count; ++i) {
+    const double len = std::hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+    if (len >= remaining && len > 0) {
+      const double t = remaining / len;
+      return {points[i - 1].x + t * (points[i].x - points[i - 1].x),
+              points[i - 1].y + t * (points[i].y - points[i - 1].y)};
+    }
+    remaining -= len;
+  }
+  return points[count - 1];
+}
+
+void transpose(Layout& layout) {
+  for (Rect& r : layout.nodes) r = {r.y, r.x, r.height, r.width};
+  for (Rect& r : layout.groups) r = {r.y, r.x, r.height, r.width};
+  for (Point& p : layout.points) p = {p.y, p.x};
+  for (EdgeRoute& e : layout.edges) e.label = {e.label.y, e.label.x};
+  layout.bounds = {layout.bounds.y, layout.bounds.x, layout.bounds.height, layout.bounds.width};
+}
+
+Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache,
+                  LayoutEngine::Stats& stats) {
+  stats = {};
+  const Hierarchy h = build_hierarchy(graph);
+  const bool transposed = options.direction == Direction::kLeftToRight;
+  ContainerSet set = build_containers(graph, h, transposed);
+
+  // Bottom-up: deepest levels first.
+  const auto count = static_cast<uint32_t>(set.containers.size());
+  std::vector<uint32_t> by_depth(count);
+  std::iota(by_depth.begin(), by_depth.end(), 0u);
+  std::stable_sort(by_depth.begin(), by_depth.end(), [&](uint32_t a, uint32_t b) {
+    return set.containers[a].depth > set.containers[b].depth;
+  });
+  std::vector<PlacedLevel> placed(count);
+  std::vector<FlatLayout> owned(cache ? 0 : count);
+  for (const uint32_t c : by_depth) {
+    Container& container = set.containers[c];
+    complete_level(container, set, h, placed);
+    const FlatLayout* layout;
+    if (cache) {
+      bool reused = false;
+      layout = &cache->get(container.flat, options, reused);
+      ++(reused ? stats.reused : stats.laid_out);
+    } else {
+      owned[c] = layout_flat(container.flat, options);
+      layout = &owned[c];
+      ++stats.laid_out;
+    }
+    placed[c] = place_level(container, *layout, options);
+  }
+
+  // Top-down: a group's box sits where its parent level put the group's item.
+  for (auto it = by_depth.rbegin(); it != by_depth.rend(); ++it) {
+    const Container& container = set.containers[*it];
+    const PlacedLevel& level = placed[*it];
+    for (size_t i = 0; i < container.items.size(); ++i) {
+      const uint32_t item = container.items[i];
+      if (!h.is_group_item(item)) continue;
+      const uint32_t child = set.container_of_group[h.group_of_item(item)];
+      if (child == kNone) continue;
+      const Point center = add(add(level.layout->centers[i], level.shift), level.origin);
+      placed[child].origin = {center.x - placed[child].width / 2,
+                              center.y - placed[child].height / 2};
+    }
+  }
+
+  Layout out;
+  // Rectangle of a visible item, in absolute coordinates.
+  auto item_rect = [&](uint32_t item) -> Rect {
+    const uint32_t c = set.item_container[item];
+    const uint32_t i = set.item_local[item];
+    const PlacedLevel& level = placed[c];
+    const Point center = add(add(level.layout->centers[i], level.shift), level.origin);
+    const FlatGraph::Node& node = set.containers[c].flat.nodes[i];
+    return {center.x - node.width / 2, center.y - node.height / 2, node.width, node.height};
+  };
+  auto center_point = [](const Rect& r) {
+    return Rect{r.x + r.width / 2, r.y + r.height / 2, 0, 0};
+  };
+  out.groups.resize(graph.groups.size());
+  for (uint32_t g = 0; g < graph.groups.size(); ++g) {
+    if (h.is_visible_group(g)) out.groups[g] = item_rect(h.group_item(g));
+  }
+  for (uint32_t g = 0; g < graph.groups.size(); ++g) {
+    if (!h.is_visible_group(g)) out.groups[g] = center_point(out.groups[h.collapsed_rep[g]]);
+  }
+  out.nodes.resize(graph.nodes.size());
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    const uint32_t item = h.visible_item(v);
+    out.nodes[v] = item == v ? item_rect(v) : center_point(out.groups[h.group_of_item(item)]);
+  }
+
+  // Each edge's route is its level edges' routes joined end to end.
+  out.edges.resize(graph.edges.size());
+  for (uint32_t e = 0; e < graph.edges.size(); ++e) {
+    const auto start = static_cast<uint32_t>(out.points.size());
+    for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
+      const auto [c, fe] = set.chain[k];
+      const PlacedLevel& level = placed[c];
+      const Point shift = add(level.shift, level.origin);
+      for (uint32_t p = level.layout->route_begin[fe]; p < level.layout->route_begin[fe + 1]; ++p) {
+        const Point q = add(level.layout->points[p], shift);
+        if (out.points.size() > start && std::abs(out.points.back().x - q.x) < 1e-9 &&
+            std::abs(out.points.back().y - q.y) < 1e-9) {
+          continue;  // the joint between two levels
+        }
+        out.points.push_back(q);
+      }
+    }
+    EdgeRoute& route = out.edges[e];
+    route.first_point = start;
+    route.point_count = static_cast<uint32_t>(out.points.size()) - start;
+    route.label = halfway_along(out.points.data() + start, route.point_count);
+  }
+  out.bounds = {0, 0, placed[0].width, placed[0].height};
+  if (transposed) transpose(out);
+  return out;
+}
+
+}  // namespace
+
+struct LayoutEngine::Cache {
+  LayoutCache levels;
+  std::vector<uint64_t> options;
+  Stats stats;
+};
+
+LayoutEngine::LayoutEngine() : cache_(std::make_unique<Cache>()) {}
+LayoutEngine::~LayoutEngine() = default;
+
+Layout LayoutEngine::run(const Graph& graph, const Options& options) {
+  std::vector<uint64_t> fingerprint = options_fingerprint(options);
+  if (fingerprint != cache_->options) {
+    cache_->levels.clear();
+    cache_->options = std::move(fingerprint);
+  }
+  Layout layout = run_layout(graph, options, &cache_->levels, cache_->stats);
+  cache_->levels.finish_run();
+  return layout;
+}
+
+LayoutEngine::Stats LayoutEngine::last_run_stats() const {
+  return cache_->stats;
+}
+
+Layout compute_layout(const Graph& graph, const Options& options) {
+  LayoutEngine::Stats stats;
+  return run_layout(graph, options, nullptr, stats);
+}
+
+}  // namespace etviz::layout

@@ -1,0 +1,137 @@
+// Phase 3: long-edge splitting (build_layered_graph, declared in layered_graph.h).
+#include <algorithm>
+
+#include "layered_graph.h"
+
+namespace etviz::layout {
+namespace {
+
+// An edge as the layered graph sees it: from the upper to the lower node.
+struct Oriented {
+  uint32_t edge;
+  uint32_t upper, lower;
+  double upper_offset, lower_offset;
+};
+
+uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
+  g.width.push_back(0);
+  g.height.push_back(0);
+  g.layer.push_back(layer);
+  g.is_dummy.push_back(1);
+  return static_cast<uint32_t>(g.width.size() - 1);
+}
+
+void add_segment(LayeredGraph& g, uint32_t upper, uint32_t lower, double upper_offset,
+                 double lower_offset) {
+  g.segments.push_back({upper, lower, upper_offset, lower_offset});
+}
+
+void build_adjacency(LayeredGraph& g) {
+  const uint32_t n = g.node_count();
+  g.up_begin.assign(n + 1, 0);
+  g.down_begin.assign(n + 1, 0);
+  for (const Segment& s : g.segments) {
+    ++g.up_begin[s.lower + 1];
+    ++g.down_begin[s.upper + 1];
+  }
+  for (uint32_t v = 0; v < n; ++v) {
+    g.up_begin[v + 1] += g.up_begin[v];
+    g.down_begin[v + 1] += g.down_begin[v];
+  }
+  g.up_segments.resize(g.segments.size());
+  g.down_segments.resize(g.segments.size());
+  std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
+  std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
+  for (uint32_t s = 0; s < g.segments.size(); ++s) {
+    g.up_segments[up_fill[g.segments[s].lower]++] = s;
+    g.down_segments[down_fill[g.segments[s].upper]++] = s;
+  }
+}
+
+}  // namespace
+
+LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint32_t>& layer,
+                                 const std::vector<uint8_t>& reversed, bool bundle_fan_out) {
+  LayeredGraph g;
+  const auto n = static_cast<uint32_t>(graph.nodes.size());
+  const auto m = static_cast<uint32_t>(graph.edges.size());
+  g.width.reserve(n);
+  for (uint32_t v = 0; v < n; ++v) {
+    g.width.push_back(graph.nodes[v].width);
+    g.height.push_back(graph.nodes[v].height);
+    g.layer.push_back(layer[v]);
+    g.is_dummy.push_back(0);
+  }
+
+  // Paths are collected per edge, then flattened into CSR.
+  std::vector<std::vector<uint32_t>> paths(m);
+  std::vector<Oriented> long_edges;
+  for (uint32_t e = 0; e < m; ++e) {
+    const FlatGraph::Edge& edge = graph.edges[e];
+    if (edge.source == edge.target) continue;
+    Oriented o =
+        reversed[e] ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset}
+                    : Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset};
+    if (layer[o.lower] <= layer[o.upper]) {  // cannot happen for a valid layering
+      paths[e] = {o.upper, o.lower};
+    } else if (layer[o.lower] == layer[o.upper] + 1) {
+      add_segment(g, o.upper, o.lower, o.upper_offset, o.lower_offset);
+      paths[e] = {o.upper, o.lower};
+    } else {
+      long_edges.push_back(o);
+    }
+  }
+
+  // Long edges from the same node and port form a bundle: one trunk of dummies down to the
+  // layer above the deepest target, each edge branching off the trunk above its target.
+  std::stable_sort(long_edges.begin(), long_edges.end(), [&](const Oriented& a, const Oriented& b) {
+    if (!bundle_fan_out) return false;
+    if (a.upper != b.upper) return a.upper < b.upper;
+    return a.upper_offset < b.upper_offset;
+  });
+  std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
+  for (size_t begin = 0; begin < long_edges.size();) {
+    size_t end = begin + 1;
+    while (bundle_fan_out && end < long_edges.size() &&
+           long_edges[end].upper == long_edges[begin].upper &&
+           long_edges[end].upper_offset == long_edges[begin].upper_offset) {
+      ++end;
+    }
+    const Oriented& head = long_edges[begin];
+    const uint32_t top = layer[head.upper];
+    uint32_t deepest = 0;
+    for (size_t i = begin; i < end; ++i) deepest = std::max(deepest, layer[long_edges[i].lower]);
+    trunk.clear();
+    for (uint32_t l = top + 1; l < deepest; ++l) {
+      const uint32_t d = add_dummy(g, l);
+      if (trunk.empty()) {
+        add_segment(g, head.upper, d, head.upper_offset, 0);
+      } else {
+        add_segment(g, trunk.back(), d, 0, 0);
+      }
+      trunk.push_back(d);
+    }
+    for (size_t i = begin; i < end; ++i) {
+      const Oriented& o = long_edges[i];
+      const uint32_t span = layer[o.lower] - top;  // >= 2
+      add_segment(g, trunk[span - 2], o.lower, 0, o.lower_offset);
+      std::vector<uint32_t>& path = paths[o.edge];
+      path.push_back(o.upper);
+      path.insert(path.end(), trunk.begin(), trunk.begin() + (span - 1));
+      path.push_back(o.lower);
+    }
+    begin = end;
+  }
+
+  for (uint32_t v = 0; v < g.node_count(); ++v)
+    g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
+  g.path_begin.assign(m + 1, 0);
+  for (uint32_t e = 0; e < m; ++e)
+    g.path_begin[e + 1] = g.path_begin[e] + static_cast<uint32_t>(paths[e].size());
+  g.path_nodes.reserve(g.path_begin[m]);
+  for (auto& path : paths) g.path_nodes.insert(g.path_nodes.end(), path.begin(), path.end());
+  build_adjacency(g);
+  return g;
+}
+
+}  // namespace etviz::layout
