@@ -1,0 +1,44 @@
+# Shared by setup.sh and test.sh. Sourced, not run.
+
+# Debian 12 packages etviz needs to build, test and benchmark. One list, used everywhere.
+ETVIZ_PACKAGES=(
+  build-essential cmake ninja-build pkg-config python3
+  flatbuffers-compiler libflatbuffers-dev
+  libzip-dev zipcmp zipmerge ziptool
+  nlohmann-json3-dev libcli11-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libprotobuf-dev protobuf-compiler
+  clang libclang-rt-14-dev
+  graphviz emscripten chromium
+)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+install_deps() {
+  local missing=()
+  for p in "${ETVIZ_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  # Node.js runs the browser tests and the WebAssembly check; keep an existing node (it may
+  # come from outside Debian), install Debian's only when there is none.
+  command -v node >/dev/null 2>&1 || missing+=(nodejs npm)
+  if ((${#missing[@]})); then
+    log "installing Debian packages: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+  if [ -f web/package.json ] && [ ! -d web/node_modules ]; then
+    log "installing the viewer's npm packages"
+    (cd web && npm ci --no-audit --no-fund)
+  fi
+}
+
+# configure_and_build DIR [cmake args...]
+configure_and_build() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j"$(nproc)"
+}

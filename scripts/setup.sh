@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what etviz needs (Debian 12), builds it, and runs it on a sample program that the
+# project generates itself. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+install_deps
+log "building (build/)"
+configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+mkdir -p out
+log "generating a sample program: out/sample.pte (4 transformer blocks, XNNPACK-style delegates)"
+build/tools/etviz-gen program --blocks 4 --delegates -o out/sample.pte
+log "etviz info out/sample.pte"
+build/src/cli/etviz info out/sample.pte

@@ -1,0 +1,276 @@
+#include "program_builder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "program_generated.h"
+
+namespace etviz::gen {
+
+namespace fb = etviz::pte;
+
+namespace {
+constexpr uint64_t kSegmentAlignment = 128;  // ExecuTorch's default segment alignment
+constexpr uint64_t kTensorAlignment = 16;
+constexpr uint32_t kExtendedHeaderLength = 32;
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
+}  // namespace
+
+int64_t element_size(ScalarType t) {
+  switch (t) {
+    case ScalarType::kUInt8: case ScalarType::kInt8: case ScalarType::kBool: return 1;
+    case ScalarType::kInt16: case ScalarType::kFloat16: case ScalarType::kBFloat16: return 2;
+    case ScalarType::kInt32: case ScalarType::kFloat32: return 4;
+    case ScalarType::kInt64: case ScalarType::kFloat64: return 8;
+  }
+  return 1;
+}
+
+ValueIndex MethodBuilder::push(Value v) {
+  values_.push_back(std::move(v));
+  return static_cast<ValueIndex>(values_.size() - 1);
+}
+ValueIndex MethodBuilder::tensor(ScalarType dtype, std::vector<int32_t> sizes) {
+  Value v{Value::kTensor};
+  v.dtype = dtype;
+  v.sizes = std::move(sizes);
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::constant(ScalarType dtype, std::vector<int32_t> sizes, std::string fqn) {
+  Value v{Value::kConstant};
+  v.dtype = dtype;
+  v.sizes = std::move(sizes);
+  v.fqn = std::move(fqn);
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::integer(int64_t x) {
+  Value v{Value::kInt};
+  v.i = x;
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::boolean(bool x) {
+  Value v{Value::kBool};
+  v.i = x;
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::real(double x) {
+  Value v{Value::kDouble};
+  v.d = x;
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::int_list(std::vector<int64_t> x) {
+  Value v{Value::kIntList};
+  v.list = std::move(x);
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::none() { return push(Value{Value::kNull}); }
+
+void MethodBuilder::kernel(const std::string& op, std::vector<ValueIndex> args) {
+  int32_t index = -1;
+  for (size_t i = 0; i < operators_.size(); ++i)
+    if (operators_[i] == op) index = static_cast<int32_t>(i);
+  if (index < 0) {
+    operators_.push_back(op);
+    index = static_cast<int32_t>(operators_.size() - 1);
+  }
+  instructions_.push_back({false, index, std::move(args)});
+}
+
+void MethodBuilder::delegate_call(int32_t delegate, std::vector<ValueIndex> args) {
+  instructions_.push_back({true, delegate, std::move(args)});
+}
+
+int32_t MethodBuilder::add_delegate(std::string backend, std::vector<CompileSpecEntry> specs,
+                                    std::vector<uint8_t> payload) {
+  delegates_.push_back({std::move(backend), std::move(specs), std::move(payload)});
+  return static_cast<int32_t>(delegates_.size() - 1);
+}
+
+MethodBuilder& ProgramBuilder::method(const std::string& name) {
+  methods_.emplace_back(name);
+  return methods_.back();
+}
+
+bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
+                           std::string& error) const {
+  // 1. Place constants in the constant segment (index 0 of its offsets is reserved).
+  std::vector<uint64_t> constant_offsets = {0};
+  std::vector<std::vector<uint32_t>> buffer_index(methods_.size());
+  std::map<std::string, uint32_t> index_of_fqn;  // methods share weights, as exported programs do
+  uint64_t constants_size = 0;
+  for (size_t m = 0; m < methods_.size(); ++m) {
+    buffer_index[m].assign(methods_[m].values_.size(), 0);
+    for (size_t v = 0; v < methods_[m].values_.size(); ++v) {
+      const auto& value = methods_[m].values_[v];
+      if (value.kind != MethodBuilder::Value::kConstant) continue;
+      if (auto it = index_of_fqn.find(value.fqn); it != index_of_fqn.end()) {
+        buffer_index[m][v] = it->second;
+        continue;
+      }
+      index_of_fqn[value.fqn] = static_cast<uint32_t>(constant_offsets.size());
+      int64_t bytes = element_size(value.dtype);
+      for (int32_t s : value.sizes) bytes *= s;
+      constants_size = align_up(constants_size, kTensorAlignment);
+      buffer_index[m][v] = static_cast<uint32_t>(constant_offsets.size());
+      constant_offsets.push_back(constants_size);
+      constants_size += static_cast<uint64_t>(bytes);
+    }
+  }
+  constants_size = std::max(constants_size, options.min_constant_segment_bytes);
+
+  // 2. Segments: constants, then each delegate payload, each aligned.
+  struct Segment {
+    uint64_t offset, size;
+  };
+  std::vector<Segment> segments = {{0, constants_size}};
+  std::vector<std::vector<uint32_t>> payload_segment(methods_.size());
+  uint64_t cursor = constants_size;
+  for (size_t m = 0; m < methods_.size(); ++m)
+    for (const auto& d : methods_[m].delegates_) {
+      cursor = align_up(cursor, kSegmentAlignment);
+      payload_segment[m].push_back(static_cast<uint32_t>(segments.size()));
+      segments.push_back({cursor, d.payload.size()});
+      cursor += d.payload.size();
+    }
+  const uint64_t segment_data_size = cursor;
+
+  // 3. The program flatbuffer.
+  flatbuffers::FlatBufferBuilder b(1 << 16);
+  std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans;
+  for (size_t m = 0; m < methods_.size(); ++m) {
+    const MethodBuilder& mb = methods_[m];
+    std::vector<flatbuffers::Offset<fb::EValue>> values;
+    uint64_t arena = 0;
+    for (size_t v = 0; v < mb.values_.size(); ++v) {
+      const auto& value = mb.values_[v];
+      switch (value.kind) {
+        case MethodBuilder::Value::kTensor:
+        case MethodBuilder::Value::kConstant: {
+          const bool constant = value.kind == MethodBuilder::Value::kConstant;
+          auto sizes = b.CreateVector(value.sizes);
+          std::vector<uint8_t> order(value.sizes.size());
+          for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint8_t>(i);
+          auto dim_order = b.CreateVector(order);
+          flatbuffers::Offset<fb::AllocationDetails> alloc;
+          flatbuffers::Offset<fb::ExtraTensorInfo> extra;
+          if (!constant) {
+            int64_t bytes = element_size(value.dtype);
+            for (int32_t s : value.sizes) bytes *= s;
+            arena = align_up(arena, kTensorAlignment);
+            alloc = fb::CreateAllocationDetails(b, 1, static_cast<uint32_t>(arena),
+                                                static_cast<uint32_t>(arena >> 32));
+            arena += static_cast<uint64_t>(bytes);
+          } else {
+            extra = fb::CreateExtraTensorInfo(b, 0, b.CreateString(value.fqn), 0);
+          }
+          auto t = fb::CreateTensor(b, static_cast<int8_t>(value.dtype), 0, sizes, dim_order, false,
+                                    constant ? buffer_index[m][v] : 0, alloc, 0, 0, extra);
+          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Tensor, t.Union()));
+          break;
+        }
+        case MethodBuilder::Value::kInt:
+          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Int, fb::CreateInt(b, value.i).Union()));
+          break;
+        case MethodBuilder::Value::kBool:
+          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Bool, fb::CreateBool(b, value.i != 0).Union()));
+          break;
+        case MethodBuilder::Value::kDouble:
+          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Double, fb::CreateDouble(b, value.d).Union()));
+          break;
+        case MethodBuilder::Value::kIntList:
+          values.push_back(fb::CreateEValue(b, fb::KernelTypes::IntList,
+                                            fb::CreateIntList(b, b.CreateVector(value.list)).Union()));
+          break;
+        case MethodBuilder::Value::kNull:
+          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Null, fb::CreateNull(b).Union()));
+          break;
+      }
+    }
+    std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
+    for (const auto& ins : mb.instructions_) {
+      auto args = b.CreateVector(ins.args);
+      if (ins.is_delegate)
+        instructions.push_back(fb::CreateInstruction(b, fb::InstructionArguments::DelegateCall,
+                                                     fb::CreateDelegateCall(b, ins.index, args).Union()));
+      else
+        instructions.push_back(fb::CreateInstruction(b, fb::InstructionArguments::KernelCall,
+                                                     fb::CreateKernelCall(b, ins.index, args).Union()));
+    }
+    auto chain = fb::CreateChain(b, b.CreateVector(mb.inputs_), b.CreateVector(mb.outputs_),
+                                 b.CreateVector(instructions));
+    std::vector<flatbuffers::Offset<fb::Operator>> ops;
+    for (const std::string& op : mb.operators_) {
+      const auto dot = op.find('.', op.rfind("::") == std::string::npos ? 0 : op.rfind("::"));
+      const std::string name = dot == std::string::npos ? op : op.substr(0, dot);
+      const std::string overload = dot == std::string::npos ? "" : op.substr(dot + 1);
+      ops.push_back(fb::CreateOperator(b, b.CreateString(name), b.CreateString(overload)));
+    }
+    std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
+    for (size_t d = 0; d < mb.delegates_.size(); ++d) {
+      const auto& del = mb.delegates_[d];
+      std::vector<flatbuffers::Offset<fb::CompileSpec>> specs;
+      for (const auto& s : del.specs)
+        specs.push_back(fb::CreateCompileSpec(
+            b, b.CreateString(s.key),
+            b.CreateVector(reinterpret_cast<const uint8_t*>(s.value.data()), s.value.size())));
+      auto ref = fb::CreateBackendDelegateDataReference(b, 1, payload_segment[m][d]);
+      delegates.push_back(fb::CreateBackendDelegate(b, b.CreateString(del.backend), ref, b.CreateVector(specs)));
+    }
+    std::vector<int64_t> buffer_sizes = {0, static_cast<int64_t>(align_up(arena, kTensorAlignment))};
+    plans.push_back(fb::CreateExecutionPlan(
+        b, b.CreateString(mb.name_), 0, b.CreateVector(values), b.CreateVector(mb.inputs_),
+        b.CreateVector(mb.outputs_), b.CreateVector(std::vector{chain}), b.CreateVector(ops),
+        b.CreateVector(delegates), b.CreateVector(buffer_sizes)));
+  }
+  std::vector<flatbuffers::Offset<fb::DataSegment>> segs;
+  for (const Segment& s : segments) segs.push_back(fb::CreateDataSegment(b, s.offset, s.size));
+  auto constant_segment = fb::CreateSubsegmentOffsets(b, 0, b.CreateVector(constant_offsets));
+  auto root = fb::CreateProgram(b, 0, b.CreateVector(plans), 0, 0, b.CreateVector(segs), constant_segment);
+  b.Finish(root, "ET12");
+
+  // 4. Insert the extended header after the identifier. Offsets inside the buffer are
+  // relative, so only the root offset (which jumps over the insertion) changes.
+  std::vector<uint8_t> out(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  std::vector<uint8_t> header(kExtendedHeaderLength, 0);
+  std::memcpy(header.data(), "eh00", 4);
+  put_u32(header, 4, kExtendedHeaderLength);
+  out.insert(out.begin() + 8, header.begin(), header.end());
+  uint32_t root_offset;
+  std::memcpy(&root_offset, out.data(), 4);
+  put_u32(out, 0, root_offset + kExtendedHeaderLength);
+  const uint64_t program_size = out.size();
+  const uint64_t segment_base = align_up(program_size, kSegmentAlignment);
+  put_u64(out, 16, program_size);
+  put_u64(out, 24, segment_base);
+  put_u64(out, 32, segment_data_size);
+
+  // 5. Write: the program, the payloads at their offsets, and a hole for the constants.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = path + ": " + std::strerror(errno);
+    return false;
+  }
+  bool ok = ::pwrite(fd, out.data(), out.size(), 0) == static_cast<ssize_t>(out.size());
+  size_t s = 1;
+  for (size_t m = 0; m < methods_.size() && ok; ++m)
+    for (const auto& d : methods_[m].delegates_) {
+      const uint64_t at = segment_base + segments[s++].offset;
+      ok = ok && ::pwrite(fd, d.payload.data(), d.payload.size(), static_cast<off_t>(at)) ==
+                     static_cast<ssize_t>(d.payload.size());
+    }
+  ok = ok && ::ftruncate(fd, static_cast<off_t>(segment_base + segment_data_size)) == 0;
+  ok = (::close(fd) == 0) && ok;
+  if (!ok) error = path + ": write failed: " + std::strerror(errno);
+  return ok;
+}
+
+}  // namespace etviz::gen

@@ -1,0 +1,98 @@
+#pragma once
+// Builds valid ExecuTorch programs (.pte bytes) from a typed description: values, kernel and
+// delegate calls, constants and payloads. The generator's model shapes use it, and tests use
+// it to make programs the corpus lacks (hostile names, huge graphs, odd layouts).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace etviz::gen {
+
+using ValueIndex = int32_t;
+
+enum class ScalarType : int8_t {
+  kUInt8 = 0, kInt8 = 1, kInt16 = 2, kInt32 = 3, kInt64 = 4, kFloat16 = 5, kFloat32 = 6,
+  kFloat64 = 7, kBool = 11, kBFloat16 = 15,
+};
+int64_t element_size(ScalarType t);
+
+struct CompileSpecEntry {
+  std::string key;
+  std::string value;
+};
+
+// One method (ExecutionPlan) under construction.
+class MethodBuilder {
+ public:
+  explicit MethodBuilder(std::string name) : name_(std::move(name)) {}
+
+  // An activation or input: memory-planned in memory id 1.
+  ValueIndex tensor(ScalarType dtype, std::vector<int32_t> sizes);
+  // A constant whose bytes go to the constant segment (zeros; the generator does not need data).
+  ValueIndex constant(ScalarType dtype, std::vector<int32_t> sizes, std::string fqn);
+  ValueIndex integer(int64_t v);
+  ValueIndex boolean(bool v);
+  ValueIndex real(double v);
+  ValueIndex int_list(std::vector<int64_t> v);
+  ValueIndex none();
+
+  void input(ValueIndex v) { inputs_.push_back(v); }
+  void output(ValueIndex v) { outputs_.push_back(v); }
+  // `op` is "namespace::name.overload"; args are inputs then outputs (out-variant convention).
+  void kernel(const std::string& op, std::vector<ValueIndex> args);
+  // A call into backend `delegate` (index returned by add_delegate).
+  void delegate_call(int32_t delegate, std::vector<ValueIndex> args);
+  int32_t add_delegate(std::string backend, std::vector<CompileSpecEntry> specs,
+                       std::vector<uint8_t> payload);
+
+ private:
+  friend class ProgramBuilder;
+  struct Value {
+    enum Kind { kTensor, kConstant, kInt, kBool, kDouble, kIntList, kNull };
+    explicit Value(Kind k) : kind(k) {}
+    Kind kind;
+    ScalarType dtype = ScalarType::kFloat32;
+    std::vector<int32_t> sizes;
+    std::string fqn;
+    int64_t i = 0;
+    double d = 0;
+    std::vector<int64_t> list;
+  };
+  struct Instruction {
+    bool is_delegate = false;
+    int32_t index = 0;  // operator or delegate index
+    std::vector<ValueIndex> args;
+  };
+  struct Delegate {
+    std::string backend;
+    std::vector<CompileSpecEntry> specs;
+    std::vector<uint8_t> payload;
+  };
+  ValueIndex push(Value v);
+
+  std::string name_;
+  std::vector<Value> values_;
+  std::vector<ValueIndex> inputs_, outputs_;
+  std::vector<std::string> operators_;
+  std::vector<Instruction> instructions_;
+  std::vector<Delegate> delegates_;
+};
+
+struct WriteOptions {
+  // Pad the constant segment to at least this many bytes (simulates large weights; the
+  // padding is written as a hole, so the file is sparse on disk).
+  uint64_t min_constant_segment_bytes = 0;
+};
+
+class ProgramBuilder {
+ public:
+  MethodBuilder& method(const std::string& name);
+  // Writes the program with an extended header ("eh00", 32 bytes) and segments: constants
+  // first, then one per delegate payload. Returns false with `error` set on I/O failure.
+  bool write(const std::string& path, const WriteOptions& options, std::string& error) const;
+
+ private:
+  std::vector<MethodBuilder> methods_;
+};
+
+}  // namespace etviz::gen
