@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/bytes.h"
+#include "formats/delegates/delegate_decoder.h"
 #include "formats/executorch/bundled_program_reader.h"
 #include "formats/executorch/flat_tensor_reader.h"
 #include "formats/executorch/program_reader.h"
@@ -65,6 +66,8 @@ Result<Document> open_document(const std::string& path, const OpenOptions& optio
       return Error(data + ": --data expects a FlatTensor (.ptd, identifier FT01) file");
     if (auto s = executorch::attach_flat_tensor(*doc, *ptd); !s) return s.error();
   }
+  // After --data files are attached: XNNPACK constants may live in a .ptd's named data.
+  if (options.decode_delegates) delegates::decode_delegates(*doc);
   return doc;
 }
 

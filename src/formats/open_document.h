@@ -10,6 +10,7 @@ namespace etviz {
 
 struct OpenOptions {
   std::vector<std::string> data_files;  // .ptd files holding a program's external tensors
+  bool decode_delegates = true;         // decode backend payloads into subgraphs
 };
 
 // What a file looks like, from its first bytes.

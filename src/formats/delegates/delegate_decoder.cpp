@@ -1,0 +1,117 @@
+#include "formats/delegates/delegate_decoder.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "formats/delegates/delegate_decoders.h"
+
+namespace etviz::delegates {
+namespace {
+
+constexpr std::array kDecoders = {
+    DelegateDecoder{"XnnpackBackend", "XNNPACK graph flatbuffer (XH00/XN01/XN00)", &decode_xnnpack},
+};
+
+constexpr DelegateDecoder kGeneric{"", "opaque payload summary", &decode_generic};
+
+struct CallSite {
+  int32_t graph = -1;
+  int32_t node = -1;
+};
+
+// Splits the call's arguments (inputs then outputs, as ExecuTorch lists them) to match the
+// decoded graph: the method reader had to guess where the outputs start.
+void rewire_call(Graph& method, Node& call, const Graph& sub) {
+  std::vector<Argument> args = call.inputs;
+  args.insert(args.end(), call.outputs.begin(), call.outputs.end());
+  const size_t n_in = sub.inputs.size();
+  if (args.size() != n_in + sub.outputs.size() || call.inputs.size() == n_in) return;
+  call.inputs.assign(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n_in));
+  call.outputs.assign(args.begin() + static_cast<std::ptrdiff_t>(n_in), args.end());
+  method.link_values();
+}
+
+}  // namespace
+
+std::span<const DelegateDecoder> decoder_registry() {
+  return kDecoders;
+}
+
+const DelegateDecoder& find_decoder(std::string_view backend_id) {
+  for (const DelegateDecoder& d : kDecoders)
+    if (d.backend_id == backend_id) return d;
+  return kGeneric;
+}
+
+bool is_opaque_graph(const Graph& graph) {
+  for (const Attribute& a : graph.attributes)
+    if (a.name == kOpaqueAttribute) return a.value == "true";
+  return false;
+}
+
+const NamedBlob* find_named_blob(const Document& doc, std::string_view key) {
+  for (const NamedBlob& b : doc.named_data)
+    if (b.key == key) return &b;
+  return nullptr;
+}
+
+std::string compile_spec_value(const Delegate& delegate, std::string_view key) {
+  for (const CompileSpec& s : delegate.compile_specs)
+    if (s.key == key) return s.display();
+  return "";
+}
+
+void decode_delegates(Document& doc) {
+  std::vector<CallSite> calls(doc.delegates.size());
+  for (size_t g = 0; g < doc.graphs.size(); ++g) {
+    if (doc.graphs[g].kind == "delegate") continue;
+    const auto& nodes = doc.graphs[g].nodes;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      const int32_t d = nodes[n].delegate;
+      if (nodes[n].kind == NodeKind::kDelegate && d >= 0 && static_cast<size_t>(d) < calls.size() &&
+          calls[d].graph < 0)
+        calls[d] = {static_cast<int32_t>(g), static_cast<int32_t>(n)};
+    }
+  }
+  for (size_t d = 0; d < doc.delegates.size(); ++d) {
+    if (doc.delegates[d].subgraph >= 0) continue;
+    const Delegate& del = doc.delegates[d];
+    const DelegateDecoder& decoder = find_decoder(del.backend_id);
+    const std::string name =
+        fmt::format("{}/{}#{}", del.method, del.backend_id, del.index_in_method);
+    const Graph* method = calls[d].graph >= 0 ? &doc.graphs[calls[d].graph] : nullptr;
+    const Node* call = method ? &method->nodes[calls[d].node] : nullptr;
+    const auto payload = doc.bytes(del.payload);
+    Result<Graph> graph = Error("unreachable");
+    if (payload.size() != del.payload.size) {
+      graph = Error(fmt::format("payload [{}, +{}) lies outside the file", del.payload.offset,
+                                del.payload.size));
+    } else {
+      graph = decoder.decode(DecodeInput{doc, del, payload, name, method, call});
+    }
+    if (!graph) {
+      Delegate& target = doc.delegates[d];
+      target.decoder_note =
+          fmt::format("{} could not be decoded: {}", decoder.format, graph.error().message());
+      doc.warn(fmt::format("method '{}' delegate {} ({}): {}; shown as an opaque delegate",
+                           del.method, del.index_in_method, del.backend_id, target.decoder_note));
+      continue;
+    }
+    const auto index = static_cast<int32_t>(doc.graphs.size());
+    doc.graphs.push_back(std::move(*graph));
+    Delegate& target = doc.delegates[d];
+    target.subgraph = index;
+    if (is_opaque_graph(doc.graphs.back()) && target.decoder_note.empty())
+      target.decoder_note =
+          fmt::format("{}: summary only, the backend's ops are not recoverable", decoder.format);
+    if (calls[d].graph >= 0) {
+      Graph& m = doc.graphs[calls[d].graph];
+      Node& c = m.nodes[calls[d].node];
+      c.subgraph = index;
+      if (!is_opaque_graph(doc.graphs[index])) rewire_call(m, c, doc.graphs[index]);
+    }
+  }
+}
+
+}  // namespace etviz::delegates

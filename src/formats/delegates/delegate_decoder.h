@@ -1,0 +1,62 @@
+#pragma once
+// One shape for every backend's payload decoder: bytes in, a Graph of kind "delegate" out.
+//
+// A decoder either understands the payload (a real subgraph: nodes, tensors, constants, inputs
+// and outputs in the order the runtime binds them to the delegate call's arguments) or, for
+// backends whose payloads are proprietary or only partly documented, returns an "opaque but
+// informative" graph: one node that carries what can be learnt safely as attributes, marked
+// with the graph attribute opaque=true. A decoder that fails returns an Error and the
+// delegate stays opaque with Delegate::decoder_note; the rest of the document is unaffected.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/document.h"
+#include "core/status.h"
+
+namespace etviz::delegates {
+
+// What a decoder gets: the whole document (for named data and compile specs), the delegate
+// entry and its payload bytes.
+struct DecodeInput {
+  const Document& doc;
+  const Delegate& delegate;
+  std::span<const uint8_t> payload;
+  std::string graph_name;  // "<method>/<backend>#<i>"
+  // The calling method graph and its DelegateCall node, when the delegate is called (their
+  // argument tensors give opaque graphs their inputs and outputs). May be null.
+  const Graph* method = nullptr;
+  const Node* call = nullptr;
+};
+
+using DecodeFunction = Result<Graph> (*)(const DecodeInput& input);
+
+struct DelegateDecoder {
+  std::string_view backend_id;  // as in BackendDelegate.id, e.g. "XnnpackBackend"
+  std::string_view format;      // what the decoder reads, for notes ("XNNPACK flatbuffer")
+  DecodeFunction decode;
+};
+
+// Every decoder, keyed by backend id (several ids may share one decoder).
+std::span<const DelegateDecoder> decoder_registry();
+// The decoder for a backend id, or the generic one for unknown ids (never null).
+const DelegateDecoder& find_decoder(std::string_view backend_id);
+
+// Graph attribute that marks a decoded graph as an informative summary rather than the
+// backend's real op graph (QNN context binaries, unknown backends, ...).
+inline constexpr std::string_view kOpaqueAttribute = "opaque";
+bool is_opaque_graph(const Graph& graph);
+
+// Decodes every delegate of `doc` that has no subgraph yet, appends the graphs to doc.graphs,
+// sets Delegate::subgraph and the calling node's Node::subgraph, and rewires the call node's
+// argument split to the decoded graph's input/output counts. Payloads shared by several
+// delegate entries are decoded once per entry (graph names differ) but read only once.
+// Failures become Delegate::decoder_note plus a doc.warn(); this never fails.
+void decode_delegates(Document& doc);
+
+// Helpers shared by decoders.
+const NamedBlob* find_named_blob(const Document& doc, std::string_view key);
+std::string compile_spec_value(const Delegate& delegate, std::string_view key);
+
+}  // namespace etviz::delegates

@@ -1,0 +1,135 @@
+// XNNPACK payloads from the corpus: node counts, op kinds, tensors, quantization, constants
+// and the wiring to the delegate call, checked against facts read with flatc and the
+// upstream schema (docs/delegates.md).
+#include <gtest/gtest.h>
+
+#include "formats/delegates/delegate_decoder.h"
+#include "test_util.h"
+
+namespace etviz::test {
+namespace {
+
+using Hist = std::map<std::string, int>;
+
+TEST(Xnnpack, SimpleTorchModelSegmentsAndNamedData) {
+  Document doc = open_or_die(corpus("pte/corey-cole__simple-torch-model__model.pte"));
+  auto subs = subgraphs(doc, "XnnpackBackend");
+  ASSERT_EQ(subs.size(), 2u);
+  EXPECT_EQ(op_histogram(*subs[0]), (Hist{{"XNNStaticTranspose", 2},
+                                          {"XNNConv2d", 1},
+                                          {"XNNDepthwiseConv2d", 1},
+                                          {"XNNGlobalAvgPooling2d", 1}}));
+  EXPECT_EQ(op_histogram(*subs[1]), (Hist{{"XNNFullyConnected", 1}}));
+  EXPECT_EQ(subs[0]->values.size(), 10u);
+  EXPECT_EQ(subs[1]->values.size(), 4u);
+  EXPECT_EQ(subs[0]->kind, "delegate");
+  EXPECT_EQ(subs[0]->name, "forward/XnnpackBackend#0");
+  EXPECT_EQ(attribute(subs[0]->attributes, "format"), "XN01");
+  EXPECT_EQ(attribute(subs[0]->attributes, "header"), "XH00");
+  // Weights come through named data whose keys the program carries.
+  int named = 0;
+  for (const Graph* g : subs)
+    for (const Value& v : g->values)
+      if (v.tensor.data_location == DataLocation::kNamedData) {
+        ++named;
+        EXPECT_EQ(v.tensor.data_key.size(), 64u);
+        EXPECT_NE(delegates::find_named_blob(doc, v.tensor.data_key), nullptr);
+      }
+  EXPECT_EQ(named, 6);
+  EXPECT_EQ(attribute(subs[0]->attributes, "missing_named_data"), "");
+  // Every delegate call points at its subgraph and the split matches the payload's I/O.
+  for (const Graph& g : doc.graphs) {
+    if (g.kind == "delegate") continue;
+    for (const Node& n : g.nodes) {
+      if (n.kind != NodeKind::kDelegate) continue;
+      ASSERT_GE(n.subgraph, 0);
+      const Graph& sub = doc.graphs[n.subgraph];
+      EXPECT_EQ(n.inputs.size(), sub.inputs.size());
+      EXPECT_EQ(n.outputs.size(), sub.outputs.size());
+      for (size_t i = 0; i < n.inputs.size(); ++i)
+        EXPECT_EQ(g.values[n.inputs[i].value].tensor.shape_string(),
+                  sub.values[sub.inputs[i]].tensor.shape_string());
+    }
+  }
+  EXPECT_EQ(doc.graphs[doc.delegates[0].subgraph].values[subs[0]->inputs[0]].tensor.shape_string(),
+            "[1, 1, 1024, 1024]");
+}
+
+TEST(Xnnpack, StressMlp) {
+  Document doc = open_or_die(corpus(
+      "pte/corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp."
+      "6d3450d6.pte"));
+  auto subs = subgraphs(doc, "XnnpackBackend");
+  ASSERT_EQ(subs.size(), 2u);
+  EXPECT_EQ(op_histogram(*subs[0]), (Hist{{"XNNMultiply", 2}}));
+  EXPECT_EQ(op_histogram(*subs[1]), (Hist{{"XNNFullyConnected", 10}, {"XNNAdd", 3}}));
+  EXPECT_EQ(subs[1]->values.size(), 37u);
+  int constants = 0;
+  for (const Value& v : subs[1]->values) constants += v.tensor.is_constant();
+  EXPECT_EQ(constants, 20);
+
+  Document other = open_or_die(corpus(
+      "pte/corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp."
+      "d66ae531.pte"));
+  auto subs2 = subgraphs(other, "XnnpackBackend");
+  ASSERT_EQ(subs2.size(), 2u);
+  EXPECT_EQ(op_histogram(*subs2[1]), (Hist{{"XNNFullyConnected", 8}, {"XNNAdd", 3}}));
+  EXPECT_EQ(subs2[1]->values.size(), 31u);
+}
+
+TEST(Xnnpack, QuantizedPerTensor) {
+  Document doc =
+      open_or_die(corpus("pte/corey-cole__executorch-numpy-runtime__tests__models__quantized.pte"));
+  auto subs = subgraphs(doc, "XnnpackBackend");
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(op_histogram(*subs[0]), (Hist{{"XNNConvert", 2}, {"XNNFullyConnected", 1}}));
+  Hist quantized;
+  for (const Value& v : subs[0]->values)
+    if (v.tensor.quantization) {
+      EXPECT_EQ(v.tensor.quantization->scheme, "per_tensor");
+      ASSERT_EQ(v.tensor.quantization->scales.size(), 1u);
+      EXPECT_GT(v.tensor.quantization->scales[0], 0.0);
+      ++quantized[v.tensor.dtype];
+    }
+  EXPECT_EQ(quantized, (Hist{{"qint8", 3}, {"qint32", 1}}));
+}
+
+TEST(Xnnpack, HeaderlessInline2023Payload) {
+  Document doc = open_or_die(corpus("pte/pytorch__executorch__xnnpack_add.c6a44d59.ff"));
+  ASSERT_EQ(doc.delegates.size(), 1u);
+  EXPECT_EQ(doc.delegates[0].payload_location, "inline");
+  auto subs = subgraphs(doc, "XnnpackBackend");
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(op_histogram(*subs[0]), (Hist{{"XNNAdd", 1}}));
+  EXPECT_EQ(subs[0]->values.size(), 2u);
+  EXPECT_EQ(attribute(subs[0]->attributes, "format"), "XN00");
+  EXPECT_EQ(attribute(subs[0]->attributes, "header"), "none (pre-2024 payload)");
+}
+
+TEST(Xnnpack, DnfFourPayloadsAndSmallSpikes) {
+  Document doc = open_or_die(corpus("pte/berndporr__dnf_executorch__dnf.47145c4a.pte"));
+  auto subs = subgraphs(doc, "XnnpackBackend");
+  ASSERT_EQ(subs.size(), 4u);
+  EXPECT_EQ(op_count(*subs[0]), 1);
+  EXPECT_EQ(op_histogram(*subs[1]), (Hist{{"XNNSubtract", 1}, {"XNNMultiply", 1}}));
+  EXPECT_EQ(op_count(*subs[2]), 5);
+  EXPECT_EQ(op_histogram(*subs[2])["XNNMultiply"], 2);
+  EXPECT_EQ(op_count(*subs[3]), 2);
+  const std::pair<const char*, int> spikes[] = {
+      {"pte/corey-cole__djl-executorch-engine__native__spike__conv.pte", 3},
+      {"pte/corey-cole__djl-executorch-engine__native__spike__lin129.pte", 1},
+      {"pte/corey-cole__djl-executorch-engine__native__spike__lin129_planned.pte", 1},
+      {"pte/corey-cole__djl-executorch-engine__native__spike__add.pte", 1},
+      {"pte/corey-cole__djl-executorch-engine__native__spike__clamp5.pte", 1},
+  };
+  for (const auto& [file, nodes] : spikes) {
+    Document d = open_or_die(corpus(file));
+    auto s = subgraphs(d, "XnnpackBackend");
+    ASSERT_EQ(s.size(), 1u) << file;
+    EXPECT_EQ(op_count(*s[0]), nodes) << file;
+    EXPECT_TRUE(d.diagnostics.empty() || d.diagnostics[0].severity == Severity::kInfo) << file;
+  }
+}
+
+}  // namespace
+}  // namespace etviz::test
