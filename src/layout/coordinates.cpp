@@ -206,11 +206,21 @@ std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Op
     const double delta = from_right ? right[narrowest] - right[i] : left[narrowest] - left[i];
     for (double& x : candidates[i]) x += delta;
   }
+  // Balance: per node, the median of the candidates. A candidate much wider than the
+  // narrowest has drifted into a staircase (one sweep direction can shift every repeated
+  // block of a model a little further); it would drag the median along, so it is left out.
+  std::array<size_t, 4> kept{};
+  size_t kept_count = 0;
+  const double narrowest_width = right[narrowest] - left[narrowest];
+  for (size_t i = 0; i < 4; ++i) {
+    if (right[i] - left[i] <= 1.5 * narrowest_width) kept[kept_count++] = i;
+  }
   std::vector<double> x(n);
   for (uint32_t v = 0; v < n; ++v) {
-    std::array<double, 4> c{candidates[0][v], candidates[1][v], candidates[2][v], candidates[3][v]};
-    std::sort(c.begin(), c.end());
-    x[v] = (c[1] + c[2]) / 2;
+    std::array<double, 4> c{};
+    for (size_t k = 0; k < kept_count; ++k) c[k] = candidates[kept[k]][v];
+    std::sort(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(kept_count));
+    x[v] = (c[(kept_count - 1) / 2] + c[kept_count / 2]) / 2;
   }
   // The median combination can, rarely, bring neighbours too close; push them apart.
   for (uint32_t l = 0; l < g.layer_count; ++l) {

@@ -15,6 +15,7 @@ struct Segment {
   uint32_t lower = 0;
   double upper_offset = 0;  // port position relative to the node's centre
   double lower_offset = 0;
+  uint32_t weight = 1;  // input edges drawn along this segment (> 1 on bundle trunks)
 };
 
 struct LayeredGraph {

@@ -22,8 +22,8 @@ uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
 }
 
 void add_segment(LayeredGraph& g, uint32_t upper, uint32_t lower, double upper_offset,
-                 double lower_offset) {
-  g.segments.push_back({upper, lower, upper_offset, lower_offset});
+                 double lower_offset, uint32_t weight = 1) {
+  g.segments.push_back({upper, lower, upper_offset, lower_offset, weight});
 }
 
 void build_adjacency(LayeredGraph& g) {
@@ -90,6 +90,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     return a.upper_offset < b.upper_offset;
   });
   std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
+  std::vector<uint32_t> passing;
   for (size_t begin = 0; begin < long_edges.size();) {
     size_t end = begin + 1;
     while (bundle_fan_out && end < long_edges.size() &&
@@ -101,13 +102,18 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     const uint32_t top = layer[head.upper];
     uint32_t deepest = 0;
     for (size_t i = begin; i < end; ++i) deepest = std::max(deepest, layer[long_edges[i].lower]);
+    // passing[i]: edges of the bundle still on the trunk when it enters trunk[i].
+    passing.assign(deepest - top, 0);
+    for (size_t i = begin; i < end; ++i) ++passing[layer[long_edges[i].lower] - top - 2];
+    for (size_t i = passing.size() - 1; i-- > 0;) passing[i] += passing[i + 1];
     trunk.clear();
     for (uint32_t l = top + 1; l < deepest; ++l) {
       const uint32_t d = add_dummy(g, l);
+      const uint32_t weight = passing[l - top - 1];
       if (trunk.empty()) {
-        add_segment(g, head.upper, d, head.upper_offset, 0);
+        add_segment(g, head.upper, d, head.upper_offset, 0, weight);
       } else {
-        add_segment(g, trunk.back(), d, 0, 0);
+        add_segment(g, trunk.back(), d, 0, 0, weight);
       }
       trunk.push_back(d);
     }

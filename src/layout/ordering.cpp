@@ -7,8 +7,9 @@
 namespace etviz::layout {
 namespace {
 
-// Depth-first preorder from the sources, appending each node to its layer when reached.
-Order initial_order(const LayeredGraph& g) {
+// Breadth-first over the undirected graph, started at every source (or every sink) in id
+// order, appending nodes to their layer as they are reached.
+Order initial_order(const LayeredGraph& g, bool from_sinks) {
   const uint32_t n = g.node_count();
   Order order;
   order.layer_begin.assign(g.layer_count + 1, 0);
@@ -18,32 +19,33 @@ Order initial_order(const LayeredGraph& g) {
   order.pos.assign(n, 0);
   std::vector<uint32_t> fill(order.layer_begin.begin(), order.layer_begin.end() - 1);
   std::vector<uint8_t> seen(n, 0);
-  std::vector<uint32_t> stack;
-  auto visit_from = [&](uint32_t root) {
-    stack.push_back(root);
-    while (!stack.empty()) {
-      const uint32_t v = stack.back();
-      stack.pop_back();
-      if (seen[v]) continue;
-      seen[v] = 1;
+  std::vector<uint32_t> queue;
+  queue.reserve(n);
+  auto enqueue = [&](uint32_t v) {
+    if (seen[v]) return;
+    seen[v] = 1;
+    queue.push_back(v);
+  };
+  for (uint32_t root = 0; root < n; ++root) {
+    if (!(from_sinks ? g.downs(root) : g.ups(root)).empty() || seen[root]) continue;
+    enqueue(root);
+    for (size_t head = queue.size() - 1; head < queue.size(); ++head) {
+      const uint32_t v = queue[head];
       const uint32_t l = g.layer[v];
       order.pos[v] = fill[l] - order.layer_begin[l];
       order.nodes[fill[l]++] = v;
-      const auto downs = g.downs(v);
-      for (auto it = downs.rbegin(); it != downs.rend(); ++it) {
-        const uint32_t w = g.segments[*it].lower;
-        if (!seen[w]) stack.push_back(w);
-      }
+      const auto first = from_sinks ? g.ups(v) : g.downs(v);
+      const auto second = from_sinks ? g.downs(v) : g.ups(v);
+      for (const uint32_t s : first)
+        enqueue(from_sinks ? g.segments[s].upper : g.segments[s].lower);
+      for (const uint32_t s : second)
+        enqueue(from_sinks ? g.segments[s].lower : g.segments[s].upper);
     }
-  };
-  for (uint32_t v = 0; v < n; ++v) {
-    if (g.ups(v).empty()) visit_from(v);
   }
-  for (uint32_t v = 0; v < n; ++v) visit_from(v);  // unreachable only with bad layering
   return order;
 }
 
-double median_of(std::vector<double>& p) {
+double median_of(const std::vector<double>& p) {
   const size_t n = p.size();
   const size_t m = n / 2;
   if (n % 2 == 1) return p[m];
@@ -58,10 +60,39 @@ double median_of(std::vector<double>& p) {
 class Sweeper {
  public:
   Sweeper(const LayeredGraph& g, const Options& options, Order& order)
-      : g_(g), options_(options), order_(order) {}
+      : g_(g), options_(options), order_(order), slot_(g.node_count(), 0) {}
 
-  // Reorders layer l by the positions of its neighbours above (use_ups) or below.
-  void sort_layer(uint32_t l, bool use_ups) {
+  // One sweep down (even) or up (odd), then transpositions. As in dot, ties are broken
+  // against the current order in half of the sweeps, which lets the search leave plateaus.
+  void sweep(int iteration) {
+    const bool swap_ties = iteration % 4 < 2;
+    if (iteration % 2 == 0) {
+      for (uint32_t l = 1; l < g_.layer_count; ++l) sort_layer(l, true, swap_ties);
+    } else {
+      for (uint32_t l = g_.layer_count - 1; l-- > 0;) sort_layer(l, false, swap_ties);
+    }
+    transpose(!swap_ties);
+  }
+
+  // Adjacent exchanges until no layer improves; `swap_ties` also exchanges neighbours whose
+  // order makes no difference. Layers next to a changed layer are revisited.
+  void transpose(bool swap_ties) {
+    if (!options_.transpose) return;
+    candidate_.assign(g_.layer_count, 1);
+    constexpr int kMaxRounds = 32;  // bounds the time on pathological inputs
+    for (int round = 0; round < kMaxRounds; ++round) {
+      uint64_t gained = 0;
+      for (uint32_t l = 0; l < g_.layer_count; ++l) {
+        if (candidate_[l]) gained += transpose_layer(l, swap_ties);
+      }
+      if (gained == 0) break;
+    }
+  }
+
+ private:
+  // Reorders layer l by the positions of its neighbours above (use_ups) or below. Nodes
+  // without neighbours on that side keep their slot.
+  void sort_layer(uint32_t l, bool use_ups, bool swap_ties) {
     auto nodes = order_.layer(l);
     movable_.clear();
     for (const uint32_t v : nodes) {
@@ -70,7 +101,7 @@ class Sweeper {
         const Segment& seg = g_.segments[s];
         positions_.push_back(order_.pos[use_ups ? seg.upper : seg.lower]);
       }
-      if (positions_.empty()) continue;  // keeps its slot
+      if (positions_.empty()) continue;
       std::sort(positions_.begin(), positions_.end());
       double key;
       if (options_.ordering == OrderingStrategy::kBarycenter) {
@@ -82,24 +113,22 @@ class Sweeper {
       }
       movable_.push_back({key, order_.pos[v], v});
     }
-    std::sort(movable_.begin(), movable_.end(), [](const Keyed& a, const Keyed& b) {
-      return a.key != b.key ? a.key < b.key : a.pos < b.pos;
+    std::sort(movable_.begin(), movable_.end(), [&](const Keyed& a, const Keyed& b) {
+      if (a.key != b.key) return a.key < b.key;
+      return swap_ties ? a.pos > b.pos : a.pos < b.pos;
     });
-    // Nodes without neighbours on that side stay where they are; the others fill the
-    // remaining slots in key order.
     size_t next = 0;
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-      const uint32_t v = nodes[i];
-      const bool fixed = (use_ups ? g_.ups(v) : g_.downs(v)).empty();
-      if (!fixed) nodes[i] = movable_[next++].node;
+    for (uint32_t& v : nodes) {
+      if (!(use_ups ? g_.ups(v) : g_.downs(v)).empty()) v = movable_[next++].node;
     }
     for (uint32_t i = 0; i < nodes.size(); ++i) order_.pos[nodes[i]] = i;
   }
 
-  // Swaps neighbours in layer l while that removes crossings with both adjacent layers.
-  void transpose_layer(uint32_t l) {
+  // One pass of adjacent exchanges over layer l; returns the crossings removed.
+  uint64_t transpose_layer(uint32_t l, bool swap_ties) {
+    candidate_[l] = 0;
     auto nodes = order_.layer(l);
-    if (nodes.size() < 2) return;
+    if (nodes.size() < 2) return 0;
     // Sorted neighbour positions above and below, per node; fixed while l is reordered.
     list_begin_.assign(2 * nodes.size() + 1, 0);
     lists_.clear();
@@ -110,93 +139,118 @@ class Sweeper {
         const size_t start = lists_.size();
         for (const uint32_t s : side == 0 ? g_.ups(v) : g_.downs(v)) {
           const Segment& seg = g_.segments[s];
-          lists_.push_back(order_.pos[side == 0 ? seg.upper : seg.lower]);
+          lists_.push_back({order_.pos[side == 0 ? seg.upper : seg.lower], seg.weight});
         }
         std::sort(lists_.begin() + static_cast<std::ptrdiff_t>(start), lists_.end());
         list_begin_[2 * i + side + 1] = static_cast<uint32_t>(lists_.size());
       }
     }
-    for (int pass = 0; pass < 8; ++pass) {
-      bool improved = false;
-      for (uint32_t i = 0; i + 1 < nodes.size(); ++i) {
-        const uint32_t a = slot_[nodes[i]], b = slot_[nodes[i + 1]];
-        const uint64_t keep = pair_crossings(a, b), swapped = pair_crossings(b, a);
-        if (swapped < keep) {
-          std::swap(nodes[i], nodes[i + 1]);
-          order_.pos[nodes[i]] = i;
-          order_.pos[nodes[i + 1]] = i + 1;
-          improved = true;
-        }
+    uint64_t gained = 0;
+    bool swapped_any = false;
+    for (uint32_t i = 0; i + 1 < nodes.size(); ++i) {
+      const uint32_t a = slot_[nodes[i]], b = slot_[nodes[i + 1]];
+      const uint64_t keep = pair_crossings(a, b);
+      if (keep == 0) continue;
+      const uint64_t swapped = pair_crossings(b, a);
+      if (swapped < keep || (swap_ties && swapped == keep)) {
+        std::swap(nodes[i], nodes[i + 1]);
+        order_.pos[nodes[i]] = i;
+        order_.pos[nodes[i + 1]] = i + 1;
+        gained += keep - swapped;
+        swapped_any = true;
       }
-      if (!improved) break;
     }
+    if (swapped_any) {
+      if (l > 0) candidate_[l - 1] = 1;
+      if (l + 1 < g_.layer_count) candidate_[l + 1] = 1;
+      if (gained > 0) candidate_[l] = 1;
+    }
+    return gained;
   }
 
-  void resize(uint32_t n) { slot_.assign(n, 0); }
+  // Weighted crossings among the edges of two neighbours when slot a is left of slot b.
+  uint64_t pair_crossings(uint32_t a, uint32_t b) const {
+    uint64_t total = 0;
+    for (int side = 0; side < 2; ++side) {
+      const Neighbour* pa = lists_.data() + list_begin_[2 * a + side];
+      const Neighbour* ea = lists_.data() + list_begin_[2 * a + side + 1];
+      const Neighbour* j = lists_.data() + list_begin_[2 * b + side];
+      const Neighbour* eb = lists_.data() + list_begin_[2 * b + side + 1];
+      uint64_t weight_left_of = 0;  // weight of b's edges ending left of a's current one
+      for (; pa != ea; ++pa) {
+        for (; j != eb && j->pos < pa->pos; ++j) weight_left_of += j->weight;
+        total += pa->weight * weight_left_of;
+      }
+    }
+    return total;
+  }
 
- private:
   struct Keyed {
     double key;
     uint32_t pos;
     uint32_t node;
   };
-
-  // Crossings among the edges of two neighbours when slot a is left of slot b.
-  uint64_t pair_crossings(uint32_t a, uint32_t b) const {
-    uint64_t total = 0;
-    for (int side = 0; side < 2; ++side) {
-      const uint32_t* pa = lists_.data() + list_begin_[2 * a + side];
-      const uint32_t* ea = lists_.data() + list_begin_[2 * a + side + 1];
-      const uint32_t* pb = lists_.data() + list_begin_[2 * b + side];
-      const uint32_t* eb = lists_.data() + list_begin_[2 * b + side + 1];
-      const uint32_t* j = pb;
-      for (; pa != ea; ++pa) {
-        while (j != eb && *j < *pa) ++j;
-        total += static_cast<uint64_t>(j - pb);
-      }
-    }
-    return total;
-  }
+  struct Neighbour {
+    uint32_t pos;
+    uint32_t weight;
+    bool operator<(const Neighbour& o) const { return pos < o.pos; }
+  };
 
   const LayeredGraph& g_;
   const Options& options_;
   Order& order_;
   std::vector<Keyed> movable_;
   std::vector<double> positions_;
-  std::vector<uint32_t> slot_, list_begin_, lists_;
+  std::vector<uint32_t> slot_, list_begin_;
+  std::vector<Neighbour> lists_;
+  std::vector<uint8_t> candidate_;
 };
 
 }  // namespace
 
 Order order_layers(const LayeredGraph& g, const Options& options) {
-  Order order = initial_order(g);
-  if (g.layer_count < 2) return order;
-  Sweeper sweeper(g, options, order);
-  sweeper.resize(g.node_count());
-  auto transpose_all = [&] {
-    if (!options.transpose) return;
-    for (uint32_t l = 0; l < g.layer_count; ++l) sweeper.transpose_layer(l);
-  };
-  transpose_all();
-  uint64_t best = count_crossings(g, order);
-  Order best_order = order;
-  constexpr int kPatience = 4;
-  int since_improvement = 0;
-  for (int sweep = 0; sweep < options.ordering_sweeps && best > 0; ++sweep) {
-    if (sweep % 2 == 0) {
-      for (uint32_t l = 1; l < g.layer_count; ++l) sweeper.sort_layer(l, true);
-    } else {
-      for (uint32_t l = g.layer_count - 1; l-- > 0;) sweeper.sort_layer(l, false);
-    }
-    transpose_all();
-    const uint64_t crossings = count_crossings(g, order);
-    if (crossings < best) {
+  if (g.layer_count < 2) return initial_order(g, false);
+  constexpr int kInitialSweeps = 4;
+  constexpr int kPatience = 8;  // sweeps without a 0.5 % gain before giving up
+  constexpr double kConvergence = 0.995;
+
+  Order best_order;
+  uint64_t best = UINT64_MAX;
+  for (const bool from_sinks : {false, true}) {
+    Order order = initial_order(g, from_sinks);
+    Sweeper sweeper(g, options, order);
+    sweeper.transpose(false);
+    uint64_t crossings = count_crossings(g, order);
+    if (crossings <= best) {
       best = crossings;
       best_order = order;
-      since_improvement = 0;
-    } else if (++since_improvement >= kPatience) {
-      break;
     }
+    for (int i = 0; i < kInitialSweeps && crossings > 0; ++i) {
+      sweeper.sweep(i);
+      crossings = count_crossings(g, order);
+      if (crossings <= best) {
+        best = crossings;
+        best_order = order;
+      }
+    }
+  }
+
+  Order order = best_order;
+  Sweeper sweeper(g, options, order);
+  int since_gain = 0;
+  for (int i = 0; i < options.ordering_sweeps && best > 0 && since_gain < kPatience; ++i) {
+    ++since_gain;
+    sweeper.sweep(i);
+    const uint64_t crossings = count_crossings(g, order);
+    if (crossings <= best) {
+      if (static_cast<double>(crossings) < kConvergence * static_cast<double>(best)) since_gain = 0;
+      best = crossings;
+      best_order = order;
+    }
+  }
+  if (best > 0) {
+    Sweeper final_pass(g, options, best_order);
+    final_pass.transpose(false);
   }
   return best_order;
 }

@@ -5,10 +5,12 @@
 
 namespace etviz::layout {
 
-// Initial order from a depth-first search (which keeps chains of the model together), then
-// alternating down and up layer sweeps that sort each layer by the median (or barycenter)
-// of its neighbours in the previous layer, each followed by adjacent transpositions. Keeps
-// the best order seen; stops after options.ordering_sweeps or when sweeps stop helping.
+// Modelled on Graphviz dot's mincross: two initial orders (breadth-first from the sources
+// and from the sinks, which keeps the chains of a model together), a few sweeps from each,
+// then up to options.ordering_sweeps sweeps from the better one. A sweep sorts each layer by
+// the median (or barycenter) of its neighbours in the previous layer and then swaps
+// neighbours while that removes crossings (weighted by how many edges a bundle trunk
+// carries). The best order seen wins.
 Order order_layers(const LayeredGraph& graph, const Options& options);
 
 }  // namespace etviz::layout
