@@ -4,6 +4,9 @@
 #include <array>
 #include <limits>
 
+#include "coordinate_sweeps.h"
+#include "spacing.h"
+
 namespace etviz::layout {
 namespace {
 
@@ -22,13 +25,6 @@ class BrandesKoepf {
   std::vector<double> place(View view) {
     align(view);
     return compact(view);
-  }
-
-  double separation(uint32_t a, uint32_t b) const {
-    auto own = [&](uint32_t v) {
-      return g_.is_dummy[v] ? options_.edge_spacing : options_.node_spacing;
-    };
-    return (g_.width[a] + g_.width[b]) / 2 + (own(a) + own(b)) / 2;
   }
 
  private:
@@ -122,7 +118,8 @@ class BrandesKoepf {
         const uint32_t left = nodes[view.from_right ? nodes.size() - k : k - 1];
         const uint32_t right = nodes[view.from_right ? nodes.size() - 1 - k : k];
         constraints_.push_back(
-            {root_[left], root_[right], separation(left, right) + shift_[left] - shift_[right]});
+            {root_[left], root_[right],
+             separation(g_, options_, left, right) + shift_[left] - shift_[right]});
       }
     }
     // CSR by source block, Kahn's order.
@@ -183,9 +180,9 @@ class BrandesKoepf {
 
 }  // namespace
 
-std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Options& options) {
+std::vector<double> brandes_koepf_x(const LayeredGraph& g, const Order& order,
+                                    const Options& options) {
   const uint32_t n = g.node_count();
-  if (n == 0) return {};
   BrandesKoepf bk(g, order, options);
   std::array<std::vector<double>, 4> candidates;
   std::array<double, 4> left{}, right{};
@@ -226,11 +223,40 @@ std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Op
   for (uint32_t l = 0; l < g.layer_count; ++l) {
     const auto nodes = order.layer(l);
     for (uint32_t k = 1; k < nodes.size(); ++k) {
-      const double needed = x[nodes[k - 1]] + bk.separation(nodes[k - 1], nodes[k]);
+      const double needed = x[nodes[k - 1]] + separation(g, options, nodes[k - 1], nodes[k]);
       if (x[nodes[k]] < needed) x[nodes[k]] = needed;
     }
   }
   return x;
+}
+
+double drawing_width(const LayeredGraph& g, const std::vector<double>& x) {
+  double left = std::numeric_limits<double>::infinity(), right = -left;
+  for (uint32_t v = 0; v < g.node_count(); ++v) {
+    left = std::min(left, x[v] - g.width[v] / 2);
+    right = std::max(right, x[v] + g.width[v] / 2);
+  }
+  return left <= right ? right - left : 0;
+}
+
+std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Options& options) {
+  if (g.node_count() == 0) return {};
+  if (options.coordinates == CoordinateStrategy::kLayerSweeps) return sweep_x(g, order, options);
+  std::vector<double> x = brandes_koepf_x(g, order, options);
+  if (options.coordinates == CoordinateStrategy::kBrandesKoepf) return x;
+  // Brandes–Köpf keeps long edges straight, but on crossing-heavy graphs its blocks spread
+  // the drawing to many times its widest layer; then the sweeps win if they are narrower.
+  double widest_layer = 0;
+  for (uint32_t l = 0; l < g.layer_count; ++l) {
+    const auto nodes = order.layer(l);
+    double w = nodes.empty() ? 0 : (g.width[nodes.front()] + g.width[nodes.back()]) / 2;
+    for (uint32_t k = 1; k < nodes.size(); ++k) w += separation(g, options, nodes[k - 1], nodes[k]);
+    widest_layer = std::max(widest_layer, w);
+  }
+  const double bk_width = drawing_width(g, x);
+  if (bk_width <= 2 * widest_layer) return x;
+  std::vector<double> swept = sweep_x(g, order, options);
+  return drawing_width(g, swept) < bk_width ? swept : x;
 }
 
 }  // namespace etviz::layout

@@ -70,6 +70,11 @@ enum class LayeringStrategy : uint8_t {
   kLongestPathBalanced,  // then pull nodes towards their consumers where it shortens edges
 };
 enum class OrderingStrategy : uint8_t { kMedian, kBarycenter };
+enum class CoordinateStrategy : uint8_t {
+  kBrandesKoepf,  // straight long edges, compact on model graphs
+  kLayerSweeps,   // iterated per-layer optimal placement; compact on crossing-heavy graphs
+  kAuto,          // Brandes–Köpf, unless it is much wider than the widest layer
+};
 
 struct Options {
   Direction direction = Direction::kTopToBottom;
@@ -82,6 +87,7 @@ struct Options {
   OrderingStrategy ordering = OrderingStrategy::kMedian;
   int ordering_sweeps = 24;  // upper bound on layer sweeps in crossing minimisation
   bool transpose = true;     // adjacent-exchange refinement after each sweep
+  CoordinateStrategy coordinates = CoordinateStrategy::kAuto;
   // Long edges leaving the same source share one trunk and branch off where their
   // targets are (the answer to one input feeding every layer of a model).
   bool bundle_fan_out = true;

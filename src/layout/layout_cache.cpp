@@ -49,7 +49,8 @@ std::vector<uint64_t> options_fingerprint(const Options& o) {
           static_cast<uint64_t>(o.ordering),
           static_cast<uint64_t>(o.ordering_sweeps),
           static_cast<uint64_t>(o.transpose),
-          static_cast<uint64_t>(o.bundle_fan_out)};
+          static_cast<uint64_t>(o.bundle_fan_out),
+          static_cast<uint64_t>(o.coordinates)};
 }
 
 const FlatLayout& LayoutCache::get(const FlatGraph& graph, const Options& options, bool& reused) {

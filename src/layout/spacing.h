@@ -1,0 +1,18 @@
+// Minimum distance between the centres of neighbours in a layer.
+#pragma once
+
+#include "layered_graph.h"
+
+namespace etviz::layout {
+
+inline double separation(const LayeredGraph& g, const Options& options, uint32_t a, uint32_t b) {
+  auto own = [&](uint32_t v) {
+    return g.is_dummy[v] ? options.edge_spacing : options.node_spacing;
+  };
+  return (g.width[a] + g.width[b]) / 2 + (own(a) + own(b)) / 2;
+}
+
+// Width of the drawing for centres x: leftmost left edge to rightmost right edge.
+double drawing_width(const LayeredGraph& g, const std::vector<double>& x);
+
+}  // namespace etviz::layout
