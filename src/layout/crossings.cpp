@@ -22,13 +22,13 @@ uint64_t count_crossings_between(const LayeredGraph& graph, const Order& order, 
       targets.push_back({order.pos[graph.segments[s].lower], graph.segments[s].weight});
     }
     std::sort(targets.begin(), targets.end());
-    for (const auto [p, w] : targets) {
+    for (const auto& [p, w] : targets) {
       // Weight of already inserted segments ending strictly right of p.
       uint64_t at_most_p = 0;
       for (uint32_t i = p + 1; i > 0; i -= i & (~i + 1)) at_most_p += tree[i];
       crossings += w * (inserted - at_most_p);
     }
-    for (const auto [p, w] : targets) {
+    for (const auto& [p, w] : targets) {
       for (uint32_t i = p + 1; i <= lower_size; i += i & (~i + 1)) tree[i] += w;
       inserted += w;
     }

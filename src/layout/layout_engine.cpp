@@ -8,6 +8,7 @@
 #include "hierarchy.h"
 #include "layout.h"
 #include "layout_cache.h"
+#include "polyline.h"
 
 namespace etviz::layout {
 namespace {
@@ -186,12 +187,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
       const PlacedLevel& level = placed[c];
       const Point shift = add(level.shift, level.origin);
       for (uint32_t p = level.layout->route_begin[fe]; p < level.layout->route_begin[fe + 1]; ++p) {
-        const Point q = add(level.layout->points[p], shift);
-        if (out.points.size() > start && std::abs(out.points.back().x - q.x) < 1e-9 &&
-            std::abs(out.points.back().y - q.y) < 1e-9) {
-          continue;  // the joint between two levels
-        }
-        out.points.push_back(q);
+        append_point(out.points, start, add(level.layout->points[p], shift));
       }
     }
     EdgeRoute& route = out.edges[e];

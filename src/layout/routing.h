@@ -18,9 +18,10 @@ struct LayerBands {
 // Routes leave the source's bottom at its port and enter the target's top. Inside a layer
 // band a route runs vertically through its dummy node, which coordinate assignment kept
 // clear of boxes; between bands there are no boxes, so diagonals are safe there. Collinear
-// points are dropped, so straight long edges have two points. Reversed edges are drawn
-// against the flow (from the source's top to the target's bottom). Self-loops go round the
-// node's right side, which the caller reserved. Appends to layout.points / route_begin.
+// points are dropped, so straight long edges have two points. Edges reversed to break cycles
+// also leave the bottom and enter the top, looping round the sides of their end nodes
+// through the gaps between layers. Self-loops go round the node's right side, which the
+// caller reserved. Appends to layout.points / route_begin.
 void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector<uint8_t>& reversed,
                  const std::vector<double>& x, const LayerBands& bands, const Options& options,
                  FlatLayout& layout);

@@ -1,0 +1,183 @@
+// The edge cases the engine must survive (issue 7, "Handles").
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "graph_builders.h"
+#include "invariants.h"
+
+namespace etviz::layout::testing {
+namespace {
+
+TEST(EdgeCases, EmptyGraph) {
+  const Layout layout = compute_layout(Graph{});
+  EXPECT_TRUE(layout.nodes.empty());
+  EXPECT_TRUE(layout.points.empty());
+  EXPECT_EQ(layout.bounds, Rect{});
+}
+
+TEST(EdgeCases, IsolatedNodesArePackedIntoRows) {
+  Graph g;
+  for (int i = 0; i < 1000; ++i) g.nodes.push_back(box(40, 20));
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(IsValidLayout(g, layout));
+  // Packed roughly square rather than in one endless row.
+  EXPECT_LT(layout.bounds.width, 4 * layout.bounds.height);
+  EXPECT_LT(layout.bounds.height, 4 * layout.bounds.width);
+}
+
+TEST(EdgeCases, SelfLoopGoesAroundTheNode) {
+  Graph g;
+  g.nodes = {box(), box()};
+  g.edges = {{0, 0}, {0, 1}, {1, 1}};
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  const EdgeRoute& loop = layout.edges[0];
+  ASSERT_GE(loop.point_count, 4u);
+  const Rect& n = layout.nodes[0];
+  EXPECT_DOUBLE_EQ(layout.points[loop.first_point].y, n.y + n.height);  // leaves the bottom
+  EXPECT_DOUBLE_EQ(layout.points[loop.first_point + loop.point_count - 1].y,
+                   n.y);  // enters the top
+}
+
+TEST(EdgeCases, MultiEdgesShareARoute) {
+  Graph g;
+  g.nodes = {box(), box()};
+  g.edges = {{0, 1}, {0, 1}, {0, 1}};
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  EXPECT_EQ(layout.edges[0].point_count, layout.edges[2].point_count);
+  EXPECT_EQ(layout.points[layout.edges[0].first_point], layout.points[layout.edges[2].first_point]);
+}
+
+TEST(EdgeCases, MultiEdgesOnDifferentPortsGetDifferentRoutes) {
+  Graph g;
+  g.nodes = {box(90), box(90)};
+  g.edges = {{0, 1, 0, 0}, {0, 1, 1, 1}};
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  const Point a = layout.points[layout.edges[0].first_point];
+  const Point b = layout.points[layout.edges[1].first_point];
+  EXPECT_LT(a.x, b.x);  // port 0 left of port 1
+}
+
+TEST(EdgeCases, CyclesAreBroken) {
+  Graph g = chain(50);
+  g.edges.push_back({49, 0});
+  g.edges.push_back({30, 10});
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(IsValidLayout(g, layout));
+}
+
+TEST(EdgeCases, DisconnectedComponentsSitSideBySide) {
+  Graph g;
+  for (int c = 0; c < 3; ++c) {
+    const auto base = static_cast<uint32_t>(g.nodes.size());
+    for (int i = 0; i < 10; ++i) g.nodes.push_back(box());
+    for (uint32_t i = 1; i < 10; ++i) g.edges.push_back({base + i - 1, base + i});
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  // Same height as one chain: the components are next to each other, not stacked.
+  EXPECT_DOUBLE_EQ(layout.nodes[0].y, layout.nodes[10].y);
+  EXPECT_DOUBLE_EQ(layout.nodes[0].y, layout.nodes[20].y);
+  EXPECT_LT(layout.nodes[0].x, layout.nodes[10].x);
+}
+
+TEST(EdgeCases, HugeFanOutAndFanIn) {
+  Graph g;
+  g.nodes.push_back(box(60, 30));  // a constant feeding 1000 ops
+  for (uint32_t i = 1; i <= 1000; ++i) {
+    g.nodes.push_back(box(40, 20));
+    g.edges.push_back({0, i});
+  }
+  g.nodes.push_back(box(60, 30));  // and an op consuming all of them
+  for (uint32_t i = 1; i <= 1000; ++i) g.edges.push_back({i, 1001});
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(IsValidLayout(g, layout));
+  EXPECT_TRUE(EdgesPointDownstream(g, layout, Direction::kTopToBottom));
+}
+
+TEST(EdgeCases, EdgeSkipping80LayersRunsStraight) {
+  Graph g = chain(81);
+  g.edges.push_back({0, 80});  // a residual stream skipping 80 layers
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  const EdgeRoute& skip = layout.edges.back();
+  // Straight after leaving the source: a handful of points, not one per layer.
+  EXPECT_LE(skip.point_count, 6u);
+}
+
+TEST(EdgeCases, SharedInputFeedingEveryLayerIsBundled) {
+  Graph g = chain(200);
+  g.nodes.push_back(box());  // node 200: e.g. rotary cos, consumed every 10 layers
+  for (uint32_t v = 10; v < 200; v += 10) g.edges.push_back({200, v});
+  Options bundled, separate;
+  separate.bundle_fan_out = false;
+  const Layout a = compute_layout(g, bundled);
+  const Layout b = compute_layout(g, separate);
+  EXPECT_TRUE(IsValidLayout(g, a));
+  EXPECT_TRUE(IsValidLayout(g, b));
+  EXPECT_LT(a.bounds.width, b.bounds.width);  // one trunk instead of 19 parallel lines
+}
+
+TEST(EdgeCases, GroupsNestedTenDeep) {
+  Graph g;
+  for (uint32_t d = 0; d < 10; ++d) g.groups.push_back({d == 0 ? kNone : d - 1, true, 80, 30});
+  for (uint32_t d = 0; d < 10; ++d) {
+    g.nodes.push_back(box(50, 20, d));
+    g.nodes.push_back(box(50, 20, d));
+  }
+  for (uint32_t v = 1; v < g.nodes.size(); ++v) g.edges.push_back({v - 1, v});
+  g.edges.push_back({19, 0});  // back out of all ten levels
+  g.edges.push_back({0, 19});
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(IsValidLayout(g, layout));
+  for (uint32_t d = 1; d < 10; ++d) {
+    EXPECT_LT(layout.groups[d].width, layout.groups[d - 1].width);
+  }
+}
+
+TEST(EdgeCases, CollapsedGroupHidesItsContent) {
+  Graph g;
+  g.groups = {{kNone, false, 100, 40}, {0, true, 10, 10}};
+  g.nodes = {box(), box(60, 30, 0), box(60, 30, 1), box()};
+  g.edges = {{0, 1}, {1, 2}, {2, 3}};
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  EXPECT_EQ(layout.groups[0].width, 100);
+  EXPECT_EQ(layout.nodes[1].width, 0);         // hidden
+  EXPECT_EQ(layout.edges[1].point_count, 0u);  // inside the collapsed group
+  EXPECT_GT(layout.edges[0].point_count, 0u);
+}
+
+TEST(EdgeCases, InvalidReferencesAreIgnored) {
+  Graph g;
+  g.groups = {{1, true, 0, 0}, {0, true, 0, 0}, {77, true, 0, 0}};  // cyclic and dangling parents
+  g.nodes = {box(60, 30, 0), box(60, 30, 1), box(60, 30, 99), Node{-5, NAN, 2}};
+  g.edges = {{0, 1}, {1, 2}, {2, 7}, {9, 0}};
+  const Layout layout = compute_layout(g);
+  EXPECT_EQ(layout.edges[2].point_count, 0u);
+  EXPECT_EQ(layout.edges[3].point_count, 0u);
+  ASSERT_EQ(layout.nodes.size(), 4u);
+  EXPECT_EQ(layout.nodes[3].width, 0);  // negative and NaN sizes count as 0
+  for (const Point& p : layout.points) EXPECT_TRUE(std::isfinite(p.x) && std::isfinite(p.y));
+}
+
+TEST(EdgeCases, HundredThousandNodeChainNeedsNoDeepRecursion) {
+  const Graph g = chain(100000);
+  const Layout layout = compute_layout(g);
+  ASSERT_EQ(layout.nodes.size(), 100000u);
+  for (uint32_t v = 1; v < g.nodes.size(); ++v) ASSERT_GT(layout.nodes[v].y, layout.nodes[v - 1].y);
+}
+
+TEST(EdgeCases, DeepCompoundChainNeedsNoDeepRecursion) {
+  Graph g = chain(20000);
+  for (uint32_t d = 0; d < 2000; ++d) g.groups.push_back({d == 0 ? kNone : d - 1, true, 10, 10});
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) g.nodes[v].group = v / 10 % 2000;
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(GroupsContainChildren(g, layout));
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing

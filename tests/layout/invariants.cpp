@@ -1,0 +1,266 @@
+#include "invariants.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace etviz::layout::testing {
+namespace {
+
+constexpr double kEps = 1e-6;
+
+// Visible groups: those not inside a collapsed ancestor.
+std::vector<bool> visible_groups(const Graph& graph) {
+  const size_t n = graph.groups.size();
+  std::vector<bool> visible(n, true);
+  for (size_t g = 0; g < n; ++g) {
+    for (uint32_t p = graph.groups[g].parent, steps = 0; p < n && steps <= n;
+         p = graph.groups[p].parent, ++steps) {
+      if (!graph.groups[p].expanded) visible[g] = false;
+    }
+  }
+  return visible;
+}
+
+// The group a node is drawn as, or kNone when it is drawn itself.
+uint32_t collapsed_owner(const Graph& graph, uint32_t node) {
+  uint32_t owner = kNone;
+  const size_t n = graph.groups.size();
+  uint32_t steps = 0;
+  for (uint32_t g = graph.nodes[node].group; g < n && steps <= n;
+       g = graph.groups[g].parent, ++steps) {
+    if (!graph.groups[g].expanded) owner = g;
+  }
+  return owner;
+}
+
+bool interiors_overlap(const Rect& a, const Rect& b) {
+  return a.x + kEps < b.x + b.width && b.x + kEps < a.x + a.width && a.y + kEps < b.y + b.height &&
+         b.y + kEps < a.y + a.height;
+}
+
+bool contains(const Rect& outer, const Rect& inner) {
+  return inner.x >= outer.x - kEps && inner.y >= outer.y - kEps &&
+         inner.x + inner.width <= outer.x + outer.width + kEps &&
+         inner.y + inner.height <= outer.y + outer.height + kEps;
+}
+
+bool on_boundary(const Rect& r, Point p) {
+  const bool inside_x = p.x >= r.x - kEps && p.x <= r.x + r.width + kEps;
+  const bool inside_y = p.y >= r.y - kEps && p.y <= r.y + r.height + kEps;
+  const bool on_x = std::abs(p.x - r.x) < kEps || std::abs(p.x - r.x - r.width) < kEps;
+  const bool on_y = std::abs(p.y - r.y) < kEps || std::abs(p.y - r.y - r.height) < kEps;
+  return (inside_x && on_y) || (inside_y && on_x);
+}
+
+// Liang–Barsky: does segment ab pass through the open interior of r?
+bool segment_enters(Point a, Point b, const Rect& r) {
+  const double x0 = r.x + kEps, x1 = r.x + r.width - kEps;
+  const double y0 = r.y + kEps, y1 = r.y + r.height - kEps;
+  if (x0 >= x1 || y0 >= y1) return false;
+  double t0 = 0, t1 = 1;
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {a.x - x0, x1 - a.x, a.y - y0, y1 - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] <= 0) return false;
+    } else {
+      const double t = q[i] / p[i];
+      if (p[i] < 0)
+        t0 = std::max(t0, t);
+      else
+        t1 = std::min(t1, t);
+    }
+  }
+  return t0 < t1;
+}
+
+std::string describe(const Rect& r) {
+  std::ostringstream s;
+  s << "[" << r.x << "," << r.y << " " << r.width << "x" << r.height << "]";
+  return s.str();
+}
+
+// Rect of what an edge endpoint is drawn as.
+Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
+  const uint32_t owner = collapsed_owner(graph, node);
+  return owner == kNone ? layout.nodes[node] : layout.groups[owner];
+}
+
+}  // namespace
+
+::testing::AssertionResult ItemsDoNotOverlap(const Graph& graph, const Layout& layout) {
+  const std::vector<bool> visible = visible_groups(graph);
+  struct Item {
+    Rect rect;
+    uint32_t parent;
+    std::string name;
+  };
+  std::vector<Item> items;
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    if (collapsed_owner(graph, v) != kNone) continue;
+    const uint32_t g = graph.nodes[v].group;
+    items.push_back(
+        {layout.nodes[v], g < graph.groups.size() ? g : kNone, "node " + std::to_string(v)});
+  }
+  for (uint32_t g = 0; g < graph.groups.size(); ++g) {
+    if (visible[g])
+      items.push_back({layout.groups[g], graph.groups[g].parent, "group " + std::to_string(g)});
+  }
+  std::sort(items.begin(), items.end(),
+            [](const Item& a, const Item& b) { return a.rect.x < b.rect.x; });
+  for (size_t i = 0; i < items.size(); ++i) {
+    for (size_t j = i + 1;
+         j < items.size() && items[j].rect.x < items[i].rect.x + items[i].rect.width; ++j) {
+      if (items[i].parent == items[j].parent && interiors_overlap(items[i].rect, items[j].rect)) {
+        return ::testing::AssertionFailure()
+               << items[i].name << " " << describe(items[i].rect) << " overlaps " << items[j].name
+               << " " << describe(items[j].rect);
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult GroupsContainChildren(const Graph& graph, const Layout& layout) {
+  const std::vector<bool> visible = visible_groups(graph);
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    const uint32_t g = graph.nodes[v].group;
+    if (g >= graph.groups.size() || collapsed_owner(graph, v) != kNone) continue;
+    if (!contains(layout.groups[g], layout.nodes[v])) {
+      return ::testing::AssertionFailure()
+             << "group " << g << " " << describe(layout.groups[g]) << " does not contain node " << v
+             << " " << describe(layout.nodes[v]);
+    }
+  }
+  for (uint32_t g = 0; g < graph.groups.size(); ++g) {
+    const uint32_t p = graph.groups[g].parent;
+    if (p >= graph.groups.size() || !visible[g]) continue;
+    if (!contains(layout.groups[p], layout.groups[g])) {
+      return ::testing::AssertionFailure() << "group " << p << " does not contain group " << g;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult EdgesPointDownstream(const Graph& graph, const Layout& layout,
+                                                Direction direction) {
+  for (size_t e = 0; e < graph.edges.size(); ++e) {
+    const Edge& edge = graph.edges[e];
+    const Rect s = endpoint_rect(graph, layout, edge.source);
+    const Rect t = endpoint_rect(graph, layout, edge.target);
+    if (s == t) continue;
+    const bool ok = direction == Direction::kTopToBottom ? t.y >= s.y + s.height - kEps
+                                                         : t.x >= s.x + s.width - kEps;
+    if (!ok) {
+      return ::testing::AssertionFailure()
+             << "edge " << e << " goes upstream: " << describe(s) << " -> " << describe(t);
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult RoutesConnectEndpoints(const Graph& graph, const Layout& layout) {
+  for (size_t e = 0; e < graph.edges.size(); ++e) {
+    const EdgeRoute& r = layout.edges[e];
+    const Edge& edge = graph.edges[e];
+    const Rect s = endpoint_rect(graph, layout, edge.source);
+    const Rect t = endpoint_rect(graph, layout, edge.target);
+    const bool hidden = collapsed_owner(graph, edge.source) != kNone &&
+                        collapsed_owner(graph, edge.source) == collapsed_owner(graph, edge.target);
+    if (hidden) {
+      if (r.point_count != 0)
+        return ::testing::AssertionFailure() << "hidden edge " << e << " has a route";
+      continue;
+    }
+    if (r.point_count < 2)
+      return ::testing::AssertionFailure() << "edge " << e << " has " << r.point_count << " points";
+    const Point first = layout.points[r.first_point];
+    const Point last = layout.points[r.first_point + r.point_count - 1];
+    if (!on_boundary(s, first)) {
+      return ::testing::AssertionFailure() << "edge " << e << " starts at (" << first.x << ","
+                                           << first.y << "), off its source " << describe(s);
+    }
+    if (!on_boundary(t, last)) {
+      return ::testing::AssertionFailure() << "edge " << e << " ends at (" << last.x << ","
+                                           << last.y << "), off its target " << describe(t);
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult RoutesAvoidBoxes(const Graph& graph, const Layout& layout) {
+  const std::vector<bool> visible = visible_groups(graph);
+  std::vector<Rect> boxes;
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    if (collapsed_owner(graph, v) == kNone) boxes.push_back(layout.nodes[v]);
+  }
+  for (uint32_t g = 0; g < graph.groups.size(); ++g) {
+    if (visible[g] && !graph.groups[g].expanded) boxes.push_back(layout.groups[g]);
+  }
+  std::sort(boxes.begin(), boxes.end(), [](const Rect& a, const Rect& b) { return a.y < b.y; });
+  double tallest = 0;
+  for (const Rect& b : boxes) tallest = std::max(tallest, b.height);
+  for (size_t e = 0; e < graph.edges.size(); ++e) {
+    const EdgeRoute& r = layout.edges[e];
+    for (uint32_t i = 1; i < r.point_count; ++i) {
+      const Point a = layout.points[r.first_point + i - 1], b = layout.points[r.first_point + i];
+      const double top = std::min(a.y, b.y) - tallest, bottom = std::max(a.y, b.y);
+      auto it = std::lower_bound(boxes.begin(), boxes.end(), top,
+                                 [](const Rect& box, double y) { return box.y < y; });
+      for (; it != boxes.end() && it->y <= bottom; ++it) {
+        if (segment_enters(a, b, *it)) {
+          return ::testing::AssertionFailure()
+                 << "edge " << e << " segment (" << a.x << "," << a.y << ")-(" << b.x << "," << b.y
+                 << ") crosses box " << describe(*it);
+        }
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult SameLayout(const Layout& a, const Layout& b) {
+  auto same_bits = [](const auto& x, const auto& y) {
+    return x.size() == y.size() &&
+           (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
+  };
+  if (!same_bits(a.nodes, b.nodes)) return ::testing::AssertionFailure() << "node boxes differ";
+  if (!same_bits(a.groups, b.groups)) return ::testing::AssertionFailure() << "group boxes differ";
+  if (!same_bits(a.points, b.points)) return ::testing::AssertionFailure() << "route points differ";
+  if (a.edges.size() != b.edges.size())
+    return ::testing::AssertionFailure() << "edge counts differ";
+  for (size_t e = 0; e < a.edges.size(); ++e) {
+    const EdgeRoute &x = a.edges[e], &y = b.edges[e];
+    if (x.first_point != y.first_point || x.point_count != y.point_count ||
+        std::memcmp(&x.label, &y.label, sizeof(Point)) != 0) {
+      return ::testing::AssertionFailure() << "route " << e << " differs";
+    }
+  }
+  if (std::memcmp(&a.bounds, &b.bounds, sizeof(Rect)) != 0)
+    return ::testing::AssertionFailure() << "bounds differ";
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout) {
+  if (layout.nodes.size() != graph.nodes.size() || layout.groups.size() != graph.groups.size() ||
+      layout.edges.size() != graph.edges.size()) {
+    return ::testing::AssertionFailure() << "output sizes do not match the input";
+  }
+  for (const Rect& r : layout.nodes) {
+    if (!contains(layout.bounds, r))
+      return ::testing::AssertionFailure() << "node outside bounds " << describe(r);
+  }
+  for (const Point& p : layout.points) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y))
+      return ::testing::AssertionFailure() << "non-finite point";
+  }
+  if (auto r = ItemsDoNotOverlap(graph, layout); !r) return r;
+  if (auto r = GroupsContainChildren(graph, layout); !r) return r;
+  if (auto r = RoutesConnectEndpoints(graph, layout); !r) return r;
+  return RoutesAvoidBoxes(graph, layout);
+}
+
+}  // namespace etviz::layout::testing

@@ -1,0 +1,35 @@
+// Properties every layout must have, as GoogleTest assertions.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "layout.h"
+
+namespace etviz::layout::testing {
+
+// Items placed in the same group (or both at top level), nodes and visible groups alike,
+// do not overlap; a node's box is where it is drawn (hidden nodes have zero size).
+::testing::AssertionResult ItemsDoNotOverlap(const Graph& graph, const Layout& layout);
+
+// Every visible group's box contains its visible nodes and child groups.
+::testing::AssertionResult GroupsContainChildren(const Graph& graph, const Layout& layout);
+
+// For acyclic inputs: every visible edge's target lies below (right of, for left-to-right)
+// its source.
+::testing::AssertionResult EdgesPointDownstream(const Graph& graph, const Layout& layout,
+                                                Direction direction);
+
+// Every drawn route starts on the boundary of its source's box (or of the collapsed group
+// showing it) and ends on its target's.
+::testing::AssertionResult RoutesConnectEndpoints(const Graph& graph, const Layout& layout);
+
+// No route segment passes through the inside of a node box or a collapsed group's box.
+::testing::AssertionResult RoutesAvoidBoxes(const Graph& graph, const Layout& layout);
+
+// Bit-for-bit equality.
+::testing::AssertionResult SameLayout(const Layout& a, const Layout& b);
+
+// All of the above that apply to any input (acyclicity not assumed).
+::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout);
+
+}  // namespace etviz::layout::testing
