@@ -5,6 +5,7 @@
 namespace etviz::cli {
 
 void register_info(CLI::App& app);
+void register_delegation(CLI::App& app);
 void register_profile(CLI::App& app);
 
 // Set by the subcommand that ran: 0 on success, 1 on a reported error.

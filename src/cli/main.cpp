@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("etviz ") + ETVIZ_VERSION);
   app.require_subcommand(1);
   etviz::cli::register_info(app);
+  etviz::cli::register_delegation(app);
   etviz::cli::register_profile(app);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,64 @@
+#pragma once
+// "What did my backend take, and what fell back to CPU?": the numbers ExecuTorch's
+// get_delegation_info reports (delegated subgraphs, delegated and non-delegated nodes, and a
+// per-operator breakdown), computed from a loaded Document. For a .pte, delegated nodes are
+// the ops inside the decoded payloads; payloads that could not be decoded, or whose format
+// only allows a summary (QNN, OpenVINO's compiled blob, unknown backends), are counted as
+// opaque subgraphs and contribute no node counts.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/document.h"
+
+namespace etviz::analysis {
+
+struct OperatorDelegation {
+  std::string op_type;
+  int64_t delegated = 0;
+  int64_t non_delegated = 0;
+  std::map<std::string, int64_t> delegated_by_backend;
+};
+
+struct BackendDelegation {
+  std::string backend;
+  int64_t subgraphs = 0;
+  int64_t decoded = 0;  // subgraphs whose ops are known
+  int64_t opaque = 0;   // summary-only or undecodable
+  int64_t delegated_nodes = 0;
+};
+
+struct DelegateEntry {
+  std::string method;
+  int32_t index_in_method = -1;
+  std::string backend;
+  std::string location;  // "segment 1", "inline 0"
+  uint64_t payload_bytes = 0;
+  std::string status;  // "decoded", "summary", "undecodable"
+  int64_t nodes = -1;  // ops in the decoded subgraph, -1 when opaque
+  std::string note;
+};
+
+struct DelegationInfo {
+  int64_t num_delegated_subgraphs = 0;
+  int64_t num_delegated_nodes = 0;
+  int64_t num_non_delegated_nodes = 0;
+  int64_t num_opaque_subgraphs = 0;
+  std::vector<OperatorDelegation> operators;  // sorted by op_type
+  std::vector<BackendDelegation> backends;    // sorted by backend id
+  std::vector<DelegateEntry> delegates;       // in document order
+};
+
+// Counts over every method (or just `method` when not empty). Fails only for an unknown method.
+Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method = "");
+
+// The whole program as indented text: each method's nodes in order, and under every delegate
+// call its decoded subgraph's nodes (or why it is opaque). Stable for diff and grep.
+std::string format_delegated_graph(const Document& doc, const std::string& method = "");
+
+// True for nodes get_delegation_info counts: operator calls, not inputs, outputs, constants,
+// delegate calls or ExecuTorch's move/free/jump instructions.
+bool counts_as_operator(const Node& node);
+
+}  // namespace etviz::analysis

@@ -1,0 +1,71 @@
+// The delegation report over corpus programs: get_delegation_info's numbers from decoded
+// payloads, opaque payloads counted apart, and the --graph text.
+#include "analysis/delegation.h"
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace etviz::test {
+namespace {
+
+TEST(Delegation, SimpleTorchModelIsFullyDelegated) {
+  Document doc = open_or_die(corpus("pte/corey-cole__simple-torch-model__model.pte"));
+  auto info = analysis::delegation_info(doc);
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->num_delegated_subgraphs, 2);
+  EXPECT_EQ(info->num_delegated_nodes, 6);
+  EXPECT_EQ(info->num_non_delegated_nodes, 0);
+  EXPECT_EQ(info->num_opaque_subgraphs, 0);
+  ASSERT_EQ(info->backends.size(), 1u);
+  EXPECT_EQ(info->backends[0].backend, "XnnpackBackend");
+  ASSERT_EQ(info->delegates.size(), 2u);
+  EXPECT_EQ(info->delegates[0].nodes, 5);
+  EXPECT_EQ(info->delegates[0].status, "decoded");
+  EXPECT_EQ(info->delegates[0].location, "segment 1");
+  // Sorted by op type, like the DataFrame.
+  ASSERT_EQ(info->operators.size(), 5u);
+  EXPECT_EQ(info->operators[0].op_type, "XNNConv2d");
+  EXPECT_EQ(info->operators[4].op_type, "XNNStaticTranspose");
+  EXPECT_EQ(info->operators[4].delegated, 2);
+}
+
+TEST(Delegation, MixedProgramCountsCpuKernels) {
+  Document doc = open_or_die(corpus("pte/berndporr__dnf_executorch__dnf.47145c4a.pte"));
+  auto info = analysis::delegation_info(doc);
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->num_delegated_subgraphs, 4);
+  EXPECT_EQ(info->num_delegated_nodes, 1 + 2 + 5 + 2);
+  EXPECT_GT(info->num_non_delegated_nodes, 0);
+  int64_t cpu = 0;
+  for (const auto& op : info->operators) {
+    cpu += op.non_delegated;
+    if (op.non_delegated > 0) EXPECT_NE(op.op_type.find("::"), std::string::npos) << op.op_type;
+  }
+  EXPECT_EQ(cpu, info->num_non_delegated_nodes);
+}
+
+TEST(Delegation, UnknownMethodIsAnError) {
+  Document doc = open_or_die(corpus("pte/corey-cole__simple-torch-model__model.pte"));
+  auto info = analysis::delegation_info(doc, "nope");
+  ASSERT_FALSE(info);
+  EXPECT_NE(info.error().message().find("forward"), std::string::npos);
+}
+
+TEST(Delegation, GraphTextInlinesSubgraphs) {
+  Document doc = open_or_die(corpus("pte/corey-cole__simple-torch-model__model.pte"));
+  const std::string text = analysis::format_delegated_graph(doc);
+  EXPECT_EQ(text.rfind("graph forward (method)\n", 0), 0u) << text;
+  EXPECT_NE(text.find("  XnnpackBackend_0 XnnpackBackend("), std::string::npos) << text;
+  EXPECT_NE(text.find("[XnnpackBackend subgraph: forward/XnnpackBackend#0 (segment 1)]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("      XNNConv2d_2 XNNConv2d(input="), std::string::npos) << text;
+  EXPECT_NE(text.find("filter=%"), std::string::npos);
+  EXPECT_NE(text.find("=const"), std::string::npos);
+  // Deterministic.
+  EXPECT_EQ(text, analysis::format_delegated_graph(doc));
+}
+
+}  // namespace
+}  // namespace etviz::test
