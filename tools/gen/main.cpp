@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "etdump_command.h"
 #include "transformer_model.h"
 
 namespace {
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
     }
     fmt::print(stderr, "etviz-gen: wrote {} ({} methods, {} calls per method)\n", output, spec.methods, calls);
   });
+  etviz::gen::register_etdump_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
