@@ -1,12 +1,15 @@
 #include "layout_cache.h"
 
-#include <bit>
+#include <cstring>
 
 namespace etviz::layout {
 namespace {
 
+// (std::bit_cast is missing from the libc++ of Debian's Emscripten.)
 uint64_t bits(double v) {
-  return std::bit_cast<uint64_t>(v);
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
 }
 
 std::vector<uint64_t> serialize(const FlatGraph& graph) {

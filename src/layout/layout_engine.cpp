@@ -78,15 +78,21 @@ Point add(Point a, Point b) {
   return {a.x + b.x, a.y + b.y};
 }
 
+// sqrt is correctly rounded everywhere, std::hypot is not: native and WebAssembly builds
+// must agree to the last bit.
+double distance(Point a, Point b) {
+  return std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+}
+
 Point halfway_along(const Point* points, uint32_t count) {
   if (count == 0) return {};
   double total = 0;
   for (uint32_t i = 1; i < count; ++i) {
-    total += std::hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+    total += distance(points[i - 1], points[i]);
   }
   double remaining = total / 2;
   for (uint32_t i = 1; i < count; ++i) {
-    const double len = std::hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+    const double len = distance(points[i - 1], points[i]);
     if (len >= remaining && len > 0) {
       const double t = remaining / len;
       return {points[i - 1].x + t * (points[i].x - points[i - 1].x),
