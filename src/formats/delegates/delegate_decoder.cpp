@@ -11,6 +11,8 @@ namespace {
 
 constexpr std::array kDecoders = {
     DelegateDecoder{"XnnpackBackend", "XNNPACK graph flatbuffer (XH00/XN01/XN00)", &decode_xnnpack},
+    DelegateDecoder{"QnnBackend", "QNN context binary (summary)", &decode_qnn},
+    DelegateDecoder{"OpenvinoBackend", "OpenVINO compiled model (CPU IR export)", &decode_openvino},
 };
 
 constexpr DelegateDecoder kGeneric{"", "opaque payload summary", &decode_generic};

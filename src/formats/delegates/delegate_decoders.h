@@ -11,6 +11,8 @@ namespace etviz::delegates {
 
 Result<Graph> decode_xnnpack(const DecodeInput& in);
 Result<Graph> decode_generic(const DecodeInput& in);
+Result<Graph> decode_qnn(const DecodeInput& in);
+Result<Graph> decode_openvino(const DecodeInput& in);
 
 // A graph of one node standing for the whole payload, its facts as attributes, fed by copies
 // of the call's argument tensors. Marked opaque. `op` names the node ("QNN context binary").
