@@ -81,6 +81,91 @@ void balance_layers(const DirectedView& view, const std::vector<uint32_t>& topo,
   }
 }
 
+// Moves whole groups of nodes by one layer where that shortens the edges in total, which
+// single-node moves cannot do: e.g. pulling a node down also pulls the successors that sit
+// right below it (a chain down to a node with slack). Starting from node v, the group is v
+// plus, transitively, every successor (for a move down) or predecessor (up) in the adjacent
+// layer; moving it changes the total edge length by sum(in - out) (down) or sum(out - in)
+// (up). Groups are capped so a pass stays linear; this approximates network-simplex ranking
+// (Nikolov & Tarassov's promote heuristic, both ways).
+class GroupMover {
+ public:
+  GroupMover(const DirectedView& view, std::vector<uint32_t>& layer)
+      : view_(view), layer_(layer), in_group_(layer.size(), 0) {}
+
+  // Returns true if a move was made.
+  bool try_move(uint32_t v, bool down) {
+    group_.assign(1, v);
+    stack_.assign(1, v);
+    in_group_[v] = 1;
+    int64_t delta = 0;
+    bool too_big = false;
+    while (!stack_.empty() && !too_big) {
+      const uint32_t x = stack_.back();
+      stack_.pop_back();
+      int64_t ins = 0, outs = 0;
+      view_.for_each_predecessor(x, [&](uint32_t u) {
+        ++ins;
+        if (!down && layer_[u] + 1 == layer_[x]) visit(u);
+      });
+      view_.for_each_successor(x, [&](uint32_t w) {
+        ++outs;
+        if (down && layer_[x] + 1 == layer_[w]) visit(w);
+      });
+      delta += down ? ins - outs : outs - ins;
+      too_big = group_.size() > kMaxGroup;
+    }
+    // Moving up from layer 0 would need a layer above; layers are renormalised later, but
+    // keep them unsigned by refusing.
+    bool blocked = too_big || delta >= 0;
+    if (!blocked && !down) {
+      for (const uint32_t x : group_) blocked |= layer_[x] == 0;
+    }
+    for (const uint32_t x : group_) {
+      in_group_[x] = 0;
+      if (!blocked) layer_[x] = down ? layer_[x] + 1 : layer_[x] - 1;
+    }
+    return !blocked;
+  }
+
+ private:
+  static constexpr size_t kMaxGroup = 64;
+
+  void visit(uint32_t x) {
+    if (in_group_[x]) return;
+    in_group_[x] = 1;
+    group_.push_back(x);
+    stack_.push_back(x);
+  }
+
+  const DirectedView& view_;
+  std::vector<uint32_t>& layer_;
+  std::vector<uint8_t> in_group_;
+  std::vector<uint32_t> group_, stack_;
+};
+
+void move_groups(const DirectedView& view, const std::vector<uint32_t>& topo,
+                 std::vector<uint32_t>& layer) {
+  GroupMover mover(view, layer);
+  constexpr int kMaxPasses = 8;
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    bool moved = false;
+    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+      uint32_t ins = 0, outs = 0;
+      view.for_each_predecessor(*it, [&](uint32_t) { ++ins; });
+      view.for_each_successor(*it, [&](uint32_t) { ++outs; });
+      if (outs > ins) moved |= mover.try_move(*it, true);
+    }
+    for (const uint32_t v : topo) {
+      uint32_t ins = 0, outs = 0;
+      view.for_each_predecessor(v, [&](uint32_t) { ++ins; });
+      view.for_each_successor(v, [&](uint32_t) { ++outs; });
+      if (ins > outs) moved |= mover.try_move(v, false);
+    }
+    if (!moved) break;
+  }
+}
+
 }  // namespace
 
 std::vector<uint32_t> assign_layers(const FlatGraph& graph, const Adjacency& adjacency,
@@ -94,7 +179,10 @@ std::vector<uint32_t> assign_layers(const FlatGraph& graph, const Adjacency& adj
   for (const uint32_t v : topo) {
     view.for_each_successor(v, [&](uint32_t w) { layer[w] = std::max(layer[w], layer[v] + 1); });
   }
-  if (strategy == LayeringStrategy::kLongestPathBalanced) balance_layers(view, topo, layer);
+  if (strategy == LayeringStrategy::kLongestPathBalanced) {
+    balance_layers(view, topo, layer);
+    move_groups(view, topo, layer);
+  }
 
   uint32_t lowest = std::numeric_limits<uint32_t>::max(), highest = 0;
   for (const uint32_t v : topo) {

@@ -79,7 +79,7 @@ class Sweeper {
   void transpose(bool swap_ties) {
     if (!options_.transpose) return;
     candidate_.assign(g_.layer_count, 1);
-    constexpr int kMaxRounds = 32;  // bounds the time on pathological inputs
+    constexpr int kMaxRounds = 8;  // bounds the time on pathological inputs
     for (int round = 0; round < kMaxRounds; ++round) {
       uint64_t gained = 0;
       for (uint32_t l = 0; l < g_.layer_count; ++l) {
