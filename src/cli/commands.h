@@ -5,6 +5,9 @@
 namespace etviz::cli {
 
 void register_info(CLI::App& app);
+void register_view(CLI::App& app);
+// True when argv names a file rather than a subcommand: `etviz model.pte -o model.html`.
+bool is_default_view_invocation(CLI::App& app, int argc, char** argv);
 void register_delegation(CLI::App& app);
 void register_profile(CLI::App& app);
 

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <vector>
 
 #include "cli/commands.h"
 #include "etviz/version.h"
@@ -13,10 +14,15 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("etviz ") + ETVIZ_VERSION);
   app.require_subcommand(1);
   etviz::cli::register_info(app);
+  etviz::cli::register_view(app);
   etviz::cli::register_delegation(app);
   etviz::cli::register_profile(app);
+  // A bare file argument runs the viewer: insert the `view` subcommand name.
+  std::vector<char*> args(argv, argv + argc);
+  static char view_name[] = "view";
+  if (etviz::cli::is_default_view_invocation(app, argc, argv)) args.insert(args.begin() + 1, view_name);
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

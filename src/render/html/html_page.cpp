@@ -1,0 +1,156 @@
+#include "render/html/html_page.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <array>
+#include <random>
+
+#include "render/html/page_data.h"
+#include "render/html/view_model.h"
+#include "render/html/viewer_assets.h"
+
+namespace etviz::render::html {
+namespace {
+
+std::string base64(std::string_view in) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
+    out += kAlphabet[v >> 18];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < in.size()) {
+    uint32_t v = uint8_t(in[i]) << 16;
+    if (i + 1 < in.size()) v |= uint8_t(in[i + 1]) << 8;
+    out += kAlphabet[v >> 18];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+// gzip (RFC 1952), what DecompressionStream("gzip") reads. Empty on failure.
+std::string gzip(std::string_view in) {
+  z_stream zs{};
+  if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+  std::string out(deflateBound(&zs, static_cast<uLong>(in.size())) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return rc == Z_STREAM_END ? out : std::string();
+}
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// A script's text must not close its element early; "</script" cannot occur in valid JS
+// outside strings, regexes and comments, where "<\/script" means the same.
+std::string script_safe(std::string_view js) {
+  std::string out(js);
+  for (size_t p = 0; (p = out.find("</", p)) != std::string::npos; p += 2) {
+    std::string next = out.substr(p + 2, 6);
+    for (auto& ch : next) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (next == "script") out.replace(p, 2, "<\\/");
+  }
+  return out;
+}
+
+std::string make_nonce() {
+  std::random_device rd;
+  std::string raw;
+  for (int i = 0; i < 16; ++i) raw += static_cast<char>(rd() & 0xFF);
+  return base64(raw);
+}
+
+}  // namespace
+
+bool viewer_has_wasm_layout() { return !assets::kLayoutWasmJs.empty(); }
+
+Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
+                                    PageStats* stats) {
+  if (doc.graphs.empty()) return Error("the file holds no graph to show");
+  std::vector<ViewModel> views;
+  for (int32_t g : top_level_graphs(doc)) {
+    if (options.progress && doc.graphs[g].nodes.size() > 5000)
+      options.progress(fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
+    views.push_back(build_view_model(doc, g, options.categories));
+  }
+  PageSource source{options.file_name, options.file_size};
+  const std::string json = page_data_json(doc, source, options.categories, views);
+
+  std::string encoding = "json";
+  std::string payload;
+  if (options.allow_compression && json.size() > 32 * 1024) {
+    const std::string z = gzip(json);
+    if (!z.empty() && z.size() * 4 / 3 < json.size() * 8 / 10) {
+      payload = base64(z);
+      encoding = "gzip-base64";
+    }
+  }
+  if (encoding == "json") payload = json;  // already <, >, & escaped by the JSON writer
+
+  const std::string nonce = make_nonce();
+  const std::string csp = fmt::format(
+      "default-src 'none'; script-src 'nonce-{0}' 'wasm-unsafe-eval'; style-src 'nonce-{0}'; "
+      "img-src data: blob:; font-src 'none'; connect-src 'none'; worker-src 'none'; "
+      "frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'",
+      nonce);
+
+  std::string page;
+  page.reserve(payload.size() + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() + 65536);
+  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  page += "<meta name=\"generator\" content=\"etviz\">\n";
+  page += "<title>" + html_escape(options.file_name) + " — etviz</title>\n";
+  page += "<style nonce=\"" + nonce + "\">\n";
+  page += assets::kViewerCss;
+  page += "\n</style>\n</head>\n<body>\n";
+  page += assets::kViewerBody;
+  page += "\n<script type=\"application/json\" id=\"etviz-data\" data-encoding=\"" + encoding + "\">";
+  page += payload;
+  page += "</script>\n";
+  if (!assets::kLayoutWasmJs.empty()) {
+    page += "<script nonce=\"" + nonce + "\">\n";
+    page += script_safe(assets::kLayoutWasmJs);
+    page += "\n</script>\n";
+  }
+  page += "<script nonce=\"" + nonce + "\">\n";
+  page += script_safe(assets::kViewerJs);
+  page += "\n</script>\n</body>\n</html>\n";
+
+  if (stats) {
+    stats->data_bytes = json.size();
+    stats->embedded_bytes = payload.size();
+    stats->compressed = encoding != "json";
+    stats->has_wasm = !assets::kLayoutWasmJs.empty();
+    stats->graphs = views.size();
+  }
+  return page;
+}
+
+}  // namespace etviz::render::html

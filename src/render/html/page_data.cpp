@@ -1,0 +1,431 @@
+#include "render/html/page_data.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <unordered_map>
+
+namespace etviz::render::html {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if it is invalid.
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  if (n == 2 && c < 0xC2) return 0;  // overlong
+  return n;
+}
+
+class Writer {
+ public:
+  std::string out;
+
+  int32_t sid(const std::string& s) {
+    auto [it, inserted] = ids_.try_emplace(s, static_cast<int32_t>(strings_.size()));
+    if (inserted) strings_.push_back(&it->first);
+    return it->second;
+  }
+  int32_t sid_or_none(const std::string& s) { return s.empty() ? -1 : sid(s); }
+
+  void key(const char* k) {
+    comma();
+    out += '"';
+    out += k;
+    out += "\":";
+    first_ = true;
+  }
+  void open(char c) {
+    comma();
+    out += c;
+    first_ = true;
+  }
+  void close(char c) {
+    out += c;
+    first_ = false;
+  }
+  void str(std::string_view s) {
+    comma();
+    append_json_string(out, s);
+  }
+  void num(int64_t v) {
+    comma();
+    out += std::to_string(v);
+  }
+  void real(double v) {
+    comma();
+    if (!std::isfinite(v)) v = 0;
+    const double r = std::round(v * 10) / 10;
+    if (r == std::floor(r) && std::fabs(r) < 1e15)
+      out += std::to_string(static_cast<int64_t>(r));
+    else
+      out += fmt::format("{:.1f}", r);
+  }
+  void boolean(bool b) {
+    comma();
+    out += b ? "true" : "false";
+  }
+  template <typename T, typename F>
+  void array(const char* k, const std::vector<T>& items, F&& each) {
+    key(k);
+    open('[');
+    for (const T& item : items) each(item);
+    close(']');
+  }
+  void pairs(const char* k, const std::vector<Attribute>& attrs) {
+    key(k);
+    open('[');
+    for (const auto& a : attrs) {
+      open('[');
+      str(a.name);
+      str(a.value);
+      close(']');
+    }
+    close(']');
+  }
+  void string_table() {
+    key("strings");
+    open('[');
+    for (const std::string* s : strings_) str(*s);
+    close(']');
+  }
+
+ private:
+  void comma() {
+    if (!first_) out += ',';
+    first_ = false;
+  }
+  bool first_ = true;
+  std::unordered_map<std::string, int32_t> ids_;
+  std::vector<const std::string*> strings_;
+};
+
+std::string stack_text(const std::vector<StackFrame>& stack) {
+  std::string s;
+  for (const auto& f : stack) {
+    s += fmt::format("{}:{} in {}\n", f.file, f.line, f.function);
+    if (!f.context.empty()) s += "    " + f.context + "\n";
+  }
+  return s;
+}
+
+std::string join_ints(const std::vector<int64_t>& v) {
+  std::string s;
+  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+std::string dim_order_text(const std::vector<uint8_t>& v) {
+  if (v.empty()) return {};
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string quant_text(const std::optional<Quantization>& q) {
+  if (!q) return {};
+  std::string s = q->scheme;
+  if (!q->scales.empty()) {
+    s += " scale=";
+    for (size_t i = 0; i < q->scales.size() && i < 4; ++i) s += (i ? "," : "") + fmt::format("{:g}", q->scales[i]);
+    if (q->num_scales > 4 || q->scales.size() > 4) s += fmt::format("… ({})", std::max<int64_t>(q->num_scales, q->scales.size()));
+  }
+  if (!q->zero_points.empty()) s += fmt::format(" zp={}", q->zero_points[0]);
+  if (q->axis >= 0) s += fmt::format(" axis={}", q->axis);
+  if (q->group_size > 0) s += fmt::format(" group={}", q->group_size);
+  return s;
+}
+
+void write_view(Writer& w, const Document& doc, const ViewModel& m) {
+  const Graph& root = doc.graphs[m.root_graph];
+  w.open('{');
+  w.key("name");
+  w.str(root.name);
+  w.key("kind");
+  w.str(root.kind);
+  w.key("irNodes");
+  w.num(m.root_node_count);
+  w.pairs("attrs", root.attributes);
+  w.array("arena", root.memory_buffer_sizes, [&](int64_t v) { w.num(v); });
+
+  // Global value ids: each included graph's values follow the previous graph's.
+  std::vector<const Value*> values;
+  for (int32_t g : m.graphs)
+    for (const Value& v : doc.graphs[g].values) values.push_back(&v);
+  // Producers as view node ids.
+  std::vector<int32_t> producer(values.size(), -1);
+  std::unordered_map<int32_t, int32_t> slot_of_graph;
+  for (size_t s = 0; s < m.graphs.size(); ++s) slot_of_graph.emplace(m.graphs[s], static_cast<int32_t>(s));
+  {
+    // View node index of (graph, node): nodes of one graph are contiguous in the view.
+    std::unordered_map<int32_t, int32_t> first_node;
+    for (size_t i = 0; i < m.nodes.size(); ++i) first_node.try_emplace(m.nodes[i].graph, static_cast<int32_t>(i));
+    for (size_t s = 0; s < m.graphs.size(); ++s) {
+      const Graph& g = doc.graphs[m.graphs[s]];
+      for (size_t v = 0; v < g.values.size(); ++v)
+        if (g.values[v].producer >= 0)
+          producer[m.value_base[s] + v] = first_node[m.graphs[s]] + g.values[v].producer;
+    }
+  }
+
+  const auto& nodes = m.nodes;
+  auto node_of = [&](const ViewNode& vn) -> const Node& { return doc.graphs[vn.graph].nodes[vn.node]; };
+  auto base_of = [&](const ViewNode& vn) { return m.value_base[slot_of_graph[vn.graph]]; };
+  w.key("n");
+  w.open('{');
+  w.array("name", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).name)); });
+  w.array("op", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).op)); });
+  w.array("label", nodes, [&](const ViewNode& n) { w.num(w.sid(n.label)); });
+  w.array("kind", nodes, [&](const ViewNode& n) { w.num(w.sid(to_string(node_of(n).kind))); });
+  w.array("cat", nodes, [&](const ViewNode& n) { w.num(static_cast<int>(n.category)); });
+  w.array("group", nodes, [&](const ViewNode& n) { w.num(n.group); });
+  w.array("graph", nodes, [&](const ViewNode& n) { w.num(n.graph); });
+  w.array("w", nodes, [&](const ViewNode& n) { w.real(n.width); });
+  w.array("h", nodes, [&](const ViewNode& n) { w.real(n.height); });
+  w.array("deleg", nodes, [&](const ViewNode& n) { w.num(node_of(n).delegate); });
+  w.array("instr", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.instruction); });
+  w.array("chain", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.chain); });
+  w.array("module", nodes, [&](const ViewNode& n) { w.num(w.sid_or_none(node_of(n).provenance.module_path)); });
+  w.array("stack", nodes, [&](const ViewNode& n) { w.num(w.sid_or_none(stack_text(node_of(n).provenance.stack))); });
+  w.array("handles", nodes, [&](const ViewNode& n) { w.num(w.sid_or_none(join_ints(node_of(n).provenance.debug_handles))); });
+  // Arguments and attributes as offset arrays into flat lists.
+  auto args = [&](const char* off_key, const char* name_key, const char* val_key, bool inputs) {
+    std::vector<int32_t> off{0}, names, vals;
+    for (const ViewNode& vn : nodes) {
+      const Node& n = node_of(vn);
+      const auto& list = inputs ? n.inputs : n.outputs;
+      const int32_t base = base_of(vn);
+      const auto nv = static_cast<int32_t>(doc.graphs[vn.graph].values.size());
+      for (const Argument& a : list) {
+        names.push_back(w.sid_or_none(a.name));
+        vals.push_back(a.value >= 0 && a.value < nv ? base + a.value : -1);
+      }
+      off.push_back(static_cast<int32_t>(names.size()));
+    }
+    w.array(off_key, off, [&](int32_t v) { w.num(v); });
+    w.array(name_key, names, [&](int32_t v) { w.num(v); });
+    w.array(val_key, vals, [&](int32_t v) { w.num(v); });
+  };
+  args("inOff", "inName", "inVal", true);
+  args("outOff", "outName", "outVal", false);
+  {
+    std::vector<int32_t> off{0}, keys, vals;
+    for (const ViewNode& vn : nodes) {
+      for (const Attribute& a : node_of(vn).attributes) {
+        keys.push_back(w.sid(a.name));
+        vals.push_back(w.sid(a.value));
+      }
+      off.push_back(static_cast<int32_t>(keys.size()));
+    }
+    w.array("atOff", off, [&](int32_t v) { w.num(v); });
+    w.array("atKey", keys, [&](int32_t v) { w.num(v); });
+    w.array("atVal", vals, [&](int32_t v) { w.num(v); });
+  }
+  w.array("x", m.layout.nodes, [&](const layout::Rect& r) { w.real(r.x); });
+  w.array("y", m.layout.nodes, [&](const layout::Rect& r) { w.real(r.y); });
+  w.close('}');
+
+  w.key("v");
+  w.open('{');
+  w.array("name", values, [&](const Value* v) { w.num(w.sid_or_none(v->name)); });
+  w.array("kind", values, [&](const Value* v) { w.num(w.sid(to_string(v->kind))); });
+  w.array("dtype", values, [&](const Value* v) { w.num(w.sid_or_none(v->kind == ValueKind::kTensor ? v->tensor.dtype : "")); });
+  w.array("shape", values, [&](const Value* v) {
+    w.num(v->kind == ValueKind::kTensor ? w.sid(v->tensor.shape_string()) : -1);
+  });
+  w.array("dimOrder", values, [&](const Value* v) { w.num(w.sid_or_none(dim_order_text(v->tensor.dim_order))); });
+  w.array("mem", values, [&](const Value* v) {
+    const auto& p = v->tensor.placement;
+    w.num(p ? w.sid(fmt::format("arena {} @ {}", p->memory_id, p->offset)) : -1);
+  });
+  w.array("loc", values, [&](const Value* v) {
+    w.num(v->tensor.data_location == DataLocation::kNone ? -1 : w.sid(to_string(v->tensor.data_location)));
+  });
+  w.array("key", values, [&](const Value* v) { w.num(w.sid_or_none(v->tensor.data_key)); });
+  w.array("nbytes", values, [&](const Value* v) { w.num(v->tensor.nbytes); });
+  w.array("lit", values, [&](const Value* v) { w.num(w.sid_or_none(v->literal)); });
+  w.array("quant", values, [&](const Value* v) { w.num(w.sid_or_none(quant_text(v->tensor.quantization))); });
+  w.array("dyn", values, [&](const Value* v) { w.num(static_cast<int>(v->tensor.dynamism)); });
+  w.array("prod", producer, [&](int32_t p) { w.num(p); });
+  w.close('}');
+
+  w.key("e");
+  w.open('{');
+  w.array("src", m.edges, [&](const ViewEdge& e) { w.num(e.source); });
+  w.array("dst", m.edges, [&](const ViewEdge& e) { w.num(e.target); });
+  w.array("val", m.edges, [&](const ViewEdge& e) { w.num(e.value); });
+  w.array("sp", m.edges, [&](const ViewEdge& e) { w.num(e.source_port == layout::kNone ? -1 : int64_t(e.source_port)); });
+  w.array("tp", m.edges, [&](const ViewEdge& e) { w.num(e.target_port == layout::kNone ? -1 : int64_t(e.target_port)); });
+  w.array("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
+  {
+    std::vector<int64_t> off{0};
+    std::vector<double> pts;
+    for (const auto& r : m.layout.edges) {
+      for (uint32_t k = 0; k < r.point_count && r.first_point + k < m.layout.points.size(); ++k) {
+        pts.push_back(m.layout.points[r.first_point + k].x);
+        pts.push_back(m.layout.points[r.first_point + k].y);
+      }
+      off.push_back(static_cast<int64_t>(pts.size() / 2));
+    }
+    w.array("ptOff", off, [&](int64_t v) { w.num(v); });
+    w.array("pts", pts, [&](double v) { w.real(v); });
+    w.array("lx", m.layout.edges, [&](const layout::EdgeRoute& r) { w.real(r.label.x); });
+    w.array("ly", m.layout.edges, [&](const layout::EdgeRoute& r) { w.real(r.label.y); });
+  }
+  w.close('}');
+
+  const auto& groups = m.groups;
+  w.key("g");
+  w.open('{');
+  w.array("name", groups, [&](const ViewGroup& g) { w.num(w.sid(g.name)); });
+  w.array("label", groups, [&](const ViewGroup& g) { w.num(w.sid(g.label)); });
+  w.array("kind", groups, [&](const ViewGroup& g) { w.num(w.sid(to_string(g.kind))); });
+  w.array("parent", groups, [&](const ViewGroup& g) { w.num(g.parent); });
+  w.array("owner", groups, [&](const ViewGroup& g) { w.num(g.owner); });
+  w.array("count", groups, [&](const ViewGroup& g) { w.num(g.node_count); });
+  w.array("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
+  w.array("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
+  w.array("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });
+  w.array("x", m.layout.groups, [&](const layout::Rect& r) { w.real(r.x); });
+  w.array("y", m.layout.groups, [&](const layout::Rect& r) { w.real(r.y); });
+  w.array("w", m.layout.groups, [&](const layout::Rect& r) { w.real(r.width); });
+  w.array("h", m.layout.groups, [&](const layout::Rect& r) { w.real(r.height); });
+  w.close('}');
+
+  w.key("qdq");
+  w.open('[');
+  for (const auto& c : m.qdq_clusters) {
+    w.open('[');
+    for (NodeId n : c.members) w.num(n);
+    w.close(']');
+  }
+  w.close(']');
+  w.close('}');
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '<': out += "\\u003c"; break;
+        case '>': out += "\\u003e"; break;
+        case '&': out += "\\u0026"; break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            out += fmt::format("\\u{:04x}", c);
+          else
+            out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    const size_t n = utf8_sequence_length(s, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+    } else {
+      out.append(s.data() + i, n);
+    }
+    i += n;
+  }
+  out += '"';
+}
+
+std::string page_data_json(const Document& doc, const PageSource& source,
+                           const analysis::CategoryConfig& categories,
+                           const std::vector<ViewModel>& views) {
+  Writer w;
+  w.out.reserve(1 << 16);
+  w.open('{');
+  w.key("version");
+  w.num(1);
+  w.key("file");
+  w.open('{');
+  w.key("name");
+  w.str(source.file_name);
+  w.key("size");
+  w.num(static_cast<int64_t>(source.file_size));
+  w.key("format");
+  w.str(doc.format);
+  w.key("formatVersion");
+  w.str(doc.format_version);
+  w.close('}');
+  w.pairs("props", doc.properties);
+  w.array("sections", doc.sections, [&](const Section& s) {
+    w.open('[');
+    w.str(s.name);
+    w.str(s.kind);
+    w.num(static_cast<int64_t>(s.offset));
+    w.num(static_cast<int64_t>(s.size));
+    w.close(']');
+  });
+  w.array("diagnostics", doc.diagnostics, [&](const Diagnostic& d) {
+    w.open('[');
+    w.str(d.severity == Severity::kWarning ? "warning" : "info");
+    w.str(d.message);
+    w.close(']');
+  });
+  w.array("cats", categories.categories, [&](const analysis::CategoryInfo& c) {
+    w.open('{');
+    w.key("id");
+    w.str(c.id);
+    w.key("label");
+    w.str(c.label);
+    w.key("color");
+    w.str(c.color);
+    w.key("rule");
+    w.str(c.rule);
+    w.close('}');
+  });
+  w.array("delegates", doc.delegates, [&](const Delegate& d) {
+    w.open('{');
+    w.key("backend");
+    w.str(d.backend_id);
+    w.key("method");
+    w.str(d.method);
+    w.key("index");
+    w.num(d.index_in_method);
+    w.key("location");
+    w.str(d.payload_location);
+    w.key("payloadIndex");
+    w.num(d.payload_index);
+    w.key("payloadSize");
+    w.num(d.payload.valid() ? static_cast<int64_t>(d.payload.size) : -1);
+    w.key("subgraph");
+    w.num(d.subgraph);
+    w.key("note");
+    w.str(d.decoder_note);
+    w.key("specs");
+    w.open('[');
+    for (const auto& s : d.compile_specs) {
+      w.open('[');
+      w.str(s.key);
+      w.str(s.display());
+      w.close(']');
+    }
+    w.close(']');
+    w.close('}');
+  });
+  w.array("graphs", views, [&](const ViewModel& m) { write_view(w, doc, m); });
+  w.string_table();
+  w.close('}');
+  return std::move(w.out);
+}
+
+}  // namespace etviz::render::html

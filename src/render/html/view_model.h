@@ -1,0 +1,75 @@
+#pragma once
+// What the viewer shows for one top-level graph: its nodes plus every nested graph (decoded
+// delegate payloads, control-flow bodies) inlined as a group, the edges between them, the
+// size of every box, the initial expand state, and the layout of that state.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/categories.h"
+#include "analysis/qdq_clusters.h"
+#include "core/document.h"
+#include "layout/layout.h"
+
+namespace etviz::render::html {
+
+struct ViewNode {
+  int32_t graph = 0;            // Document::graphs index the node comes from
+  NodeId node = kNoId;          // index in that graph
+  int32_t group = -1;           // ViewModel::groups index of the innermost box, -1 for none
+  analysis::Category category = analysis::Category::kOther;
+  std::string label;            // what the box shows
+  double width = 0, height = 0;
+};
+
+struct ViewGroup {
+  std::string name;
+  std::string label;
+  GroupKind kind = GroupKind::kModule;
+  int32_t parent = -1;
+  int32_t depth = 0;
+  int32_t owner = -1;          // ViewModel::nodes index of the node whose subgraph this is, or -1
+  int32_t node_count = 0;      // nodes inside, at any depth
+  bool expanded = true;        // initial state
+  double collapsed_width = 0, collapsed_height = 0;
+};
+
+struct ViewEdge {
+  int32_t source = 0, target = 0;  // ViewModel::nodes indices
+  int32_t value = -1;              // global value id (see ViewModel::value_base)
+  uint32_t source_port = layout::kNone, target_port = layout::kNone;
+  bool structural = false;         // owner node -> its subgraph's inputs, not a tensor
+};
+
+struct ViewModel {
+  int32_t root_graph = 0;
+  std::vector<int32_t> graphs;      // Document::graphs indices included (root first)
+  std::vector<int32_t> value_base;  // per entry of `graphs`: offset of its values
+  std::vector<ViewNode> nodes;
+  std::vector<ViewGroup> groups;
+  std::vector<ViewEdge> edges;
+  std::vector<analysis::QdqCluster> qdq_clusters;  // members are ViewModel::nodes indices
+  int32_t root_node_count = 0;      // nodes of the root graph alone (the IR's count)
+  layout::Layout layout;            // of the initial expand state
+};
+
+struct ViewOptions {
+  // Groups start expanded down to the deepest level that keeps this many boxes visible.
+  int32_t initial_visible_budget = 400;
+};
+
+// The Document::graphs indices nobody references as a subgraph: what the graph selector lists.
+std::vector<int32_t> top_level_graphs(const Document& doc);
+
+ViewModel build_view_model(const Document& doc, int32_t graph,
+                           const analysis::CategoryConfig& categories,
+                           const ViewOptions& options = {});
+
+// The layout engine's input for a given expand state (one flag per ViewModel::groups entry).
+layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expanded);
+layout::Options layout_options();
+
+// Estimated width of `text` in the viewer's 12px node font, in layout units.
+double text_width(const std::string& text);
+
+}  // namespace etviz::render::html

@@ -1,0 +1,14 @@
+#pragma once
+// The viewer's files, inlined at build time (src/render/html/CMakeLists.txt runs
+// web/build.mjs and cmake/embed_assets.cmake).
+#include <string_view>
+
+namespace etviz::render::html::assets {
+
+extern const std::string_view kViewerJs;      // web/src bundled into one classic script
+extern const std::string_view kViewerCss;     // web/src/viewer.css
+extern const std::string_view kViewerBody;    // web/src/body.html: the page's markup
+extern const std::string_view kLayoutWasmJs;  // layout engine as single-file JS+wasm; empty
+                                              // when the build had no Emscripten
+
+}  // namespace etviz::render::html::assets

@@ -1,0 +1,44 @@
+// World <-> screen transform: screen = world * scale + offset.
+export const MIN_SCALE = 0.02;
+export const MAX_SCALE = 8;
+
+export class Camera {
+  constructor() { this.scale = 1; this.x = 0; this.y = 0; }
+  toScreen(wx, wy) { return [wx * this.scale + this.x, wy * this.scale + this.y]; }
+  toWorld(sx, sy) { return [(sx - this.x) / this.scale, (sy - this.y) / this.scale]; }
+  // Zoom by `factor` keeping the world point under (sx, sy) fixed.
+  zoomAt(sx, sy, factor) {
+    const next = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.scale * factor));
+    const [wx, wy] = this.toWorld(sx, sy);
+    this.scale = next;
+    this.x = sx - wx * next;
+    this.y = sy - wy * next;
+  }
+  panBy(dx, dy) { this.x += dx; this.y += dy; }
+  // Fit a world rectangle into a viewport with a margin; never zooms in past `maxScale`.
+  fit(rect, width, height, margin = 24, maxScale = 1.5) {
+    const w = Math.max(rect.w, 1);
+    const h = Math.max(rect.h, 1);
+    const s = Math.min((width - 2 * margin) / w, (height - 2 * margin) / h, maxScale);
+    this.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
+    this.x = (width - w * this.scale) / 2 - rect.x * this.scale;
+    this.y = Math.max(margin, (height - h * this.scale) / 2) - rect.y * this.scale;
+  }
+  centerOn(wx, wy, width, height) {
+    this.x = width / 2 - wx * this.scale;
+    this.y = height / 2 - wy * this.scale;
+  }
+  // Visible world rectangle of a width x height viewport.
+  viewRect(width, height) {
+    const [x0, y0] = this.toWorld(0, 0);
+    const [x1, y1] = this.toWorld(width, height);
+    return { x0, y0, x1, y1 };
+  }
+}
+
+// Shift the camera so that world point (ax, ay) after a re-layout appears where (bx, by) did
+// before: keeps a clicked group under the pointer.
+export function keepAnchor(camera, before, after) {
+  camera.x += (before[0] - after[0]) * camera.scale;
+  camera.y += (before[1] - after[1]) * camera.scale;
+}

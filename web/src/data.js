@@ -1,0 +1,138 @@
+// The page's embedded data (written by src/render/html/page_data.cpp): decoding, and the
+// per-graph model with typed arrays the renderer and the layout engine read directly.
+
+export async function readEmbeddedData(doc) {
+  const el = doc.getElementById('etviz-data');
+  if (!el) throw new Error('no graph data in this page');
+  const encoding = el.dataset.encoding || 'json';
+  if (encoding === 'json') return JSON.parse(el.textContent);
+  if (encoding === 'gzip-base64') {
+    const binary = atob(el.textContent.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return JSON.parse(await new Response(stream).text());
+  }
+  throw new Error(`unknown data encoding "${encoding}"`);
+}
+
+const i32 = (a) => Int32Array.from(a || []);
+const f64 = (a) => Float64Array.from(a || []);
+
+// One graph of the page, with helpers that resolve string ids.
+export class GraphModel {
+  constructor(data, index) {
+    const g = data.graphs[index];
+    const S = data.strings;
+    this.data = data;
+    this.index = index;
+    this.strings = S;
+    this.name = g.name;
+    this.kind = g.kind;
+    this.irNodes = g.irNodes;
+    this.attrs = g.attrs || [];
+    this.arena = g.arena || [];
+    const n = g.n;
+    this.nodeCount = n.name.length;
+    this.n = {
+      name: i32(n.name), op: i32(n.op), label: i32(n.label), kind: i32(n.kind), cat: i32(n.cat),
+      group: i32(n.group), graph: i32(n.graph), w: f64(n.w), h: f64(n.h), deleg: i32(n.deleg),
+      instr: i32(n.instr), chain: i32(n.chain), module: i32(n.module), stack: i32(n.stack),
+      handles: i32(n.handles), inOff: i32(n.inOff), inName: i32(n.inName), inVal: i32(n.inVal),
+      outOff: i32(n.outOff), outName: i32(n.outName), outVal: i32(n.outVal),
+      atOff: i32(n.atOff), atKey: i32(n.atKey), atVal: i32(n.atVal),
+    };
+    this.v = {};
+    for (const k of Object.keys(g.v)) this.v[k] = k === 'nbytes' ? f64(g.v[k]) : i32(g.v[k]);
+    this.valueCount = g.v.name.length;
+    const e = g.e;
+    this.edgeCount = e.src.length;
+    this.e = { src: i32(e.src), dst: i32(e.dst), val: i32(e.val), sp: i32(e.sp), tp: i32(e.tp), structural: i32(e.structural) };
+    const gr = g.g;
+    this.groupCount = gr.name.length;
+    this.g = {
+      name: i32(gr.name), label: i32(gr.label), kind: i32(gr.kind), parent: i32(gr.parent),
+      owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
+    };
+    this.initialExpanded = Uint8Array.from(gr.expanded || []);
+    this.qdq = g.qdq || [];
+    // The precomputed layout, in the shape LayoutResult uses.
+    this.initialLayout = {
+      nx: f64(n.x), ny: f64(n.y), nw: f64(n.w), nh: f64(n.h),
+      gx: f64(gr.x), gy: f64(gr.y), gw: f64(gr.w), gh: f64(gr.h),
+      ptOff: Uint32Array.from(e.ptOff || [0]), pts: f64(e.pts), lx: f64(e.lx), ly: f64(e.ly),
+    };
+    this.groupDepth = new Int32Array(this.groupCount);
+    for (let i = 0; i < this.groupCount; i++) {
+      let d = 0;
+      for (let p = this.g.parent[i]; p >= 0 && d <= this.groupCount; p = this.g.parent[p]) d++;
+      this.groupDepth[i] = d;
+    }
+    // Adjacency for keyboard walking and the edge panel.
+    this.outEdges = buildIndex(this.nodeCount, this.e.src);
+    this.inEdges = buildIndex(this.nodeCount, this.e.dst);
+  }
+  s(id) { return id >= 0 ? this.strings[id] : ''; }
+  nodeName(i) { return this.s(this.n.name[i]); }
+  nodeOp(i) { return this.s(this.n.op[i]); }
+  nodeLabel(i) { return this.s(this.n.label[i]); }
+  nodeKind(i) { return this.s(this.n.kind[i]); }
+  nodeModule(i) { return this.s(this.n.module[i]); }
+  groupLabel(i) { return this.s(this.g.label[i]); }
+  groupName(i) { return this.s(this.g.name[i]); }
+  groupKind(i) { return this.s(this.g.kind[i]); }
+  inputs(i) { return argList(this, this.n.inOff, this.n.inName, this.n.inVal, i); }
+  outputs(i) { return argList(this, this.n.outOff, this.n.outName, this.n.outVal, i); }
+  attributes(i) {
+    const out = [];
+    for (let k = this.n.atOff[i]; k < this.n.atOff[i + 1]; k++) out.push([this.s(this.n.atKey[k]), this.s(this.n.atVal[k])]);
+    return out;
+  }
+  value(id) {
+    const v = this.v;
+    return {
+      id, name: this.s(v.name[id]), kind: this.s(v.kind[id]), dtype: this.s(v.dtype[id]),
+      shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: this.s(v.mem[id]),
+      location: this.s(v.loc[id]), key: this.s(v.key[id]), nbytes: v.nbytes[id],
+      literal: this.s(v.lit[id]), quant: this.s(v.quant[id]), producer: v.prod[id],
+    };
+  }
+  // Short text for an edge label: "1×16×32×32 int8".
+  valueShort(id) {
+    if (id < 0) return '';
+    const shape = this.s(this.v.shape[id]);
+    const dtype = this.s(this.v.dtype[id]);
+    return `${shape.replace(/^\[|\]$/g, '').replace(/, /g, '×')} ${dtype}`.trim();
+  }
+  // Groups from the outermost to `g` itself.
+  groupPath(g) {
+    const path = [];
+    for (let p = g, steps = 0; p >= 0 && steps <= this.groupCount; p = this.g.parent[p], steps++) path.unshift(p);
+    return path;
+  }
+}
+
+function argList(m, off, names, vals, i) {
+  const out = [];
+  for (let k = off[i]; k < off[i + 1]; k++) out.push({ name: m.s(names[k]), value: vals[k] });
+  return out;
+}
+
+// CSR index: for each node, the edge ids whose `ends` entry is that node.
+export function buildIndex(count, ends) {
+  const start = new Uint32Array(count + 1);
+  for (let i = 0; i < ends.length; i++) if (ends[i] >= 0 && ends[i] < count) start[ends[i] + 1]++;
+  for (let i = 0; i < count; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, count);
+  const items = new Uint32Array(start[count]);
+  for (let i = 0; i < ends.length; i++) if (ends[i] >= 0 && ends[i] < count) items[fill[ends[i]]++] = i;
+  return { start, items, of(n) { return items.subarray(start[n], start[n + 1]); } };
+}
+
+export function formatBytes(n) {
+  if (!(n >= 0)) return '';
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) { n /= 1024; u++; }
+  return `${u === 0 ? n : n.toFixed(n < 10 ? 2 : 1)} ${units[u]}`;
+}

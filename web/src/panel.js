@@ -1,0 +1,196 @@
+// The side panel: everything the file says about a node, an edge or a group.
+// Every string from the model goes through textContent, never markup.
+import { formatBytes } from './data.js';
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+function section(root, title) {
+  const s = el('section', 'panel-section');
+  s.appendChild(el('h3', null, title));
+  root.appendChild(s);
+  return s;
+}
+
+function row(parent, key, value, cls) {
+  if (value === undefined || value === null || value === '' || value === -1) return;
+  const r = el('div', 'kv');
+  r.appendChild(el('span', 'k', key));
+  r.appendChild(el('span', 'v' + (cls ? ' ' + cls : ''), value));
+  parent.appendChild(r);
+}
+
+// A value (argument) as a small card: name, dtype, shape, dim order, memory, literal.
+function valueCard(parent, m, arg, onJump) {
+  const card = el('div', 'arg');
+  const head = el('div', 'arg-head');
+  head.appendChild(el('span', 'arg-name', arg.name || (arg.value >= 0 ? m.value(arg.value).name : '') || '—'));
+  if (arg.value < 0) {
+    head.appendChild(el('span', 'arg-type', 'missing value'));
+    card.appendChild(head);
+    parent.appendChild(card);
+    return;
+  }
+  const v = m.value(arg.value);
+  head.appendChild(el('span', 'arg-type', v.kind === 'tensor' ? `${v.dtype} ${v.shape}` : v.kind));
+  card.appendChild(head);
+  const body = el('div', 'arg-body');
+  row(body, 'value id', `v${v.id}`);
+  if (arg.name && v.name && v.name !== arg.name) row(body, 'name', v.name);
+  row(body, 'literal', v.literal, 'mono');
+  row(body, 'dim order', v.dimOrder, 'mono');
+  row(body, 'memory', v.mem, 'mono');
+  row(body, 'data', v.location ? `${v.location}${v.key ? ` (${v.key})` : ''}` : '');
+  if (v.nbytes >= 0) row(body, 'size', formatBytes(v.nbytes));
+  row(body, 'quantization', v.quant, 'mono');
+  if (v.producer >= 0 && onJump) {
+    const r = el('div', 'kv');
+    r.appendChild(el('span', 'k', 'producer'));
+    const a = el('button', 'link', m.nodeName(v.producer));
+    a.addEventListener('click', () => onJump(v.producer));
+    r.appendChild(a);
+    body.appendChild(r);
+  }
+  card.appendChild(body);
+  parent.appendChild(card);
+}
+
+export function showNode(root, m, data, i, onJump) {
+  root.replaceChildren();
+  const op = m.nodeOp(i);
+  const head = el('div', 'panel-head');
+  const dot = el('span', 'cat-dot');
+  dot.style.background = data.cats[m.n.cat[i]].color;
+  head.appendChild(dot);
+  head.appendChild(el('h2', 'panel-title', m.nodeLabel(i)));
+  root.appendChild(head);
+  const ov = section(root, 'Node');
+  const dotPos = op.lastIndexOf('.');
+  row(ov, 'op', op, 'mono op-name');
+  if (m.nodeKind(i) === 'kernel' && dotPos > op.indexOf('::')) row(ov, 'overload', op.slice(dotPos + 1), 'mono');
+  row(ov, 'name', m.nodeName(i), 'mono');
+  row(ov, 'kind', m.nodeKind(i));
+  row(ov, 'category', data.cats[m.n.cat[i]].label);
+  row(ov, 'instruction', m.n.instr[i] >= 0 ? `${m.n.instr[i]}${m.n.chain[i] > 0 ? ` (chain ${m.n.chain[i]})` : ''}` : '');
+  row(ov, 'debug handles', m.s(m.n.handles[i]), 'mono');
+  row(ov, 'module', m.nodeModule(i), 'mono');
+  const grp = m.n.group[i];
+  if (grp >= 0) row(ov, 'group', m.groupPath(grp).map((g) => m.groupLabel(g)).join(' › '));
+  for (const [k, v] of m.attributes(i)) row(ov, k, v, 'mono');
+
+  const d = m.n.deleg[i];
+  if (d >= 0 && data.delegates[d]) {
+    const del = data.delegates[d];
+    const s = section(root, 'Delegate');
+    row(s, 'backend', del.backend);
+    row(s, 'payload', `${del.location}${del.payloadIndex >= 0 ? ` #${del.payloadIndex}` : ''}`);
+    if (del.payloadSize >= 0) row(s, 'payload size', `${formatBytes(del.payloadSize)} (${del.payloadSize.toLocaleString('en-US')} bytes)`);
+    row(s, 'decoded', del.subgraph >= 0 ? 'yes: expand the group to see its ops' : 'no (opaque payload)');
+    row(s, 'decoder', del.note);
+    if (del.specs.length) {
+      const specs = section(root, 'Compile specs');
+      for (const [k, v] of del.specs) row(specs, k, v, 'mono');
+    }
+  }
+  const ins = m.inputs(i);
+  if (ins.length) {
+    const s = section(root, `Inputs (${ins.length})`);
+    for (const a of ins) valueCard(s, m, a, onJump);
+  }
+  const outs = m.outputs(i);
+  if (outs.length) {
+    const s = section(root, `Outputs (${outs.length})`);
+    for (const a of outs) valueCard(s, m, a, null);
+  }
+  const stack = m.s(m.n.stack[i]);
+  if (stack) {
+    const s = section(root, 'Stack trace');
+    s.appendChild(el('pre', 'stack', stack));
+  }
+}
+
+export function showEdge(root, m, e, onJump) {
+  root.replaceChildren();
+  const v = m.e.val[e];
+  const head = el('div', 'panel-head');
+  head.appendChild(el('h2', 'panel-title', v >= 0 ? m.value(v).name || `v${v}` : 'subgraph link'));
+  root.appendChild(head);
+  const s = section(root, 'Edge');
+  if (v >= 0) {
+    const val = m.value(v);
+    row(s, 'value id', `v${v}`);
+    row(s, 'dtype', val.dtype);
+    row(s, 'shape', val.shape, 'mono');
+    row(s, 'dim order', val.dimOrder, 'mono');
+    row(s, 'memory', val.mem, 'mono');
+    if (val.nbytes >= 0) row(s, 'size', formatBytes(val.nbytes));
+    row(s, 'quantization', val.quant, 'mono');
+  }
+  const link = (title, ids) => {
+    const sec = section(root, title);
+    for (const n of ids) {
+      const b = el('button', 'link block', `${m.nodeName(n)}  ·  ${m.nodeOp(n)}`);
+      b.addEventListener('click', () => onJump(n));
+      sec.appendChild(b);
+    }
+  };
+  link('Producer', [m.e.src[e]]);
+  const consumers = new Set();
+  if (v >= 0) {
+    for (let k = 0; k < m.edgeCount; k++) if (m.e.val[k] === v) consumers.add(m.e.dst[k]);
+  } else {
+    consumers.add(m.e.dst[e]);
+  }
+  link(`Consumers (${consumers.size})`, [...consumers]);
+}
+
+export function showGroup(root, m, data, g, expanded, onToggle) {
+  root.replaceChildren();
+  const head = el('div', 'panel-head');
+  head.appendChild(el('h2', 'panel-title', m.groupLabel(g)));
+  root.appendChild(head);
+  const s = section(root, 'Group');
+  row(s, 'path', m.groupName(g), 'mono');
+  row(s, 'kind', m.groupKind(g));
+  row(s, 'nodes inside', m.g.count[g]);
+  if (m.g.parent[g] >= 0) row(s, 'parent', m.groupLabel(m.g.parent[g]));
+  const b = el('button', 'btn', expanded ? 'Collapse' : 'Expand');
+  b.addEventListener('click', () => onToggle(g));
+  s.appendChild(b);
+  const owner = m.g.owner[g];
+  if (owner >= 0) {
+    const sub = el('div');
+    root.appendChild(sub);
+    showNode(sub, m, data, owner, null);
+  }
+}
+
+export function showSummary(root, data, m) {
+  root.replaceChildren();
+  const head = el('div', 'panel-head');
+  head.appendChild(el('h2', 'panel-title', data.file.name));
+  root.appendChild(head);
+  const s = section(root, 'File');
+  row(s, 'format', data.file.format);
+  row(s, 'version', data.file.formatVersion);
+  row(s, 'size', `${formatBytes(data.file.size)} (${data.file.size.toLocaleString('en-US')} bytes)`);
+  for (const [k, v] of data.props) row(s, k, v);
+  const gs = section(root, `Graph: ${m.name}`);
+  row(gs, 'kind', m.kind);
+  row(gs, 'nodes', m.irNodes.toLocaleString('en-US'));
+  if (m.nodeCount > m.irNodes) row(gs, 'nodes in subgraphs', (m.nodeCount - m.irNodes).toLocaleString('en-US'));
+  row(gs, 'values', m.valueCount.toLocaleString('en-US'));
+  row(gs, 'groups', m.groupCount);
+  row(gs, 'QDQ clusters', m.qdq.length || '');
+  m.arena.forEach((size, id) => { if (size > 0) row(gs, `arena ${id}`, formatBytes(size)); });
+  for (const [k, v] of m.attrs) row(gs, k, v);
+  if (data.diagnostics.length) {
+    const d = section(root, 'Notes from the reader');
+    for (const [sev, msg] of data.diagnostics) d.appendChild(el('div', `diag ${sev}`, msg));
+  }
+  root.appendChild(el('p', 'hint', 'Click a node or an edge for details. Press ? for keyboard shortcuts.'));
+}

@@ -1,0 +1,364 @@
+// Canvas drawing with viewport culling and level of detail: far out, boxes lose their text,
+// edges lose arrowheads, and very large graphs are drawn from a pre-rendered overview bitmap.
+
+const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const SMALL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const GROUP_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+export const FRAME_HEADER = 18;  // world units at the top of an expanded group that toggle it
+
+export function readTheme(el, categories) {
+  const css = getComputedStyle(el);
+  const v = (name) => css.getPropertyValue(name).trim();
+  const dark = el.dataset.theme === 'dark';
+  const bg = v('--canvas-bg');
+  const cats = categories.map((c) => ({
+    stroke: c.color,
+    fill: mix(c.color, bg, dark ? 0.72 : 0.82),
+    strip: c.color,
+  }));
+  return {
+    dark, bg, cats,
+    text: v('--text'), muted: v('--muted'), edge: v('--edge'), edgeStrong: v('--accent'),
+    accent: v('--accent'), match: v('--match'), frameFill: v('--frame-fill'),
+    frameStroke: v('--frame-stroke'), collapsedFill: v('--collapsed-fill'),
+    collapsedStroke: v('--collapsed-stroke'), delegateFill: v('--delegate-fill'),
+    qdq: v('--qdq'), labelBg: v('--label-bg'),
+  };
+}
+
+function parseColor(c) {
+  const m = /^#([0-9a-f]{6})$/i.exec(c);
+  if (m) { const n = parseInt(m[1], 16); return [n >> 16, (n >> 8) & 255, n & 255]; }
+  const r = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(c);
+  return r ? [+r[1], +r[2], +r[3]] : [128, 128, 128];
+}
+export function mix(a, b, t) {
+  const x = parseColor(a);
+  const y = parseColor(b);
+  const c = x.map((v, i) => Math.round(v * (1 - t) + y[i] * t));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+function roundRect(ctx, x, y, w, h, r) {
+  r = Math.min(r, w / 2, h / 2);
+  ctx.moveTo(x + r, y);
+  ctx.arcTo(x + w, y, x + w, y + h, r);
+  ctx.arcTo(x + w, y + h, x, y + h, r);
+  ctx.arcTo(x, y + h, x, y, r);
+  ctx.arcTo(x, y, x + w, y, r);
+  ctx.closePath();
+}
+
+// Text that fits `maxWidth`, with an ellipsis; cached per string and width bucket.
+const fitCache = new Map();
+function fitText(ctx, font, text, maxWidth) {
+  const key = `${font}|${Math.round(maxWidth)}|${text}`;
+  let r = fitCache.get(key);
+  if (r !== undefined) return r;
+  if (fitCache.size > 50000) fitCache.clear();
+  r = text;
+  if (ctx.measureText(text).width > maxWidth) {
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ctx.measureText(text.slice(0, mid) + '…').width <= maxWidth) lo = mid; else hi = mid - 1;
+    }
+    r = lo > 0 ? text.slice(0, lo) + '…' : '';
+  }
+  fitCache.set(key, r);
+  return r;
+}
+
+export class Renderer {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.overview = null;  // { canvas, scale, key }
+  }
+
+  // Everything the frame needs comes in `s` (the app's state), so drawing has no side effects
+  // beyond the canvas.
+  draw(s) {
+    const { ctx, canvas } = this;
+    const dpr = s.dpr;
+    const width = canvas.width / dpr;
+    const height = canvas.height / dpr;
+    const cam = s.camera;
+    const T = s.theme;
+    const L = s.layout;
+    const M = s.model;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = T.bg;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.setTransform(cam.scale * dpr, 0, 0, cam.scale * dpr, cam.x * dpr, cam.y * dpr);
+    const view = cam.viewRect(width, height);
+    const margin = 40 / cam.scale;
+    const x0 = view.x0 - margin, y0 = view.y0 - margin, x1 = view.x1 + margin, y1 = view.y1 + margin;
+    const px = 1 / cam.scale;  // one screen pixel in world units
+    const lod = cam.scale < 0.3 ? 0 : cam.scale < 0.55 ? 1 : 2;  // 0: boxes, 1: +labels, 2: +details
+    const boxes = s.boxes;
+    const stats = { nodes: 0, edges: 0 };
+
+    if (s.useOverview && this.overview && boxes.nodes.length > 3000 && cam.scale * dpr <= this.overview.scale * 1.6) {
+      const o = this.overview;
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(o.canvas, o.x, o.y, o.canvas.width / o.scale, o.canvas.height / o.scale);
+      this.drawHighlights(s, x0, y0, x1, y1, px);
+      return { ...stats, overview: true };
+    }
+
+    // Expanded group frames, outermost first.
+    const frames = s.framesByDepth;
+    for (let k = 0; k < frames.length; k++) {
+      const g = frames[k];
+      const x = L.gx[g], y = L.gy[g], w = L.gw[g], h = L.gh[g];
+      if (x > x1 || y > y1 || x + w < x0 || y + h < y0) continue;
+      ctx.beginPath();
+      roundRect(ctx, x, y, w, h, 6);
+      ctx.fillStyle = M.g.owner[g] >= 0 ? T.delegateFill : T.frameFill;
+      ctx.fill();
+      ctx.lineWidth = px;
+      ctx.strokeStyle = T.frameStroke;
+      ctx.stroke();
+      if (lod >= 1) {
+        ctx.font = GROUP_FONT;
+        ctx.fillStyle = T.muted;
+        ctx.textBaseline = 'middle';
+        ctx.textAlign = 'left';
+        ctx.fillText(fitText(ctx, GROUP_FONT, `▾ ${M.groupLabel(g)}`, w - 12), x + 6, y + FRAME_HEADER / 2 + 1);
+      }
+    }
+
+    // QDQ cluster boxes.
+    if (s.showQdq && s.qdqRects) {
+      ctx.setLineDash([4 * px, 3 * px]);
+      for (const r of s.qdqRects) {
+        if (r.x > x1 || r.y > y1 || r.x + r.w < x0 || r.y + r.h < y0) continue;
+        ctx.beginPath();
+        roundRect(ctx, r.x, r.y, r.w, r.h, 8);
+        ctx.fillStyle = T.qdq + '1f';
+        ctx.fill();
+        ctx.lineWidth = 1.3 * px;
+        ctx.strokeStyle = T.qdq;
+        ctx.stroke();
+      }
+      ctx.setLineDash([]);
+    }
+
+    // Edges.
+    const E = M.e;
+    const ptOff = L.ptOff, pts = L.pts;
+    const eb = s.edgeBounds;
+    ctx.lineWidth = Math.max(1.1 * px, 0.6);
+    ctx.strokeStyle = T.edge;
+    ctx.beginPath();
+    const arrows = [];
+    const highlighted = [];
+    for (let e = 0; e < M.edgeCount; e++) {
+      const a = ptOff[e], b = ptOff[e + 1];
+      if (b - a < 2) continue;
+      if (eb[4 * e] > x1 || eb[4 * e + 1] > y1 || eb[4 * e + 2] < x0 || eb[4 * e + 3] < y0) continue;
+      if (s.edgeHidden && s.edgeHidden[e]) continue;
+      if (s.edgeHighlight && s.edgeHighlight[e]) { highlighted.push(e); continue; }
+      stats.edges++;
+      ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
+      for (let k = a + 1; k < b; k++) ctx.lineTo(pts[2 * k], pts[2 * k + 1]);
+      if (lod >= 1 && !E.structural[e]) arrows.push(e);
+    }
+    ctx.stroke();
+    if (arrows.length) {
+      ctx.fillStyle = T.edge;
+      ctx.beginPath();
+      for (const e of arrows) arrowHead(ctx, pts, ptOff[e + 1] - 1, 6 * Math.max(px, 0.7));
+      ctx.fill();
+    }
+    if (highlighted.length) {
+      ctx.strokeStyle = T.accent;
+      ctx.fillStyle = T.accent;
+      ctx.lineWidth = Math.max(2 * px, 1);
+      ctx.beginPath();
+      for (const e of highlighted) {
+        const a = ptOff[e], b = ptOff[e + 1];
+        ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
+        for (let k = a + 1; k < b; k++) ctx.lineTo(pts[2 * k], pts[2 * k + 1]);
+      }
+      ctx.stroke();
+      ctx.beginPath();
+      for (const e of highlighted) arrowHead(ctx, pts, ptOff[e + 1] - 1, 7 * Math.max(px, 0.7));
+      ctx.fill();
+    }
+
+    // Collapsed groups.
+    for (let k = 0; k < boxes.collapsed.length; k++) {
+      const g = boxes.collapsed[k];
+      const x = L.gx[g], y = L.gy[g], w = L.gw[g], h = L.gh[g];
+      if (x > x1 || y > y1 || x + w < x0 || y + h < y0) continue;
+      ctx.beginPath();
+      roundRect(ctx, x + 3, y + 3, w, h, 5);  // a second sheet: "there is more inside"
+      ctx.fillStyle = T.collapsedStroke;
+      ctx.fill();
+      ctx.beginPath();
+      roundRect(ctx, x, y, w, h, 5);
+      const owner = M.g.owner[g];
+      ctx.fillStyle = owner >= 0 ? T.cats[M.n.cat[owner]].fill : T.collapsedFill;
+      ctx.fill();
+      ctx.lineWidth = (s.selectedGroup === g ? 2.5 : 1) * px;
+      ctx.strokeStyle = s.selectedGroup === g ? T.accent : (owner >= 0 ? T.cats[M.n.cat[owner]].stroke : T.collapsedStroke);
+      ctx.stroke();
+      if (lod >= 1) {
+        ctx.font = GROUP_FONT;
+        ctx.fillStyle = T.text;
+        ctx.textBaseline = 'middle';
+        ctx.textAlign = 'left';
+        const count = `${M.g.count[g]}`;
+        const cw = ctx.measureText(count).width;
+        ctx.fillText(fitText(ctx, GROUP_FONT, `▸ ${M.groupLabel(g)}`, w - cw - 26), x + 8, y + h / 2);
+        ctx.fillStyle = T.muted;
+        ctx.textAlign = 'right';
+        ctx.fillText(count, x + w - 8, y + h / 2);
+      }
+    }
+
+    // Nodes.
+    const nx = L.nx, ny = L.ny, nw = L.nw, nh = L.nh;
+    const cat = M.n.cat;
+    const faded = s.catHidden;
+    const list = boxes.nodes;
+    const byCat = T.cats.map(() => []);
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k];
+      const x = nx[i], y = ny[i];
+      if (x > x1 || y > y1 || x + nw[i] < x0 || y + nh[i] < y0) continue;
+      byCat[cat[i]].push(i);
+    }
+    for (let c = 0; c < byCat.length; c++) {
+      const ids = byCat[c];
+      if (!ids.length) continue;
+      stats.nodes += ids.length;
+      const style = T.cats[c];
+      ctx.globalAlpha = faded[c] ? 0.18 : 1;
+      if (lod === 0) {
+        ctx.fillStyle = style.stroke;
+        ctx.beginPath();
+        for (const i of ids) ctx.rect(nx[i], ny[i], nw[i], nh[i]);
+        ctx.fill();
+        continue;
+      }
+      ctx.beginPath();
+      for (const i of ids) roundRect(ctx, nx[i], ny[i], nw[i], nh[i], 4);
+      ctx.fillStyle = style.fill;
+      ctx.fill();
+      ctx.lineWidth = px;
+      ctx.strokeStyle = style.stroke;
+      ctx.stroke();
+      ctx.fillStyle = style.strip;
+      ctx.beginPath();
+      for (const i of ids) ctx.rect(nx[i], ny[i] + 3, 3.5, nh[i] - 6);
+      ctx.fill();
+      ctx.font = FONT;
+      ctx.fillStyle = T.text;
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'center';
+      for (const i of ids) ctx.fillText(fitText(ctx, FONT, M.nodeLabel(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
+    }
+    ctx.globalAlpha = 1;
+
+    // Edge labels: tensor shapes.
+    if (s.showShapes && lod >= 2) {
+      ctx.font = SMALL_FONT;
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'left';
+      for (let e = 0; e < M.edgeCount; e++) {
+        const v = E.val[e];
+        if (v < 0 || ptOff[e + 1] - ptOff[e] < 2) continue;
+        const lx = L.lx[e], ly = L.ly[e];
+        if (lx > x1 || ly > y1 || lx < x0 || ly < y0) continue;
+        const text = M.valueShort(v);
+        if (!text) continue;
+        const tw = ctx.measureText(text).width;
+        ctx.fillStyle = T.labelBg;
+        ctx.fillRect(lx + 3, ly - 6.5, tw + 4, 13);
+        ctx.fillStyle = T.muted;
+        ctx.fillText(text, lx + 5, ly);
+      }
+    }
+    this.drawHighlights(s, x0, y0, x1, y1, px);
+    return stats;
+  }
+
+  // Selection and search matches on top of everything, at any level of detail.
+  drawHighlights(s, x0, y0, x1, y1, px) {
+    const { ctx } = this;
+    const L = s.layout;
+    const T = s.theme;
+    const mark = (i, color, width) => {
+      const x = L.nx[i], y = L.ny[i], w = L.nw[i], h = L.nh[i];
+      if (w === 0 || x > x1 || y > y1 || x + w < x0 || y + h < y0) return;
+      const grow = Math.max(2 * px, 0);
+      ctx.beginPath();
+      roundRect(ctx, x - grow, y - grow, w + 2 * grow, h + 2 * grow, 5);
+      ctx.lineWidth = width * px;
+      ctx.strokeStyle = color;
+      ctx.stroke();
+    };
+    if (s.matches) for (const i of s.matches) mark(i, T.match, 2.5);
+    if (s.selectedNode >= 0) mark(s.selectedNode, T.accent, 3);
+  }
+
+  // A bitmap of the whole drawing without text, for frames zoomed far out on huge graphs.
+  buildOverview(s, maxSide = 4096) {
+    const L = s.layout;
+    const b = s.bounds;
+    const scale = Math.min(maxSide / Math.max(b.w, 1), maxSide / Math.max(b.h, 1), 0.25);
+    const c = document.createElement('canvas');
+    c.width = Math.max(1, Math.ceil(b.w * scale));
+    c.height = Math.max(1, Math.ceil(b.h * scale));
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = s.theme.bg;
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.setTransform(scale, 0, 0, scale, -b.x * scale, -b.y * scale);
+    const T = s.theme;
+    for (const g of s.framesByDepth) {
+      ctx.fillStyle = T.frameFill;
+      ctx.fillRect(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
+    }
+    ctx.strokeStyle = T.edge;
+    ctx.lineWidth = 1 / scale;
+    ctx.beginPath();
+    const M = s.model;
+    for (let e = 0; e < M.edgeCount; e++) {
+      const a = L.ptOff[e], z = L.ptOff[e + 1];
+      if (z - a < 2) continue;
+      ctx.moveTo(L.pts[2 * a], L.pts[2 * a + 1]);
+      for (let k = a + 1; k < z; k++) ctx.lineTo(L.pts[2 * k], L.pts[2 * k + 1]);
+    }
+    ctx.stroke();
+    for (const g of s.boxes.collapsed) {
+      ctx.fillStyle = T.collapsedStroke;
+      ctx.fillRect(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
+    }
+    const byCat = T.cats.map(() => []);
+    for (const i of s.boxes.nodes) byCat[M.n.cat[i]].push(i);
+    byCat.forEach((ids, c) => {
+      ctx.globalAlpha = s.catHidden[c] ? 0.18 : 1;
+      ctx.fillStyle = T.cats[c].stroke;
+      ctx.beginPath();
+      for (const i of ids) ctx.rect(L.nx[i], L.ny[i], L.nw[i], L.nh[i]);
+      ctx.fill();
+    });
+    this.overview = { canvas: c, scale, x: b.x, y: b.y };
+    return this.overview;
+  }
+}
+
+function arrowHead(ctx, pts, k, size) {
+  const x = pts[2 * k], y = pts[2 * k + 1];
+  let dx = x - pts[2 * k - 2], dy = y - pts[2 * k - 1];
+  const len = Math.hypot(dx, dy) || 1;
+  dx /= len; dy /= len;
+  ctx.moveTo(x, y);
+  ctx.lineTo(x - dx * size - dy * size * 0.45, y - dy * size + dx * size * 0.45);
+  ctx.lineTo(x - dx * size + dy * size * 0.45, y - dy * size - dx * size * 0.45);
+  ctx.closePath();
+}
