@@ -16,8 +16,11 @@ using analysis::EventRow;
 std::string number(double v, const analysis::TimeScale& scale) {
   const double x = scale.apply(v);
   if (scale.target == analysis::TimeUnit::kTicks) {
-    if (x == std::floor(x) && std::fabs(x) < 1e15) return with_thousands(static_cast<int64_t>(x));
-    return fmt::format("{:.1f}", x);
+    if (std::fabs(x) >= 1e15) return fmt::format("{:.6g}", x);
+    const double tenths = std::round(x * 10);
+    const auto whole = static_cast<int64_t>(tenths / 10);
+    const auto fraction = static_cast<int>(std::fabs(tenths - static_cast<double>(whole) * 10));
+    return fraction == 0 ? with_thousands(whole) : fmt::format("{}.{}", with_thousands(whole), fraction);
   }
   return fmt::format("{:.3f}", x);
 }
@@ -183,13 +186,20 @@ std::string profile_text(const ProfileReport& r) {
     Table t({"block", "event", "instr", "delegate id", "value", "output", "min", "max", "mean", "NaN", "data"},
             {Align::kLeft, Align::kLeft, Align::kRight, Align::kLeft, Align::kLeft, Align::kLeft,
              Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
+    // Long runs log thousands of tensors; the text view shows the first ones, JSON has all.
+    constexpr size_t kMaxDebugRows = 50;
+    size_t shown = 0;
     for (const auto& d : stats.debug_events) {
+      if (shown++ == kMaxDebugRows) break;
       auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
       t.add_row({d.block, d.name, d.instruction >= 0 ? std::to_string(d.instruction) : "", d.delegate_debug_id,
                  d.description.empty() ? d.kind : d.description, d.is_output ? "yes" : "", opt(d.min),
                  opt(d.max), opt(d.mean), d.nan_count ? std::to_string(d.nan_count) : "", d.preview});
     }
     out += t.to_text("  ");
+    if (stats.debug_events.size() > kMaxDebugRows)
+      out += fmt::format("  ... {} more debug events (--format json lists all)\n",
+                         stats.debug_events.size() - kMaxDebugRows);
     if (!p.debug_buffer)
       out += "  (tensor data lives in a separate debug buffer; pass --debug-buffer to see values)\n";
   }
