@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/etrecord_maps.h"
 #include "core/graph.h"
 #include "core/mapped_file.h"
 
@@ -86,6 +87,7 @@ struct Document {
   std::vector<Section> sections;
   std::vector<TestSuite> test_suites;
   std::vector<Diagnostic> diagnostics;
+  std::optional<ETRecordMaps> etrecord;  // set when the file is an ETRecord
 
   const std::string& path() const;
   // Bytes of a blob; empty if the reference is invalid or out of range.

@@ -9,6 +9,7 @@
 #include "formats/executorch/bundled_program_reader.h"
 #include "formats/executorch/flat_tensor_reader.h"
 #include "formats/executorch/program_reader.h"
+#include "formats/torch_export/archive_reader.h"
 
 namespace etviz {
 
@@ -27,6 +28,8 @@ FileKind sniff_file_kind(std::span<const uint8_t> head) {
   // "ET" plus two characters: ET12 today, ET02 in 2023 pre-releases; the program reader
   // explains which ones it reads.
   if (head.size() >= 8 && head[4] == 'E' && head[5] == 'T') return FileKind::kProgram;
+  // A zip with junk before its first local header still ends with its central directory.
+  if (torch_export::looks_like_zip(head)) return FileKind::kZip;
   return FileKind::kUnknown;
 }
 
@@ -48,7 +51,8 @@ Result<Document> open_document(const std::string& path, const OpenOptions& optio
     case FileKind::kETDump:
       return Error(path + ": this is an ETDump runtime profile; use 'etviz profile " + path + "'");
     case FileKind::kZip:
-      return Error(path + ": zip archives (.pt2, .etrecord) are not supported yet");
+      doc = torch_export::read_torch_archive(*file);
+      break;
     case FileKind::kUnknown: {
       const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));
       return Error(fmt::format(

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "etdump_command.h"
+#include "export_command.h"
 #include "transformer_model.h"
 
 namespace {
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "etviz-gen: wrote {} ({} methods, {} calls per method)\n", output, spec.methods, calls);
   });
   etviz::gen::register_etdump_command(app);
+  etviz::gen::register_export_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

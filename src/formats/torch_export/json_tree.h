@@ -1,0 +1,115 @@
+#pragma once
+// A read-only JSON tree built in one pass over a buffer the caller keeps alive.
+//
+// Why not nlohmann::json: exported programs of LLMs run to tens of MB and the DOM of a general
+// library allocates per value; this tree is one flat vector of 24-byte nodes whose strings and
+// numbers stay as spans into the source until asked for. It also accepts what Python's json.dumps
+// writes and strict JSON forbids (NaN, Infinity, -Infinity: attention masks use -inf), bounds the
+// nesting depth, and reports errors with a byte offset instead of throwing.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace etviz::torch_export {
+
+enum class JsonType : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
+
+class JsonTree;
+
+// A handle to one value of a JsonTree: cheap to copy, valid while the tree lives.
+class JsonRef {
+ public:
+  JsonRef() = default;
+  JsonRef(const JsonTree* tree, uint32_t index) : tree_(tree), index_(index) {}
+
+  bool valid() const { return tree_ != nullptr; }
+  JsonType type() const;
+  bool is_null() const { return !valid() || type() == JsonType::kNull; }
+  bool is_object() const { return valid() && type() == JsonType::kObject; }
+  bool is_array() const { return valid() && type() == JsonType::kArray; }
+  bool is_string() const { return valid() && type() == JsonType::kString; }
+  bool is_number() const { return valid() && type() == JsonType::kNumber; }
+  bool is_bool() const { return valid() && type() == JsonType::kBool; }
+
+  // Member by key (objects), or an invalid ref. Linear in the member count.
+  JsonRef operator[](std::string_view key) const;
+  // Element count of an array or member count of an object.
+  uint32_t size() const;
+
+  // Scalars; nullopt when the type does not match.
+  std::optional<int64_t> as_int() const;      // integral numbers (and doubles that are integral)
+  std::optional<double> as_double() const;    // numbers, incl. NaN/Infinity
+  std::optional<bool> as_bool() const;
+  std::optional<std::string> as_string() const;  // unescaped
+  // Text of a string without unescaping when it has no escapes (fast path), else unescaped.
+  std::string string_or(std::string_view fallback) const;
+
+  // The source text of this value, as written (for keeping unknown fields).
+  std::string_view raw() const;
+  // Key of this value when it is an object member.
+  std::string key() const;
+  std::string_view raw_key() const;
+
+  // Iteration over children (array elements or object members, in source order).
+  class Iterator {
+   public:
+    Iterator(const JsonTree* tree, uint32_t index) : tree_(tree), index_(index) {}
+    JsonRef operator*() const { return JsonRef(tree_, index_); }
+    Iterator& operator++();
+    bool operator!=(const Iterator& o) const { return index_ != o.index_; }
+
+   private:
+    const JsonTree* tree_;
+    uint32_t index_;
+  };
+  Iterator begin() const;
+  Iterator end() const;
+
+  uint32_t index() const { return index_; }
+
+ private:
+  const JsonTree* tree_ = nullptr;
+  uint32_t index_ = 0;
+};
+
+struct JsonLimits {
+  uint32_t max_depth = 256;
+};
+
+class JsonTree {
+ public:
+  // Parses `text`, which must outlive the tree. Errors name the byte offset and what was expected.
+  static Result<JsonTree> parse(std::string_view text, const JsonLimits& limits = {});
+
+  JsonRef root() const { return JsonRef(this, 0); }
+  size_t node_count() const { return nodes_.size(); }
+
+  static constexpr uint32_t kNone = 0xffffffffu;
+  struct Node {
+    JsonType type = JsonType::kNull;
+    bool escaped = false;     // string (or key) contains backslash escapes
+    bool key_escaped = false;
+    uint32_t key_offset = 0;  // into text, for object members
+    uint32_t key_length = 0;
+    uint32_t offset = 0;      // scalars: span of the text; containers: first child index
+    uint32_t length = 0;      // scalars: span length; containers: child count
+    uint32_t next = kNone;    // next sibling
+    uint32_t start = 0;       // offset of the value's text (for raw())
+    uint32_t raw_end = 0;     // end offset of the value's text
+  };
+
+ private:
+  friend class JsonRef;
+  friend class JsonParser;
+  std::string_view text_;
+  std::vector<Node> nodes_;
+};
+
+// Unescapes the body of a JSON string (without quotes); invalid escapes become U+FFFD.
+std::string json_unescape(std::string_view body);
+
+}  // namespace etviz::torch_export

@@ -1,0 +1,242 @@
+#include "formats/torch_export/zip_archive.h"
+
+#include <fmt/format.h>
+#include <zip.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/bytes.h"
+
+namespace etviz::torch_export {
+namespace {
+
+constexpr uint32_t kEndOfCentralDirectory = 0x06054b50;
+constexpr uint32_t kCentralHeader = 0x02014b50;
+constexpr uint32_t kLocalHeader = 0x04034b50;
+constexpr uint32_t kZip64Locator = 0x07064b50;
+constexpr uint32_t kZip64Record = 0x06064b50;
+
+// Position of the end-of-central-directory record, or -1. It sits in the last 64 KiB + 22 bytes.
+int64_t find_eocd(std::span<const uint8_t> b) {
+  if (b.size() < 22) return -1;
+  const size_t lowest = b.size() > 65557 ? b.size() - 65557 : 0;
+  for (size_t i = b.size() - 22 + 1; i-- > lowest;) {
+    if (load_le<uint32_t>(b.data() + i) != kEndOfCentralDirectory) continue;
+    const uint16_t comment = load_le<uint16_t>(b.data() + i + 20);
+    if (i + 22 + comment <= b.size()) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool looks_like_zip(std::span<const uint8_t> bytes) {
+  if (bytes.size() >= 4 && load_le<uint32_t>(bytes.data()) == kLocalHeader) return true;
+  return find_eocd(bytes) >= 0;
+}
+
+struct ZipArchive::Impl {
+  zip_t* archive = nullptr;
+  ~Impl() {
+    if (archive) zip_discard(archive);
+  }
+};
+
+ZipArchive::~ZipArchive() = default;
+
+Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> bytes, std::string path) {
+  std::unique_ptr<ZipArchive> za(new ZipArchive());
+  za->path_ = std::move(path);
+  za->file_size_ = bytes.size();
+  const int64_t eocd = find_eocd(bytes);
+  if (eocd < 0)
+    return Error(fmt::format("{}: not a readable zip archive: no end-of-central-directory record "
+                             "in the last 64 KiB (truncated?)", za->path_));
+  // The central directory ends where the EOCD record starts; its stated offset is relative to the
+  // archive's start, so any difference is junk prepended to the archive.
+  // A zip64 end record and its 20-byte locator may sit between the directory and the EOCD
+  // (PyTorch writes them even for small archives).
+  const uint32_t cd_size = load_le<uint32_t>(bytes.data() + eocd + 12);
+  const uint32_t cd_offset = load_le<uint32_t>(bytes.data() + eocd + 16);
+  uint64_t cd_end = static_cast<uint64_t>(eocd);
+  if (eocd >= 20 && load_le<uint32_t>(bytes.data() + eocd - 20) == kZip64Locator) {
+    const uint64_t stated_record = load_le<uint64_t>(bytes.data() + eocd - 20 + 8);
+    // The record is usually 56 bytes; find it just before the locator.
+    for (uint64_t back = 56; back <= 56 + 1024 && back + 20 <= static_cast<uint64_t>(eocd); ++back) {
+      const uint64_t at = static_cast<uint64_t>(eocd) - 20 - back;
+      if (load_le<uint32_t>(bytes.data() + at) == kZip64Record &&
+          load_le<uint64_t>(bytes.data() + at + 4) + 12 == back) {
+        cd_end = at;
+        if (at > stated_record && cd_offset == 0xffffffffu) za->prefix_ = at - stated_record;
+        break;
+      }
+    }
+  }
+  if (cd_offset != 0xffffffffu && cd_size <= cd_end) {
+    const uint64_t actual = cd_end - cd_size;
+    if (actual > cd_offset) za->prefix_ = actual - cd_offset;
+  }
+  za->bytes_ = bytes;
+  za->cd_start_ = cd_end - std::min<uint64_t>(cd_size, cd_end);
+  const auto body = bytes.subspan(za->prefix_);
+
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* src = zip_source_buffer_create(body.data(), body.size(), 0, &err);
+  if (!src) {
+    std::string msg = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    return Error(fmt::format("{}: cannot read as zip: {}", za->path_, msg));
+  }
+  za->impl_ = std::make_unique<Impl>();
+  za->impl_->archive = zip_open_from_source(src, ZIP_RDONLY, &err);
+  if (!za->impl_->archive) {
+    zip_source_free(src);
+    std::string msg = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    return Error(fmt::format("{}: corrupt zip archive: {}", za->path_, msg));
+  }
+  zip_error_fini(&err);
+
+  const zip_int64_t n = zip_get_num_entries(za->impl_->archive, 0);
+  if (n < 0 || static_cast<uint64_t>(n) > body.size() / 22 + 1)
+    return Error(fmt::format("{}: corrupt zip archive: {} entries in {} bytes", za->path_, n, body.size()));
+  za->entries_.reserve(static_cast<size_t>(n));
+  for (zip_int64_t i = 0; i < n; ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(za->impl_->archive, static_cast<zip_uint64_t>(i), 0, &st) != 0) continue;
+    ZipEntry e;
+    e.name = (st.valid & ZIP_STAT_NAME) && st.name ? st.name : fmt::format("<entry {}>", i);
+    e.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+    e.compressed_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+    e.method = (st.valid & ZIP_STAT_COMP_METHOD) ? static_cast<uint16_t>(st.comp_method) : 0;
+    e.index = i;
+    za->entries_.push_back(std::move(e));
+  }
+
+  // Data offsets of stored entries, from the central directory, so weights can be referenced
+  // in place without reading them. Best effort: a failure only leaves the offset unknown.
+  uint64_t pos = cd_offset;
+  for (size_t k = 0; k < za->entries_.size() && pos + 46 <= body.size(); ++k) {
+    const uint8_t* c = body.data() + pos;
+    if (load_le<uint32_t>(c) != kCentralHeader) break;
+    const uint16_t name_len = load_le<uint16_t>(c + 28);
+    const uint16_t extra_len = load_le<uint16_t>(c + 30);
+    const uint16_t comment_len = load_le<uint16_t>(c + 32);
+    const uint32_t local = load_le<uint32_t>(c + 42);
+    if (pos + 46 + name_len > body.size()) break;
+    const std::string_view name(reinterpret_cast<const char*>(c + 46), name_len);
+    ZipEntry& e = za->entries_[k];
+    if (e.name == name) e.local_header_offset = local;
+    if (e.name == name && e.method == 0 && local != 0xffffffffu && local + 30ull <= body.size()) {
+      const uint8_t* l = body.data() + local;
+      if (load_le<uint32_t>(l) == kLocalHeader) {
+        const uint64_t data = local + 30ull + load_le<uint16_t>(l + 26) + load_le<uint16_t>(l + 28);
+        if (data + e.size <= body.size()) e.stored_data_offset = static_cast<int64_t>(data + za->prefix_);
+      }
+    }
+    pos += 46ull + name_len + extra_len + comment_len;
+  }
+  return za;
+}
+
+const ZipEntry* ZipArchive::find(std::string_view name) const {
+  for (const ZipEntry& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) {
+  const uint64_t ratio_bound = std::max<uint64_t>(entry.compressed_size, 1) * kMaxCompressionRatio + (1u << 16);
+  if (entry.size > max_bytes || entry.size > ratio_bound)
+    return Error(fmt::format("{}: zip entry '{}' declares {} bytes uncompressed from {} compressed; "
+                             "refusing (limit {} bytes; a zip bomb?)",
+                             path_, entry.name, entry.size, entry.compressed_size,
+                             std::min(max_bytes, ratio_bound)));
+  const uint64_t total_bound = file_size_ * kMaxCompressionRatio + (64u << 20);
+  if (inflated_total_ + entry.size > total_bound)
+    return Error(fmt::format("{}: entries inflate to more than {} bytes in total; refusing (a zip bomb?)",
+                             path_, total_bound));
+  zip_file_t* f = zip_fopen_index(impl_->archive, static_cast<zip_uint64_t>(entry.index), 0);
+  if (!f) {
+    const std::string why = zip_strerror(impl_->archive);
+    if (entry.method == 0) return salvage_stored(entry, why);
+    return Error(fmt::format("{}: cannot open zip entry '{}': {}", path_, entry.name, why));
+  }
+  std::string out;
+  out.resize(entry.size);
+  uint64_t got = 0;
+  while (got < entry.size) {
+    const zip_int64_t r = zip_fread(f, out.data() + got, entry.size - got);
+    if (r < 0) {
+      std::string msg = zip_file_strerror(f);
+      zip_fclose(f);
+      if (entry.method == 0) return salvage_stored(entry, msg);
+      return Error(fmt::format("{}: zip entry '{}' is corrupt: {}", path_, entry.name, msg));
+    }
+    if (r == 0) break;
+    got += static_cast<uint64_t>(r);
+  }
+  char extra = 0;
+  const zip_int64_t more = got == entry.size ? zip_fread(f, &extra, 1) : 0;
+  zip_fclose(f);
+  if (got != entry.size)
+    return Error(fmt::format("{}: zip entry '{}' holds {} bytes, its header says {}", path_, entry.name,
+                             got, entry.size));
+  if (more > 0)
+    return Error(fmt::format("{}: zip entry '{}' inflates past its declared {} bytes; refusing",
+                             path_, entry.name, entry.size));
+  inflated_total_ += entry.size;
+  return out;
+}
+
+Result<std::string> ZipArchive::salvage_stored(const ZipEntry& entry, const std::string& why) {
+  // Where each entry's local header really is: the first local header carrying its name.
+  auto find_header = [&](const std::string& name, uint64_t from) -> int64_t {
+    for (uint64_t i = from; i + 30 <= cd_start_; ++i) {
+      if (bytes_[i] != 'P' || load_le<uint32_t>(bytes_.data() + i) != kLocalHeader) continue;
+      const uint16_t name_len = load_le<uint16_t>(bytes_.data() + i + 26);
+      if (name_len == name.size() && i + 30 + name_len <= bytes_.size() &&
+          std::memcmp(bytes_.data() + i + 30, name.data(), name_len) == 0)
+        return static_cast<int64_t>(i);
+    }
+    return -1;
+  };
+  auto fail = [&](const std::string& detail) {
+    return Error(fmt::format("{}: zip entry '{}' is corrupt ({}) and {}", path_, entry.name, why, detail));
+  };
+  const int64_t header = find_header(entry.name, 0);
+  if (header < 0) return fail("no local header carries its name");
+  const uint64_t h = static_cast<uint64_t>(header);
+  const uint64_t data = h + 30 + load_le<uint16_t>(bytes_.data() + h + 26) + load_le<uint16_t>(bytes_.data() + h + 28);
+  // The entry that follows it in the file (by stated order) bounds its data.
+  uint64_t end = cd_start_;
+  const ZipEntry* next = nullptr;
+  for (const ZipEntry& e : entries_)
+    if (e.local_header_offset > entry.local_header_offset && (!next || e.local_header_offset < next->local_header_offset))
+      next = &e;
+  if (next) {
+    const int64_t n = find_header(next->name, data);
+    if (n < 0) return fail("the entry after it cannot be found");
+    end = static_cast<uint64_t>(n);
+  }
+  // Data descriptors (flag bit 3) sit after the data: 12 or 16 bytes, optionally signed.
+  if (load_le<uint16_t>(bytes_.data() + h + 6) & 8) {
+    if (end >= data + 16 && load_le<uint32_t>(bytes_.data() + end - 16) == 0x08074b50) end -= 16;
+    else if (end >= data + 12) end -= 12;
+  }
+  if (end < data) return fail("its data cannot be delimited");
+  const uint64_t size = end - data;
+  if (size > entry.size + (1u << 20) + entry.size / 4)
+    return fail(fmt::format("the bytes before the next entry ({}) are far more than its declared {}", size, entry.size));
+  notes_.push_back(fmt::format(
+      "zip entry '{}' does not match its headers ({}); read the {} bytes stored between its local header "
+      "and the next entry (declared {}): the file was edited after it was zipped",
+      entry.name, why, size, entry.size));
+  inflated_total_ += size;
+  return std::string(reinterpret_cast<const char*>(bytes_.data() + data), size);
+}
+
+}  // namespace etviz::torch_export

@@ -1,0 +1,75 @@
+#pragma once
+// Read-only zip access (libzip) over a memory-mapped file, hardened for hostile input:
+// junk before the first local header (self-extracting stubs, the 12-byte-prefixed ETRecord in
+// the corpus) is found from the end-of-central-directory record and skipped; entries whose
+// declared size is out of proportion to the file (zip bombs) are refused before inflating, and
+// an entry that inflates past its declared size is refused too.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace etviz::torch_export {
+
+struct ZipEntry {
+  std::string name;
+  uint64_t size = 0;             // declared uncompressed size
+  uint64_t compressed_size = 0;
+  uint16_t method = 0;           // 0 stored, 8 deflate
+  int64_t index = -1;            // libzip index
+  // Offset of the entry's bytes in the file when stored uncompressed, else -1.
+  int64_t stored_data_offset = -1;
+  uint64_t local_header_offset = 0;  // as the central directory states it
+};
+
+// True when the bytes end with a zip end-of-central-directory record (or start with a local
+// header), whatever precedes the archive.
+bool looks_like_zip(std::span<const uint8_t> bytes);
+
+class ZipArchive {
+ public:
+  // `bytes` must outlive the archive. `path` prefixes error messages.
+  static Result<std::unique_ptr<ZipArchive>> open(std::span<const uint8_t> bytes, std::string path);
+  ~ZipArchive();
+  ZipArchive(const ZipArchive&) = delete;
+  ZipArchive& operator=(const ZipArchive&) = delete;
+
+  const std::vector<ZipEntry>& entries() const { return entries_; }
+  const ZipEntry* find(std::string_view name) const;
+  // Bytes of junk before the archive proper (0 for a normal file).
+  uint64_t prefix_bytes() const { return prefix_; }
+  // What the reader had to work around (salvaged entries); for the document's diagnostics.
+  const std::vector<std::string>& notes() const { return notes_; }
+
+  // Inflates one entry. Fails when its declared size exceeds `max_bytes` or the bound relative
+  // to the file size, when the data is corrupt, or when it inflates to more than declared.
+  Result<std::string> read(const ZipEntry& entry, uint64_t max_bytes = kDefaultMaxEntryBytes);
+
+  static constexpr uint64_t kDefaultMaxEntryBytes = 2ull << 30;
+  // Deflate cannot beat about 1032:1; anything claiming more is not an honest archive.
+  static constexpr uint64_t kMaxCompressionRatio = 1100;
+
+ private:
+  ZipArchive() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+  std::vector<ZipEntry> entries_;
+  uint64_t prefix_ = 0;
+  uint64_t file_size_ = 0;
+  uint64_t inflated_total_ = 0;  // across reads, bounded relative to the file size
+  std::span<const uint8_t> bytes_;
+  uint64_t cd_start_ = 0;  // actual file position of the central directory
+  std::vector<std::string> notes_;
+
+  // A stored entry whose headers no longer match its data (the file was edited after zipping,
+  // e.g. a text replacement that changed lengths): its bytes are what lies between its local
+  // header and the next entry's. Returns an error when that cannot be established.
+  Result<std::string> salvage_stored(const ZipEntry& entry, const std::string& why);
+};
+
+}  // namespace etviz::torch_export

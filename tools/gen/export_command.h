@@ -1,0 +1,8 @@
+#pragma once
+// `etviz-gen export`: a transformer-shaped exported program as .pt2 (either layout), .etrecord
+// or bare exported-program JSON.
+#include <CLI/CLI.hpp>
+
+namespace etviz::gen {
+void register_export_command(CLI::App& app);
+}
