@@ -36,22 +36,27 @@ FileKind sniff_file_kind(std::span<const uint8_t> head) {
 Result<Document> open_document(const std::string& path, const OpenOptions& options) {
   auto file = MappedFile::open(path);
   if (!file) return file.error();
-  auto bytes = (*file)->bytes();
+  return read_document(*file, options);
+}
+
+Result<Document> read_document(std::shared_ptr<const MappedFile> file, const OpenOptions& options) {
+  const std::string& path = file->path();
+  auto bytes = file->bytes();
   Result<Document> doc = Error("unreachable");
   switch (sniff_file_kind(bytes)) {
     case FileKind::kProgram:
-      doc = executorch::read_program_file(*file);
+      doc = executorch::read_program_file(file);
       break;
     case FileKind::kBundledProgram:
-      doc = executorch::read_bundled_program_file(*file);
+      doc = executorch::read_bundled_program_file(file);
       break;
     case FileKind::kFlatTensor:
-      doc = executorch::read_flat_tensor_file(*file);
+      doc = executorch::read_flat_tensor_file(file);
       break;
     case FileKind::kETDump:
       return Error(path + ": this is an ETDump runtime profile; use 'etviz profile " + path + "'");
     case FileKind::kZip:
-      doc = torch_export::read_torch_archive(*file);
+      doc = torch_export::read_torch_archive(file);
       break;
     case FileKind::kUnknown: {
       const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));

@@ -15,6 +15,8 @@ namespace fb = etviz::bundled;
 
 Result<TestValue> read_test_value(const fb::Value* v) {
   TestValue out;
+  if (v && v->val_type() != fb::ValueUnion::NONE && !v->val())
+    return Error(fmt::format("test value of kind {} without its table", static_cast<int>(v->val_type())));
   switch (v ? v->val_type() : fb::ValueUnion::NONE) {
     case fb::ValueUnion::Tensor: {
       const fb::Tensor* t = v->val_as_Tensor();

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
+#include <unordered_map>
 
 #include "formats/executorch/scalar_type.h"
 
@@ -54,6 +56,7 @@ class Builder {
     produced_.assign(graph_.values.size(), false);
     is_graph_input_.assign(graph_.values.size(), false);
     constant_node_.assign(graph_.values.size(), kNoId);
+    scan_mentions();
     if (auto s = add_inputs(); !s) return s.error();
     if (auto s = add_instructions(); !s) return s.error();
     if (auto s = add_outputs(); !s) return s.error();
@@ -93,6 +96,10 @@ class Builder {
 
   Status read_value(const fb::EValue* ev, Value& v) {
     if (!budget_.charge(1)) return ExpansionBudget::exhausted_error();
+    // The verifier accepts a union whose type is set but whose table is absent.
+    if (ev && ev->val_type() != fb::KernelTypes::NONE && ev->val_type() != fb::KernelTypes::Null &&
+        !ev->val())
+      return Error(fmt::format("{} value without its table", static_cast<int>(ev->val_type())));
     switch (ev ? ev->val_type() : fb::KernelTypes::NONE) {
       case fb::KernelTypes::NONE:
       case fb::KernelTypes::Null:
@@ -203,6 +210,33 @@ class Builder {
     return Status::Ok();
   }
 
+  // Where each value is last named, so argument splitting can ask "is this read later?".
+  void scan_mentions() {
+    last_mention_.assign(graph_.values.size(), -1);
+    is_graph_output_.assign(graph_.values.size(), false);
+    if (const auto* outputs = plan_.outputs())
+      for (int32_t id : *outputs)
+        if (valid_value(id)) is_graph_output_[id] = true;
+    const auto* chains = plan_.chains();
+    int64_t position = 0;
+    for (flatbuffers::uoffset_t c = 0; chains && c < chains->size(); ++c) {
+      const auto* instructions = chains->Get(c)->instructions();
+      for (flatbuffers::uoffset_t i = 0; instructions && i < instructions->size(); ++i, ++position) {
+        const fb::Instruction* ins = instructions->Get(i);
+        const flatbuffers::Vector<int32_t>* args = nullptr;
+        if (const auto* k = ins->instr_args_as_KernelCall()) args = k->args();
+        if (const auto* d = ins->instr_args_as_DelegateCall()) args = d->args();
+        if (!args) continue;
+        for (int32_t a : *args) {
+          if (!valid_value(a)) continue;
+          last_mention_[a] = position;
+          for (ValueId e : graph_.values[a].elements)
+            if (e != kNoId) last_mention_[e] = position;
+        }
+      }
+    }
+  }
+
   Status add_inputs() {
     const auto* inputs = plan_.inputs();
     if (!inputs) return Status::Ok();
@@ -219,7 +253,7 @@ class Builder {
       graph_.add_node(std::move(n));
       graph_.inputs.push_back(id);
       is_graph_input_[id] = true;
-      produced_[id] = true;
+      mark_produced(id);
     }
     return Status::Ok();
   }
@@ -232,7 +266,7 @@ class Builder {
       if (!valid_value(id))
         return error(fmt::format("output {} names value {} but the method has {} values", k, id,
                                  graph_.values.size()));
-      ensure_constant_node(id);
+      ensure_producer(id);
       Node n;
       n.name = fmt::format("output_{}", k);
       n.op = "output";
@@ -280,28 +314,101 @@ class Builder {
   // argument is always an output; before it, a run of fresh tensors (multi-output ops such as
   // native_layer_norm.out or max_pool2d_with_indices.out) are outputs too. Delegate calls list
   // their inputs then their outputs, so the same rule applies. See docs/formats.md.
-  void split_args(const flatbuffers::Vector<int32_t>& args, Node& node) {
+  void split_args(const flatbuffers::Vector<int32_t>& args, Node& node, bool is_delegate) {
     const size_t n = args.size();
     if (n == 0) return;
     size_t first_output = n - 1;
-    while (first_output > 0 && is_fresh(args.Get(static_cast<flatbuffers::uoffset_t>(first_output - 1))))
+    while (first_output > 0) {
+      const ValueId candidate = args.Get(static_cast<flatbuffers::uoffset_t>(first_output - 1));
+      if (!is_fresh(candidate) || (is_delegate && looks_like_folded_view(candidate))) break;
       --first_output;
+    }
+    std::vector<ValueId> outputs;
     for (size_t i = 0; i < n; ++i) {
       const ValueId id = args.Get(static_cast<flatbuffers::uoffset_t>(i));
       if (i < first_output) {
-        ensure_constant_node(id);
+        ensure_producer(id);
         node.inputs.push_back({"", id});
-      } else {
-        node.outputs.push_back({"", id});
+      } else if (std::find(outputs.begin(), outputs.end(), id) == outputs.end()) {
+        outputs.push_back(id);  // some kernels list `out` twice (out argument and return)
       }
     }
-    for (const Argument& a : node.outputs) mark_produced(a.value);
+    // A functional op's tuple return is a TensorList of its out arguments: record it as an
+    // attribute instead of a second copy of every output edge.
+    for (ValueId id : outputs) {
+      const Value& v = graph_.values[id];
+      const bool repeats_outputs =
+          v.kind == ValueKind::kTensorList && !v.elements.empty() &&
+          std::all_of(v.elements.begin(), v.elements.end(), [&](ValueId e) {
+            return e != id && std::find(outputs.begin(), outputs.end(), e) != outputs.end();
+          });
+      if (repeats_outputs)
+        node.attributes.push_back({"returns", fmt::format("v{} = {}", id, v.literal)});
+      else
+        node.outputs.push_back({"", id});
+      mark_produced(id);
+    }
+  }
+
+  // Every value an instruction reads gets a producer node: constants get a parameter node;
+  // an activation that no instruction wrote is usually a view that memory planning folded
+  // away (it shares its memory with the value it views), so it gets an "alias" node fed by
+  // that value. See docs/formats.md.
+  void ensure_producer(ValueId id) {
+    ensure_constant_node(id);
+    const Value& v = graph_.values[id];
+    if (v.kind != ValueKind::kTensor || produced_[id] || is_graph_input_[id] ||
+        v.tensor.is_constant())
+      return;
+    Node n;
+    n.kind = NodeKind::kOther;
+    n.outputs.push_back({"", id});
+    ValueId source = kNoId;
+    if (v.tensor.placement) {
+      auto it = last_writer_.find(placement_key(*v.tensor.placement));
+      if (it != last_writer_.end()) source = it->second;
+    }
+    if (source != kNoId) {
+      n.op = "alias";
+      n.name = fmt::format("alias_v{}", id);
+      n.inputs.push_back({"", source});
+      n.attributes.push_back(
+          {"note", fmt::format("no instruction writes v{}; it shares memory with v{} (a view "
+                               "folded into the memory plan)",
+                               id, source)});
+    } else {
+      n.op = "unwritten";
+      n.name = fmt::format("unwritten_v{}", id);
+      n.attributes.push_back({"note", fmt::format("v{} is read before any instruction writes it", id)});
+    }
+    graph_.add_node(std::move(n));
+    mark_produced(id);
+  }
+
+  // A delegate call's argument list does not say where its inputs end. A fresh tensor that
+  // nothing reads afterwards, that is not a method output, and that sits exactly where an
+  // earlier value was written is a view folded into the memory plan: an input, not an output.
+  bool looks_like_folded_view(ValueId id) const {
+    const Value& v = graph_.values[id];
+    if (v.kind != ValueKind::kTensor || !v.tensor.placement) return false;
+    if (last_mention_[id] > current_instruction_ || is_graph_output_[id]) return false;
+    return last_writer_.count(placement_key(*v.tensor.placement)) > 0;
+  }
+
+  static uint64_t placement_key(const MemoryPlacement& p) {
+    return (static_cast<uint64_t>(p.memory_id) << 48) ^ p.offset;
   }
 
   void mark_produced(ValueId id) {
-    produced_[id] = true;
+    auto mark = [&](ValueId v) {
+      produced_[v] = true;
+      const auto& t = graph_.values[v].tensor;
+      if (graph_.values[v].kind == ValueKind::kTensor && t.placement)
+        last_writer_[placement_key(*t.placement)] = v;
+    };
+    mark(id);
     for (ValueId e : graph_.values[id].elements)
-      if (e != kNoId) produced_[e] = true;
+      if (e != kNoId) mark(e);
   }
 
   Status check_args(const flatbuffers::Vector<int32_t>* args, const std::string& where) {
@@ -317,6 +424,7 @@ class Builder {
   Status add_instructions() {
     const auto* chains = plan_.chains();
     if (!chains) return Status::Ok();
+    int64_t position = 0;
     for (flatbuffers::uoffset_t c = 0; c < chains->size(); ++c) {
       const fb::Chain* chain = chains->Get(c);
       const auto* instructions = chain->instructions();
@@ -324,6 +432,7 @@ class Builder {
       for (flatbuffers::uoffset_t i = 0; i < instructions->size(); ++i) {
         const std::string where = fmt::format("chain {} instruction {}", c, i);
         Node node;
+        current_instruction_ = position++;
         node.provenance.chain = static_cast<int32_t>(c);
         node.provenance.instruction = i;
         if (auto s = read_instruction(*instructions->Get(i), where, node); !s) return s;
@@ -336,6 +445,9 @@ class Builder {
 
   Status read_instruction(const fb::Instruction& instr, const std::string& where, Node& node) {
     const auto index = node.provenance.instruction;
+    if (instr.instr_args_type() != fb::InstructionArguments::NONE && !instr.instr_args())
+      return error(fmt::format("{}: instruction kind {} without its arguments", where,
+                               static_cast<int>(instr.instr_args_type())));
     switch (instr.instr_args_type()) {
       case fb::InstructionArguments::KernelCall: {
         const auto* call = instr.instr_args_as_KernelCall();
@@ -348,7 +460,7 @@ class Builder {
         node.op = op_name(ops->Get(op));
         node.name = fmt::format("{}_{}", short_op_name(node.op), index);
         if (auto s = check_args(call->args(), where); !s) return s;
-        if (call->args()) split_args(*call->args(), node);
+        if (call->args()) split_args(*call->args(), node, false);
         return Status::Ok();
       }
       case fb::InstructionArguments::DelegateCall: {
@@ -364,7 +476,7 @@ class Builder {
         node.name = fmt::format("{}_{}", node.op, index);
         node.attributes.push_back({"delegate_index", std::to_string(d)});
         if (auto s = check_args(call->args(), where); !s) return s;
-        if (call->args()) split_args(*call->args(), node);
+        if (call->args()) split_args(*call->args(), node, true);
         return Status::Ok();
       }
       case fb::InstructionArguments::MoveCall: {
@@ -375,7 +487,7 @@ class Builder {
         node.kind = NodeKind::kMove;
         node.op = "move";
         node.name = fmt::format("move_{}", index);
-        ensure_constant_node(call->move_from());
+        ensure_producer(call->move_from());
         node.inputs.push_back({"from", call->move_from()});
         node.outputs.push_back({"to", call->move_to()});
         mark_produced(call->move_to());
@@ -440,6 +552,10 @@ class Builder {
   std::vector<bool> produced_;
   std::vector<bool> is_graph_input_;
   std::vector<NodeId> constant_node_;
+  std::unordered_map<uint64_t, ValueId> last_writer_;  // memory placement -> latest value there
+  std::vector<int64_t> last_mention_;  // last instruction (in program order) naming each value
+  std::vector<bool> is_graph_output_;
+  int64_t current_instruction_ = 0;
 };
 
 }  // namespace

@@ -1,0 +1,124 @@
+// The etviz binary as a user runs it: exit codes, stdout vs stderr, --json.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+CliRun run(const std::string& args) {
+  const std::string err_file = std::string(ETVIZ_BINARY_DIR) + "/cli_test_stderr.txt";
+  const std::string cmd = std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz " + args + " 2>" + err_file;
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (FILE* f = fopen(err_file.c_str(), "r")) {
+    while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.err.append(buf.data(), n);
+    fclose(f);
+  }
+  return r;
+}
+
+std::string corpus(const std::string& rel) { return std::string(ETVIZ_CORPUS_DIR) + "/" + rel; }
+
+TEST(Cli, Version) {
+  CliRun r = run("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("etviz "), std::string::npos);
+}
+
+TEST(Cli, InfoHelp) {
+  CliRun r = run("info --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--json"), std::string::npos);
+}
+
+TEST(Cli, InfoTable) {
+  CliRun r = run("info " + corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("cortex_m::quantized_conv2d.out"), std::string::npos);
+  EXPECT_NE(r.out.find("memory id 1"), std::string::npos);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(Cli, InfoJsonIsOneDocumentedObject) {
+  CliRun r = run("info --json " + corpus("pte/corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.6d3450d6.pte"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "etviz.info/1");
+  EXPECT_EQ(j["format"], "executorch_program");
+  ASSERT_EQ(j["methods"].size(), 1u);
+  EXPECT_EQ(j["methods"][0]["name"], "forward");
+  EXPECT_EQ(j["methods"][0]["instruction_count"], 14);
+  EXPECT_EQ(j["methods"][0]["instructions"]["delegate"], 2);
+  EXPECT_EQ(j["backends"][0]["backend"], "XnnpackBackend");
+  EXPECT_EQ(j["backends"][0]["delegates"], 2);
+  EXPECT_EQ(j["named_data"]["count"], 20);
+  uint64_t total = 0;
+  for (const auto& s : j["sections"]) total += s["size"].get<uint64_t>();
+  EXPECT_EQ(total, j["file_size"].get<uint64_t>());
+}
+
+TEST(Cli, InfoMethodFilterAndUnknownMethod) {
+  const std::string qnn = corpus("pte/pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte");
+  CliRun ok = run("info --json --method kv_forward " + qnn);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(nlohmann::json::parse(ok.out)["methods"].size(), 1u);
+  CliRun bad = run("info --method nope " + qnn);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("no method named 'nope'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("kv_forward"), std::string::npos);
+}
+
+TEST(Cli, BundledProgramTestCases) {
+  CliRun r = run("info " + corpus("bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("method 'forward': 2 test cases"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PreReleaseProgramIsRefusedWithAReason) {
+  const std::string path = corpus("pte/pytorch__executorch__exir__backend__test__add_mul.be659019.ff");
+  CliRun r = run("info " + path);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find(path), std::string::npos);
+  EXPECT_NE(r.err.find("ET02"), std::string::npos);
+}
+
+TEST(Cli, MissingFile) {
+  CliRun r = run("info /nonexistent/model.pte");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/model.pte"), std::string::npos);
+}
+
+TEST(Cli, MissingExternalTensorsAreReported) {
+  CliRun r = run("info --data " + corpus("ptd/barakugav__executorch-rs__examples__data_map__model___default_external_constant.ptd") +
+              " " + corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("external tensor 'linear.weight' is not in"), std::string::npos) << r.out;
+}
+
+TEST(Cli, WritesToOutputFile) {
+  const std::string out = std::string(ETVIZ_BINARY_DIR) + "/cli_test_info.json";
+  CliRun r = run("info --json -o " + out + " " + corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.out.empty());
+  FILE* f = fopen(out.c_str(), "r");
+  ASSERT_TRUE(f);
+  fclose(f);
+}
+
+}  // namespace
