@@ -13,6 +13,7 @@ constexpr std::array kDecoders = {
     DelegateDecoder{"XnnpackBackend", "XNNPACK graph flatbuffer (XH00/XN01/XN00)", &decode_xnnpack},
     DelegateDecoder{"EthosUBackend", "Arm Vela bin stream", &decode_ethosu},
     DelegateDecoder{"ArmBackend", "Arm Vela bin stream (legacy backend id)", &decode_ethosu},
+    DelegateDecoder{"VgfBackend", "Arm VGF container (SPIR-V TOSA graph)", &decode_vgf},
     DelegateDecoder{"QnnBackend", "QNN context binary (summary)", &decode_qnn},
     DelegateDecoder{"OpenvinoBackend", "OpenVINO compiled model (CPU IR export)", &decode_openvino},
 };

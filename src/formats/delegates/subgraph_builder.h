@@ -3,6 +3,7 @@
 // graphs have: input nodes, constant nodes created where first read, op nodes, output nodes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,7 +71,11 @@ class SubgraphBuilder {
     return graph_.add_node(std::move(node));
   }
 
+  // Input nodes first (decoders may learn the inputs only after reading the ops); node ids
+  // are not referenced anywhere before link_values(), so reordering here is safe.
   Graph finish() {
+    std::stable_partition(graph_.nodes.begin(), graph_.nodes.end(),
+                          [](const Node& n) { return n.kind == NodeKind::kInput; });
     graph_.link_values();
     return std::move(graph_);
   }
