@@ -19,7 +19,7 @@ struct ExportModelSpec {
   bool schema1_style = false;
 };
 
-// About 31 nodes per block.
+// About 41 nodes per block (with the parameter placeholders).
 ExportProgram build_export_transformer(const ExportModelSpec& spec);
 
 }  // namespace etviz::gen

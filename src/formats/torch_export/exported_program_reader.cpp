@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <unordered_map>
 
@@ -62,11 +63,11 @@ const char* kMemoryFormatNames[] = {"unknown", "contiguous_format", "channels_la
 
 // A union is an object with one member set. Files of schema 1.x write every member and null the
 // unset ones, later files write only the set one: the first non-null member is the value.
-std::pair<std::string, JsonRef> union_member(JsonRef u) {
+std::pair<std::string_view, JsonRef> union_member(JsonRef u) {
   if (!u.is_object()) return {{}, {}};
   JsonRef none;
   for (JsonRef m : u) {
-    if (!m.is_null()) return {m.key(), m};
+    if (!m.is_null()) return {m.raw_key(), m};
     if (m.raw_key() == "as_none") none = m;
   }
   if (none.valid()) return {"as_none", none};
@@ -157,8 +158,19 @@ class ProgramBuilder {
 
   struct Scope {
     Graph& g;
-    std::unordered_map<std::string, ValueId> by_name;
+    // Keys view the JSON text (or `unescaped` for names with escapes): no copy per lookup.
+    std::unordered_map<std::string_view, ValueId> by_name;
     std::map<std::tuple<GroupId, std::string, std::string>, GroupId> groups;
+    // One parse per distinct nn_module_stack text: nodes of one module share it.
+    std::unordered_map<std::string_view, std::pair<GroupId, std::string>> stacks;
+    std::deque<std::string> unescaped;
+
+    std::string_view name_of(JsonRef s) {
+      if (!s.is_string()) return "?";
+      if (!s.has_escapes()) return s.string_body();
+      unescaped.push_back(s.string_or(""));
+      return unescaped.back();
+    }
   };
 
   static void sym_int_dim(JsonRef s, Dim& d) {
@@ -203,11 +215,12 @@ class ProgramBuilder {
     return t;
   }
 
-  ValueId value_named(Scope& sc, const std::string& name, ValueKind kind_if_new) {
+  ValueId value_named(Scope& sc, JsonRef name_json, ValueKind kind_if_new) {
+    const std::string_view name = sc.name_of(name_json);
     auto it = sc.by_name.find(name);
     if (it != sc.by_name.end()) return it->second;
     Value v;
-    v.name = name;
+    v.name = std::string(name);
     v.kind = kind_if_new;
     const ValueId id = sc.g.add_value(std::move(v));
     sc.by_name.emplace(name, id);
@@ -243,7 +256,7 @@ class ProgramBuilder {
   // An Argument union into a value id; `owner` and `what` name it for subgraphs and messages.
   ValueId argument(Scope& sc, JsonRef arg, Node& owner, const std::string& what) {
     auto [kind, v] = union_member(arg);
-    if (kind == "as_tensor") return value_named(sc, v["name"].string_or("?"), ValueKind::kTensor);
+    if (kind == "as_tensor") return value_named(sc, v["name"], ValueKind::kTensor);
     if (kind == "as_none") return literal_value(sc, ValueKind::kNull, "None");
     if (kind == "as_int") return literal_value(sc, ValueKind::kInt, number_text(v));
     if (kind == "as_float") return literal_value(sc, ValueKind::kDouble, number_text(v));
@@ -277,7 +290,7 @@ class ProgramBuilder {
       if (sk == "as_name") {
         const ValueKind vk = kind == "as_sym_int" ? ValueKind::kSymInt
                              : kind == "as_sym_float" ? ValueKind::kSymFloat : ValueKind::kSymBool;
-        return value_named(sc, sv.string_or("?"), vk);
+        return value_named(sc, sv, vk);
       }
       return literal_value(sc, kind == "as_sym_int" ? ValueKind::kInt : kind == "as_sym_float" ? ValueKind::kDouble : ValueKind::kBool,
                            sym_arg_text(v));
@@ -290,7 +303,7 @@ class ProgramBuilder {
       for (JsonRef e : v) {
         auto [ek, ev] = union_member(e);
         if (ek == "as_name")
-          list.elements.push_back(value_named(sc, ev.string_or("?"),
+          list.elements.push_back(value_named(sc, ev,
                                               kind == "as_sym_ints" ? ValueKind::kSymInt
                                               : kind == "as_sym_floats" ? ValueKind::kSymFloat : ValueKind::kSymBool));
       }
@@ -308,9 +321,9 @@ class ProgramBuilder {
         }
         if (text.size() > 1) text += ", ";
         if (t.is_object()) {
-          const std::string name = t["name"].string_or("?");
-          list.elements.push_back(value_named(sc, name, ValueKind::kTensor));
-          text += name;
+          const ValueId id = value_named(sc, t["name"], ValueKind::kTensor);
+          list.elements.push_back(id);
+          text += sc.g.values[id].name;
         } else {
           list.elements.push_back(kNoId);
           text += "None";
@@ -321,11 +334,11 @@ class ProgramBuilder {
     }
     if (kind == "as_optional_tensor") {
       auto [ek, ev] = union_member(v);
-      if (ek == "as_tensor") return value_named(sc, ev["name"].string_or("?"), ValueKind::kTensor);
+      if (ek == "as_tensor") return value_named(sc, ev["name"], ValueKind::kTensor);
       return literal_value(sc, ValueKind::kNull, "None");
     }
     if (kind == "as_custom_obj") {
-      const ValueId id = value_named(sc, v["name"].string_or("?"), ValueKind::kOther);
+      const ValueId id = value_named(sc, v["name"], ValueKind::kOther);
       if (sc.g.values[id].literal.empty()) sc.g.values[id].literal = v["class_fqn"].string_or("");
       return id;
     }
@@ -343,7 +356,7 @@ class ProgramBuilder {
     // as_nested_tensors, as_int_lists, as_string_to_argument and kinds newer than this reader:
     // kept as the JSON text.
     if (kind.empty()) return literal_value(sc, ValueKind::kOther, std::string(arg.raw().substr(0, 4096)));
-    return literal_value(sc, ValueKind::kOther, kind + " " + std::string(v.raw().substr(0, 4096)));
+    return literal_value(sc, ValueKind::kOther, std::string(kind) + " " + std::string(v.raw().substr(0, 4096)));
   }
 
   int32_t subgraph(JsonRef graph, const std::string& name) {
@@ -402,23 +415,27 @@ class ProgramBuilder {
     if (!meta.is_object()) return;
     for (JsonRef m : meta) {
       const std::string_view key = m.raw_key();
-      std::string text = m.is_string() ? m.string_or("") : std::string(m.raw());
       if (key == "nn_module_stack") {
-        auto stack = parse_nn_module_stack(text);
-        n.group = module_group(sc, stack);
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-          if (!it->path.empty()) {
-            n.provenance.module_path = it->path;
-            break;
-          }
-        n.attributes.push_back({"nn_module_stack", std::move(text)});
+        auto cached = sc.stacks.find(m.raw());
+        if (cached == sc.stacks.end()) {
+          const std::string text = m.is_string() ? m.string_or("") : std::string(m.raw());
+          auto stack = parse_nn_module_stack(text);
+          std::string path;
+          for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+            if (!it->path.empty()) {
+              path = it->path;
+              break;
+            }
+          cached = sc.stacks.emplace(m.raw(), std::make_pair(module_group(sc, stack), std::move(path))).first;
+        }
+        n.group = cached->second.first;
+        n.provenance.module_path = cached->second.second;
       } else if (key == "stack_trace") {
-        n.provenance.stack = parse_stack_trace(text);
+        n.provenance.stack = m.has_escapes() ? parse_stack_trace(m.string_or("")) : parse_stack_trace(m.string_body());
       } else if (key == "debug_handle" || key == "debug_handles") {
-        for (int64_t h : parse_int_list(text)) n.provenance.debug_handles.push_back(h);
-        n.attributes.push_back({std::string(key), std::move(text)});
+        n.provenance.debug_handles = parse_int_list(m.is_string() ? m.string_body() : m.raw());
       } else {
-        n.attributes.push_back({m.key(), std::move(text)});
+        n.attributes.push_back({m.key(), m.is_string() ? m.string_or("") : std::string(m.raw())});
       }
     }
   }
@@ -438,7 +455,7 @@ class ProgramBuilder {
       for (JsonRef spec : specs) {
         auto [kind, v] = union_member(spec);
         InputRole r;
-        r.role = kind;
+        r.role = std::string(kind);
         std::string name;
         JsonRef arg = v["arg"];
         if (kind == "user_input") {
@@ -464,7 +481,7 @@ class ProgramBuilder {
         std::string target;
         for (const char* field : {"buffer_name", "parameter_name", "user_input_name"})
           if (auto t = v[field].as_string()) target = *t;
-        output_roles.push_back({kind.empty() ? "unknown" : kind, target});
+        output_roles.push_back({kind.empty() ? std::string("unknown") : std::string(kind), target});
         output_args.push_back(v["arg"]);
       }
       return;
@@ -478,18 +495,27 @@ class ProgramBuilder {
   }
 
   Status build_graph(JsonRef graph, JsonRef signature, Graph& g, const std::string& where) {
-    Scope sc{g, {}, {}};
+    Scope sc{g, {}, {}, {}, {}};
     JsonRef tensor_values = graph["tensor_values"];
     if (tensor_values.valid() && !tensor_values.is_object())
       return Error(where + ".tensor_values: expected an object");
     sc.by_name.reserve(tensor_values.size() * 2 + 16);
+    // Values: one per tensor plus about three literal arguments per node.
+    g.values.reserve(tensor_values.size() + graph["nodes"].size() * 3 + 16);
+    g.nodes.reserve(graph["nodes"].size() + graph["inputs"].size() + graph["outputs"].size());
+    auto key_view = [&](JsonRef member) -> std::string_view {
+      const std::string key = member.key();
+      if (key == member.raw_key()) return member.raw_key();
+      sc.unescaped.push_back(key);
+      return sc.unescaped.back();
+    };
     for (JsonRef tv : tensor_values) {
       if (!tv.is_object()) return Error(fmt::format("{}.tensor_values.{}: expected an object", where, tv.key()));
       Value v;
-      v.name = tv.key();
+      const std::string_view name = key_view(tv);
+      v.name = std::string(name);
       v.kind = ValueKind::kTensor;
       v.tensor = tensor_meta(tv);
-      const std::string name = v.name;
       sc.by_name.emplace(name, g.add_value(std::move(v)));
     }
     auto sym_values = [&](const char* field, ValueKind kind) {
@@ -500,8 +526,7 @@ class ProgramBuilder {
         auto [k, x] = union_member(s);
         if (k == "as_expr") v.literal = x.is_string() ? x.string_or("") : x["expr_str"].string_or("");
         else if (x.valid()) v.literal = x.is_bool() ? (*x.as_bool() ? "True" : "False") : number_text(x);
-        const std::string name = v.name;
-        sc.by_name.emplace(name, g.add_value(std::move(v)));
+        sc.by_name.emplace(key_view(s), g.add_value(std::move(v)));
       }
     };
     sym_values("sym_int_values", ValueKind::kSymInt);
@@ -512,8 +537,7 @@ class ProgramBuilder {
       v.name = c.key();
       v.kind = ValueKind::kOther;
       v.literal = c["class_fqn"].string_or("");
-      const std::string name = v.name;
-      sc.by_name.emplace(name, g.add_value(std::move(v)));
+      sc.by_name.emplace(key_view(c), g.add_value(std::move(v)));
     }
 
     std::unordered_map<std::string, InputRole> roles;
@@ -561,7 +585,8 @@ class ProgramBuilder {
       n.op = normalize_target(target);
       n.kind = NodeKind::kKernel;
       n.name = jn["name"].string_or("");
-      if (target != n.op) n.attributes.push_back({"target", target});
+      // The serialized target is kept when the short op name does not spell it out.
+      if (target != n.op && !target.starts_with("torch.ops.")) n.attributes.push_back({"target", target});
       JsonRef outs = jn["outputs"];
       // Node names came with schema 8.x; before, the first output's name stands for the node.
       if (n.name.empty())

@@ -357,6 +357,14 @@ std::optional<std::string> JsonRef::as_string() const {
   return n.escaped ? json_unescape(body) : std::string(body);
 }
 
+std::string_view JsonRef::string_body() const {
+  if (!is_string()) return {};
+  const auto& n = tree_->nodes_[index_];
+  return tree_->text_.substr(n.offset, n.length);
+}
+
+bool JsonRef::has_escapes() const { return is_string() && tree_->nodes_[index_].escaped; }
+
 std::string JsonRef::string_or(std::string_view fallback) const {
   auto s = as_string();
   return s ? std::move(*s) : std::string(fallback);

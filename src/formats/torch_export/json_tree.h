@@ -48,6 +48,10 @@ class JsonRef {
   // Text of a string without unescaping when it has no escapes (fast path), else unescaped.
   std::string string_or(std::string_view fallback) const;
 
+  // A string's body as written (escapes not decoded) and whether it holds escapes.
+  std::string_view string_body() const;
+  bool has_escapes() const;
+
   // The source text of this value, as written (for keeping unknown fields).
   std::string_view raw() const;
   // Key of this value when it is an object member.
