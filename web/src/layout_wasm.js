@@ -5,7 +5,20 @@
 export async function createLayoutEngine() {
   const factory = globalThis.createEtvizLayout;
   if (typeof factory !== 'function') throw new Error('this etviz build does not include the WebAssembly layout engine');
-  const module = await factory();
+  // The module carries its wasm as a data: URI and would first try fetch() on it, which the
+  // page's Content-Security-Policy (connect-src 'none') refuses with a console error before the
+  // module falls back to decoding the URI itself. Hide fetch while the factory starts so it
+  // takes the direct path; the factory reads the binary synchronously.
+  const savedFetch = globalThis.fetch;
+  let pending;
+  try {
+    globalThis.fetch = undefined;
+    pending = factory();
+  } finally {
+    globalThis.fetch = savedFetch;
+  }
+  const module = await pending;
+  if (typeof module.etvizLayout !== 'function') throw new Error('the WebAssembly layout module has no etvizLayout()');
   return new WasmLayout(module);
 }
 

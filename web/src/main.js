@@ -174,7 +174,7 @@ class App {
     this.buildLegend();
     showSummary($('panel'), this.data, this.model);
     this.invalidateOverview();
-    if (!this.view.fitted && this.width) { this.fit(); this.view.fitted = true; }
+    if (!this.view.fitted && this.width) { this.initialView(); this.view.fitted = true; }
     if ($('search').value) this.runSearch();
     this.requestRender();
   }
@@ -235,8 +235,19 @@ class App {
     this.dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(this.width * this.dpr);
     this.canvas.height = Math.round(this.height * this.dpr);
-    if (this.view && !this.view.fitted) { this.fit(); this.view.fitted = true; }
+    if (this.view && !this.view.fitted) { this.initialView(); this.view.fitted = true; }
     this.requestRender();
+  }
+  // Small graphs fit the window; tall ones start readable at the top (f fits everything).
+  initialView() {
+    const b = this.view.bounds;
+    const cam = this.view.camera;
+    cam.fit(b, this.width, this.height, 32, 1.4);
+    if (cam.scale >= 0.45) return;
+    cam.scale = Math.max(cam.scale, Math.min(1, (this.width - 64) / Math.max(b.w, 1)), 0.45);
+    cam.x = this.width / 2 - (b.x + b.w / 2) * cam.scale;
+    cam.y = 32 - b.y * cam.scale;
+    if (b.w * cam.scale > this.width) cam.x = 32 - b.x * cam.scale;
   }
   fit() {
     const b = this.view.bounds;

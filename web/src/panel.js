@@ -89,7 +89,7 @@ export function showNode(root, m, data, i, onJump) {
     row(s, 'backend', del.backend);
     row(s, 'payload', `${del.location}${del.payloadIndex >= 0 ? ` #${del.payloadIndex}` : ''}`);
     if (del.payloadSize >= 0) row(s, 'payload size', `${formatBytes(del.payloadSize)} (${del.payloadSize.toLocaleString('en-US')} bytes)`);
-    row(s, 'decoded', del.subgraph >= 0 ? 'yes: expand the group to see its ops' : 'no (opaque payload)');
+    row(s, 'decoded view', del.subgraph >= 0 ? 'yes (expand the group)' : 'no (opaque payload)');
     row(s, 'decoder', del.note);
     if (del.specs.length) {
       const specs = section(root, 'Compile specs');

@@ -1,0 +1,237 @@
+// The HTML viewer in real headless Chromium, on corpus programs and generated ones.
+// Env: ETVIZ_BIN (etviz), ETVIZ_GEN (etviz-gen, optional), ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS,
+// ETVIZ_BROWSER_CASE (one case name, or all).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer, waitForEngine } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const GEN = process.env.ETVIZ_GEN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+const ONLY = process.env.ETVIZ_BROWSER_CASE;
+fs.mkdirSync(OUT, { recursive: true });
+
+const pte = (name) => path.join(CORPUS, 'pte', name);
+const CASES = {
+  portable: {
+    file: () => pte('pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte'),
+    graph: 'forward', op: 'aten::addmm.out', search: 'addmm',
+  },
+  xnnpack: {
+    file: () => pte('corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte'),
+    graph: 'forward', op: 'aten::index_select.out', search: 'index_select', groups: true, decodedOp: 'XNNFullyConnected',
+  },
+  qnn: {
+    file: () => pte('pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte'),
+    graph: 'kv_forward', op: 'QnnBackend', search: 'qnn', groups: true, otherGraph: 'prefill_forward', graphCount: 29,
+  },
+  ethosu: {
+    file: () => pte('fidel-makatia__ALIF_Executorch__executorch_mnist__mnist_ethos_u55.pte'),
+    graph: 'forward', op: 'EthosUBackend', search: '/quantize_per_tensor/', groups: true,
+  },
+  generated: {
+    file: () => generate('generated.pte', ['--blocks', '6', '--delegates']),
+    graph: 'forward', op: 'aten::rms_norm.out', search: 'rms_norm', groups: true,
+  },
+};
+
+function generate(name, args) {
+  if (!GEN) return null;
+  const out = path.join(OUT, name);
+  execFileSync(GEN, ['program', ...args, '-o', out], { stdio: 'ignore' });
+  return out;
+}
+
+function writePage(file, name) {
+  const html = path.join(OUT, `${name}.html`);
+  execFileSync(BIN, [file, '-o', html, '-q']);
+  return html;
+}
+
+function irNodeCount(file, graph) {
+  const info = JSON.parse(execFileSync(BIN, ['info', '--json', file]).toString());
+  const m = info.methods.find((x) => x.name === graph);
+  assert.ok(m, `etviz info lists method ${graph}`);
+  return m.node_count;
+}
+
+// Centre of node i on screen after bringing it into view, in page coordinates.
+async function nodeOnScreen(page, i) {
+  return page.evaluate((n) => {
+    const app = window.__etviz;
+    app.zoomToNode(n);
+    const L = app.view.layout;
+    const [x, y] = app.view.camera.toScreen(L.nx[n] + L.nw[n] / 2, L.ny[n] + L.nh[n] / 2);
+    const r = app.canvas.getBoundingClientRect();
+    return [r.left + x, r.top + y];
+  }, i);
+}
+
+async function findNode(page, op) {
+  return page.evaluate((o) => {
+    const m = window.__etviz.model;
+    for (let i = 0; i < m.nodeCount; i++) if (m.nodeOp(i) === o) return i;
+    return -1;
+  }, op);
+}
+
+const visibleCount = (page) => page.evaluate(() => window.__etviz.view.boxes.nodes.length);
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { if (browser) await browser.close(); });
+
+for (const [name, c] of Object.entries(CASES)) {
+  if (ONLY && ONLY !== name) continue;
+  test(`viewer: ${name}`, async (t) => {
+    const file = c.file();
+    if (!file) { t.skip('etviz-gen not built'); return; }
+    const html = writePage(file, name);
+    const { page, log, context } = await openViewer(browser, html);
+    try {
+      assert.ok(await waitForEngine(page), 'the WebAssembly layout engine loads');
+
+      // The header states the IR's node count of the graph on show.
+      if (c.graphCount) assert.equal(await page.locator('#graph-select option').count(), c.graphCount);
+      assert.equal(await page.inputValue('#graph-select').then((v) => page.evaluate((k) => window.__etviz.models[k].name, Number(v))), c.graph);
+      const shown = Number(await page.getAttribute('#file-meta', 'data-nodes'));
+      assert.equal(shown, irNodeCount(file, c.graph));
+      assert.match(await page.textContent('#file-meta'), new RegExp(`${shown.toLocaleString('en-US')} nodes`));
+
+      // Clicking a known node fills the panel with its op.
+      const i = await findNode(page, c.op);
+      assert.ok(i >= 0, `a node with op ${c.op}`);
+      const [x, y] = await nodeOnScreen(page, i);
+      await page.mouse.click(x, y);
+      assert.equal((await page.textContent('#panel .op-name')).trim(), c.op);
+
+      // Search lists the op and Enter jumps to a match.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('/');
+      await page.keyboard.type(c.search);
+      await page.waitForSelector('#search-results .res');
+      const ops = await page.locator('#search-results .res .op').allTextContents();
+      assert.ok(ops.length > 0, 'search lists results');
+      assert.ok(ops.includes(c.op) || ops.some((o) => new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i').test(o)), `results name the op: ${ops.slice(0, 5)}`);
+      await page.keyboard.press('Enter');
+      const selected = await page.evaluate(() => window.__etviz.selectedNode);
+      assert.ok(selected >= 0, 'Enter selects a match');
+      const selectedText = await page.evaluate((n) => `${window.__etviz.model.nodeOp(n)} ${window.__etviz.model.nodeName(n)}`, selected);
+      assert.match(selectedText, new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i'));
+      await page.keyboard.press('Escape');
+
+      if (c.groups) {
+        // Collapse every group, then expand one by clicking it: its children appear.
+        await page.click('#btn-collapse');
+        const collapsed = await visibleCount(page);
+        const g = await page.evaluate(() => {
+          const app = window.__etviz;
+          const v = app.view;
+          let best = -1;
+          for (const k of v.boxes.collapsed) if (best < 0 || app.model.g.count[k] > app.model.g.count[best]) best = k;
+          return best;
+        });
+        assert.ok(g >= 0, 'a collapsed group');
+        const children = await page.evaluate((k) => {
+          const m = window.__etviz.model;
+          let n = 0;
+          for (let i = 0; i < m.nodeCount; i++) if (m.n.group[i] === k) n++;
+          return n;
+        }, g);
+        const [gx, gy] = await page.evaluate((k) => {
+          const app = window.__etviz;
+          const L = app.view.layout;
+          const cam = app.view.camera;
+          if (cam.scale < 0.8) cam.scale = 1;
+          cam.centerOn(L.gx[k] + L.gw[k] / 2, L.gy[k] + L.gh[k] / 2, app.width, app.height);
+          app.requestRender();
+          const [sx, sy] = cam.toScreen(L.gx[k] + 10, L.gy[k] + L.gh[k] / 2);
+          const r = app.canvas.getBoundingClientRect();
+          return [r.left + sx, r.top + sy];
+        }, g);
+        await page.mouse.click(gx, gy);
+        assert.equal(await page.evaluate((k) => window.__etviz.view.expanded[k], g), 1);
+        assert.equal(await visibleCount(page), collapsed + children, 'expanding adds the group\'s children');
+        // The group stays under the pointer.
+        const under = await page.evaluate(([k, px, py]) => {
+          const app = window.__etviz;
+          const r = app.canvas.getBoundingClientRect();
+          const [wx, wy] = app.view.camera.toWorld(px - r.left, py - r.top);
+          const L = app.view.layout;
+          return wx >= L.gx[k] && wx <= L.gx[k] + L.gw[k] && wy >= L.gy[k] && wy <= L.gy[k] + L.gh[k];
+        }, [g, gx, gy]);
+        assert.ok(under, 'the expanded group is under the pointer');
+        if (c.decodedOp) assert.ok((await findNode(page, c.decodedOp)) >= 0, `decoded delegate op ${c.decodedOp}`);
+        await page.click('#btn-expand');
+      }
+
+      if (c.otherGraph) {
+        const indexOf = (g) => page.evaluate((nm) => String(window.__etviz.models.findIndex((m) => m.name === nm)), g);
+        await page.selectOption('#graph-select', await indexOf(c.otherGraph));
+        assert.equal(await page.evaluate(() => window.__etviz.model.name), c.otherGraph);
+        assert.equal(Number(await page.getAttribute('#file-meta', 'data-nodes')), irNodeCount(file, c.otherGraph));
+        await page.selectOption('#graph-select', await indexOf(c.graph));
+      }
+
+      await page.keyboard.press('f');
+      await page.screenshot({ path: path.join(OUT, `${name}-light.png`) });
+      // Dark theme applies to the page and the canvas.
+      await page.click('#btn-theme');
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const [r, gg, b] = bg.match(/\d+/g).map(Number);
+      assert.ok(r + gg + b < 150, `dark background, got ${bg}`);
+      await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+      const pixel = await page.evaluate(() => Array.from(window.__etviz.canvas.getContext('2d').getImageData(2, 2, 1, 1).data));
+      assert.ok(pixel[0] + pixel[1] + pixel[2] < 150, `dark canvas, got ${pixel}`);
+      await page.screenshot({ path: path.join(OUT, `${name}-dark.png`) });
+
+      assert.deepEqual(log.errors, [], 'no console errors');
+      assert.deepEqual(log.requests, [], 'no network requests');
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('viewer: hostile names render as text and run no script', async (t) => {
+  if (ONLY && ONLY !== 'hostile') { t.skip(); return; }
+  const file = generate('hostile.pte', ['--blocks', '2', '--hostile-names']);
+  if (!file) { t.skip('etviz-gen not built'); return; }
+  for (const compress of [true, false]) {
+    const html = path.join(OUT, `hostile${compress ? '' : '-plain'}.html`);
+    execFileSync(BIN, [file, '-o', html, '-q', ...(compress ? [] : ['--no-compress'])]);
+    const text = fs.readFileSync(html, 'utf8');
+    assert.ok(!text.includes('<img src=x'), 'no raw markup from the model in the page');
+    const { page, log, context } = await openViewer(browser, html);
+    try {
+      await waitForEngine(page);
+      assert.equal(await page.locator('img').count(), 0, 'no injected elements');
+      assert.deepEqual(log.dialogs, [], 'no alert ran');
+      const i = await page.evaluate(() => {
+        const m = window.__etviz.model;
+        for (let k = 0; k < m.nodeCount; k++) if (m.nodeOp(k).includes('</script>')) return k;
+        return -1;
+      });
+      assert.ok(i >= 0, 'a node whose op contains </script>');
+      const [x, y] = await nodeOnScreen(page, i);
+      await page.mouse.click(x, y);
+      const op = await page.textContent('#panel .op-name');
+      assert.ok(op.includes('</script><img src=x onerror=alert(1)>'), `the op shows as text: ${op}`);
+      await page.keyboard.press('/');
+      await page.keyboard.type('onerror');
+      await page.waitForSelector('#search-results .res');
+      assert.equal(await page.locator('img').count(), 0);
+      await page.screenshot({ path: path.join(OUT, `hostile${compress ? '' : '-plain'}.png`) });
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.requests, []);
+      assert.deepEqual(log.dialogs, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
