@@ -14,6 +14,7 @@ constexpr std::array kDecoders = {
     DelegateDecoder{"EthosUBackend", "Arm Vela bin stream", &decode_ethosu},
     DelegateDecoder{"ArmBackend", "Arm Vela bin stream (legacy backend id)", &decode_ethosu},
     DelegateDecoder{"VgfBackend", "Arm VGF container (SPIR-V TOSA graph)", &decode_vgf},
+    DelegateDecoder{"CoreMLBackend", "Core ML package (inmemoryfs, ML Program)", &decode_coreml},
     DelegateDecoder{"QnnBackend", "QNN context binary (summary)", &decode_qnn},
     DelegateDecoder{"OpenvinoBackend", "OpenVINO compiled model (CPU IR export)", &decode_openvino},
 };
