@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "formats/open_document.h"
+#include "render/html/html_page.h"
+#include "render/html/page_data.h"
+#include "render/html/view_model.h"
+
+namespace etviz::render::html {
+namespace {
+
+const std::string kHostile = "</script><img src=x onerror=alert(1)>";
+
+TEST(PageData, JsonStringsAreSafeInsideScript) {
+  std::string out;
+  append_json_string(out, kHostile + "\xE2\x80\xA8" + "\xFF" + "\x01" + "\"\\&");
+  EXPECT_EQ(out.find('<'), std::string::npos);
+  EXPECT_EQ(out.find('>'), std::string::npos);
+  EXPECT_EQ(out.find('&'), std::string::npos);
+  const auto parsed = nlohmann::json::parse(out).get<std::string>();
+  EXPECT_EQ(parsed.substr(0, kHostile.size()), kHostile);
+  EXPECT_NE(parsed.find("\xEF\xBF\xBD"), std::string::npos);  // U+FFFD for the invalid byte
+}
+
+// A document with a delegate whose decoded subgraph and a module hierarchy, as the delegate
+// and .pt2 readers produce them.
+Document nested_document() {
+  Document doc;
+  doc.format = "test";
+  Graph main;
+  main.name = "forward";
+  main.add_group({"layers", "layers", GroupKind::kModule, kNoId});
+  main.add_group({"layers.0", "layers.0 (Block)", GroupKind::kModule, 0});
+  for (int i = 0; i < 4; ++i) main.add_value(Value{});
+  Node in;
+  in.kind = NodeKind::kInput;
+  in.op = "input";
+  in.name = "x" + kHostile;
+  in.outputs = {{"", 0}};
+  main.add_node(in);
+  Node add;
+  add.op = "aten::add.out";
+  add.name = "add";
+  add.group = 1;
+  add.inputs = {{"self", 0}};
+  add.outputs = {{"out", 1}};
+  main.add_node(add);
+  Node del;
+  del.kind = NodeKind::kDelegate;
+  del.op = "XnnpackBackend";
+  del.name = "call_delegate";
+  del.delegate = 0;
+  del.inputs = {{"", 1}};
+  del.outputs = {{"", 2}};
+  main.add_node(del);
+  main.link_values();
+  Graph sub;
+  sub.name = "xnn";
+  sub.kind = "delegate";
+  sub.add_value(Value{});
+  sub.add_value(Value{});
+  Node sin;
+  sin.kind = NodeKind::kInput;
+  sin.op = "input";
+  sin.outputs = {{"", 0}};
+  sub.add_node(sin);
+  Node fc;
+  fc.op = "XNNFullyConnected";
+  fc.inputs = {{"", 0}};
+  fc.outputs = {{"", 1}};
+  sub.add_node(fc);
+  sub.link_values();
+  doc.graphs = {main, sub};
+  Delegate d;
+  d.backend_id = "XnnpackBackend";
+  d.subgraph = 1;
+  doc.delegates = {d};
+  return doc;
+}
+
+TEST(ViewModel, DelegateSubgraphBecomesAGroupAndModulesNest) {
+  Document doc = nested_document();
+  EXPECT_EQ(top_level_graphs(doc), std::vector<int32_t>{0});
+  ViewModel m = build_view_model(doc, 0, analysis::default_category_config());
+  EXPECT_EQ(m.root_node_count, 3);
+  ASSERT_EQ(m.nodes.size(), 5u);  // 3 + the subgraph's 2
+  ASSERT_EQ(m.groups.size(), 3u);
+  EXPECT_EQ(m.groups[1].parent, 0);
+  EXPECT_EQ(m.groups[2].kind, GroupKind::kDelegate);
+  EXPECT_EQ(m.groups[2].owner, 2);
+  EXPECT_EQ(m.nodes[2].group, 2);  // the delegate call heads its group
+  EXPECT_EQ(m.nodes[4].group, 2);  // the decoded op is inside it
+  EXPECT_EQ(m.groups[2].node_count, 3);
+  // Small graph: everything starts expanded and every node has a laid-out box.
+  for (const auto& g : m.groups) EXPECT_TRUE(g.expanded);
+  ASSERT_EQ(m.layout.nodes.size(), m.nodes.size());
+  for (const auto& r : m.layout.nodes) EXPECT_GT(r.width, 0);
+  // Edges: input->add, add->delegate, sub input->fc, plus the structural delegate->sub input.
+  int structural = 0;
+  for (const auto& e : m.edges) structural += e.structural ? 1 : 0;
+  EXPECT_EQ(m.edges.size(), 4u);
+  EXPECT_EQ(structural, 1);
+}
+
+TEST(ViewModel, LargeHierarchiesStartCollapsed) {
+  Document doc;
+  Graph g;
+  for (int k = 0; k < 20; ++k) g.add_group({"b" + std::to_string(k), "", GroupKind::kModule, kNoId});
+  for (int i = 0; i < 1000; ++i) {
+    Node n;
+    n.op = "aten::relu.out";
+    n.group = i % 20;
+    g.add_node(n);
+  }
+  doc.graphs = {g};
+  ViewModel m = build_view_model(doc, 0, analysis::default_category_config());
+  for (const auto& vg : m.groups) EXPECT_FALSE(vg.expanded);
+  // Hidden nodes get zero-size boxes; collapsed groups get their collapsed size.
+  EXPECT_EQ(m.layout.nodes[0].width, 0);
+  EXPECT_GT(m.layout.groups[0].width, 0);
+}
+
+TEST(HtmlPage, HostileStringsNeverAppearAsMarkup) {
+  Document doc = nested_document();
+  doc.graphs[0].nodes[1].op = "evil::op" + kHostile;
+  PageOptions opt;
+  opt.file_name = "model" + kHostile + ".pte";
+  opt.allow_compression = false;
+  auto page = write_html_page(doc, opt);
+  ASSERT_TRUE(page.ok()) << page.error().message();
+  EXPECT_EQ(page->find("<img"), std::string::npos);
+  EXPECT_NE(page->find("Content-Security-Policy"), std::string::npos);
+  EXPECT_NE(page->find("connect-src 'none'"), std::string::npos);
+  EXPECT_NE(page->find("model&lt;/script&gt;&lt;img"), std::string::npos);
+  // Exactly the viewer's own script elements close; model text never does.
+  size_t closes = 0;
+  for (size_t p = 0; (p = page->find("</script>", p)) != std::string::npos; ++p) ++closes;
+  EXPECT_EQ(closes, viewer_has_wasm_layout() ? 3u : 2u);
+}
+
+TEST(HtmlPage, CompressesLargeDataAndRejectsEmptyDocuments) {
+  auto doc = open_document(std::string(ETVIZ_CORPUS_DIR) +
+                           "/pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte");
+  ASSERT_TRUE(doc.ok());
+  PageStats stats;
+  PageOptions opt;
+  opt.file_name = "xor.pte";
+  auto page = write_html_page(*doc, opt, &stats);
+  ASSERT_TRUE(page.ok());
+  EXPECT_EQ(stats.graphs, 4u);  // forward + 3 training helper methods
+  EXPECT_GT(stats.data_bytes, 0u);
+  if (stats.compressed) EXPECT_LT(stats.embedded_bytes, stats.data_bytes);
+  EXPECT_FALSE(write_html_page(Document{}, opt).ok());
+}
+
+}  // namespace
+}  // namespace etviz::render::html
