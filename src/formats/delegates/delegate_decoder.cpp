@@ -15,6 +15,7 @@ constexpr std::array kDecoders = {
     DelegateDecoder{"ArmBackend", "Arm Vela bin stream (legacy backend id)", &decode_ethosu},
     DelegateDecoder{"VgfBackend", "Arm VGF container (SPIR-V TOSA graph)", &decode_vgf},
     DelegateDecoder{"CoreMLBackend", "Core ML package (inmemoryfs, ML Program)", &decode_coreml},
+    DelegateDecoder{"VulkanBackend", "Vulkan graph flatbuffer (VH00/VK00)", &decode_vulkan},
     DelegateDecoder{"QnnBackend", "QNN context binary (summary)", &decode_qnn},
     DelegateDecoder{"OpenvinoBackend", "OpenVINO compiled model (CPU IR export)", &decode_openvino},
 };

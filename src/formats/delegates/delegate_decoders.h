@@ -15,6 +15,7 @@ Result<Graph> decode_qnn(const DecodeInput& in);
 Result<Graph> decode_ethosu(const DecodeInput& in);
 Result<Graph> decode_vgf(const DecodeInput& in);
 Result<Graph> decode_coreml(const DecodeInput& in);
+Result<Graph> decode_vulkan(const DecodeInput& in);
 Result<Graph> decode_openvino(const DecodeInput& in);
 
 // A graph of one node standing for the whole payload, its facts as attributes, fed by copies

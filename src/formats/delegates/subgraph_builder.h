@@ -27,6 +27,11 @@ class SubgraphBuilder {
     v.name = std::move(name);
     v.kind = ValueKind::kTensor;
     v.tensor = std::move(info);
+    return add_value(std::move(v));
+  }
+
+  // Any value (scalars and lists too); always add values through the builder.
+  ValueId add_value(Value v) {
     constant_node_.push_back(kNoId);
     return graph_.add_value(std::move(v));
   }
