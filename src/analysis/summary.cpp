@@ -163,6 +163,7 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
     }
     s.test_suites.push_back(std::move(ss));
   }
+  summarize_exported_programs(doc, method, s);
   return s;
 }
 

@@ -3,6 +3,7 @@
 // JSON (docs/cli.md describes the JSON).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,52 @@ struct SuiteSummary {
   std::vector<TensorSummary> expected_outputs;  // of the first case
 };
 
+// A module (nn.Module scope) of an exported program.
+struct ModuleSummary {
+  std::string path;   // "layers.3.self_attn"
+  std::string label;  // "self_attn (Attention)"
+  int depth = 1;      // 1 = top-level module
+  int64_t nodes = 0;  // operator calls inside it, submodules included
+};
+
+// One torch.export program: a .pt2 model or an ETRecord stage (export_summary.cpp).
+struct ProgramSummary {
+  std::string name;
+  std::string role;  // ETRecord: exported_program, edge_dialect, aten_dialect, extra_module
+  std::string schema_version;
+  std::string dialect;
+  int64_t node_count = 0;  // operator calls
+  std::vector<OpCount> ops;
+  std::vector<TensorSummary> inputs;   // user inputs
+  std::vector<TensorSummary> outputs;  // user outputs
+  int64_t parameters = 0;              // parameter tensors
+  int64_t parameter_bytes = 0;
+  int64_t parameter_elements = 0;
+  int64_t buffers = 0;
+  int64_t buffer_bytes = 0;
+  int64_t constants = 0;  // tensor constants, custom objects, constant inputs
+  std::vector<std::string> symbolic_dims;  // "s0 in [2, 2048]"
+  int module_depth = 0;
+  int64_t module_count = 0;
+  std::vector<ModuleSummary> top_modules;  // depth 1, in first-use order
+  std::vector<ModuleSummary> modules;      // tree order, at most 60
+  int64_t subgraphs = 0;                   // higher-order-op bodies
+  int64_t nodes_with_stack_trace = 0;
+  int64_t nodes_with_debug_handle = 0;
+};
+
+struct ETRecordMapsSummary {
+  int64_t debug_handle_methods = 0;
+  int64_t instructions = 0;    // instructions with debug handles
+  int64_t debug_handles = 0;   // handles named by them
+  int64_t delegate_calls = 0;  // delegate_map entries
+  int64_t delegate_debug_ids = 0;
+  std::map<std::string, int64_t> delegate_calls_by_backend;
+  int64_t num_outs_entries = 0;
+  bool representative_inputs = false;
+  bool reference_outputs = false;
+};
+
 struct Summary {
   std::string path;
   uint64_t file_size = 0;
@@ -81,7 +128,12 @@ struct Summary {
   std::vector<ConstantSummary> named_data;  // up to 20 (keys with tensor layouts when stated)
   std::vector<SuiteSummary> test_suites;
   std::vector<Diagnostic> diagnostics;
+  std::vector<ProgramSummary> programs;         // exported programs (.pt2, .etrecord)
+  std::optional<ETRecordMapsSummary> etrecord;  // ETRecord maps
 };
+
+// Fills Summary::programs and Summary::etrecord (export_summary.cpp).
+void summarize_exported_programs(const Document& doc, const std::string& graph, Summary& s);
 
 // `method`, when non-empty, limits the per-method parts to that method.
 Result<Summary> summarize(const Document& doc, const std::string& method = {});

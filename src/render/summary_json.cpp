@@ -81,6 +81,29 @@ std::string summary_json(const analysis::Summary& s) {
   for (const auto& suite : s.test_suites)
     j["test_suites"].push_back({{"method", suite.method}, {"cases", suite.cases}, {"inputs", tensors(suite.inputs)},
                                 {"expected_outputs", tensors(suite.expected_outputs)}});
+  j["programs"] = json::array();
+  for (const auto& p : s.programs) {
+    json mods = json::array();
+    for (const auto& m : p.modules) mods.push_back({{"path", m.path}, {"label", m.label}, {"depth", m.depth}, {"calls", m.nodes}});
+    json tops = json::array();
+    for (const auto& m : p.top_modules) tops.push_back({{"path", m.path}, {"label", m.label}, {"calls", m.nodes}});
+    j["programs"].push_back({{"name", p.name}, {"role", p.role}, {"schema_version", p.schema_version},
+                             {"dialect", p.dialect}, {"node_count", p.node_count}, {"ops", op_counts(p.ops)},
+                             {"inputs", tensors(p.inputs)}, {"outputs", tensors(p.outputs)},
+                             {"parameters", {{"count", p.parameters}, {"elements", p.parameter_elements}, {"bytes", p.parameter_bytes}}},
+                             {"buffers", {{"count", p.buffers}, {"bytes", p.buffer_bytes}}},
+                             {"other_constants", p.constants}, {"symbolic_dims", p.symbolic_dims},
+                             {"subgraphs", p.subgraphs}, {"nodes_with_stack_trace", p.nodes_with_stack_trace},
+                             {"nodes_with_debug_handle", p.nodes_with_debug_handle},
+                             {"module_tree", {{"count", p.module_count}, {"depth", p.module_depth}, {"top_level", tops}, {"modules", mods}}}});
+  }
+  if (s.etrecord) {
+    const auto& e = *s.etrecord;
+    j["etrecord"] = {{"debug_handle_map", {{"methods", e.debug_handle_methods}, {"instructions", e.instructions}, {"debug_handles", e.debug_handles}}},
+                     {"delegate_map", {{"delegate_calls", e.delegate_calls}, {"by_backend", e.delegate_calls_by_backend}, {"delegate_debug_ids", e.delegate_debug_ids}}},
+                     {"instruction_id_to_num_outs_map", e.num_outs_entries},
+                     {"representative_inputs", e.representative_inputs}, {"reference_outputs", e.reference_outputs}};
+  }
   j["diagnostics"] = json::array();
   for (const auto& d : s.diagnostics)
     j["diagnostics"].push_back({{"severity", d.severity == Severity::kWarning ? "warning" : "note"}, {"message", d.message}});

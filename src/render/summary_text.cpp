@@ -138,6 +138,57 @@ std::string summary_text(const Summary& s) {
     }
   }
 
+  for (const auto& p : s.programs) {
+    section(out, fmt::format("Exported program '{}'", p.name));
+    std::string about = p.role.empty() ? "" : p.role + ", ";
+    about += "schema " + (p.schema_version.empty() ? std::string("?") : p.schema_version);
+    if (!p.dialect.empty()) about += ", " + p.dialect;
+    out += fmt::format("  {}; {} operator calls, {} with stack traces, {} with debug handles\n", about,
+                       p.node_count, p.nodes_with_stack_trace, p.nodes_with_debug_handle);
+    out += fmt::format("  parameters: {} tensors, {} elements, {}", p.parameters, with_thousands(p.parameter_elements),
+                       human_bytes(static_cast<uint64_t>(p.parameter_bytes)));
+    if (p.buffers) out += fmt::format("; buffers: {}, {}", p.buffers, human_bytes(static_cast<uint64_t>(p.buffer_bytes)));
+    if (p.constants) out += fmt::format("; other constants: {}", p.constants);
+    out += "\n";
+    if (!p.symbolic_dims.empty()) {
+      std::string dims;
+      for (const auto& d : p.symbolic_dims) dims += (dims.empty() ? "" : ", ") + d;
+      out += "  symbolic dims: " + dims + "\n";
+    }
+    if (p.subgraphs) out += fmt::format("  higher-order-op subgraphs: {}\n", p.subgraphs);
+    if (!p.inputs.empty()) out += "  inputs\n" + tensor_table(p.inputs, "    ");
+    if (!p.outputs.empty()) out += "  outputs\n" + tensor_table(p.outputs, "    ");
+    if (!p.ops.empty()) {
+      Table ops({"operator", "count"}, {Align::kLeft, Align::kRight});
+      for (const auto& op : p.ops) ops.add_row({op.op, std::to_string(op.count)});
+      out += "  operators\n" + ops.to_text("    ");
+    }
+    if (p.module_count) {
+      out += fmt::format("  module tree: {} modules, depth {}, {} top-level\n", p.module_count, p.module_depth,
+                         p.top_modules.size());
+      Table mods({"module", "calls"}, {Align::kLeft, Align::kRight});
+      for (const auto& m : p.modules)
+        mods.add_row({std::string(static_cast<size_t>(2 * (m.depth - 1)), ' ') + m.label, std::to_string(m.nodes)});
+      out += mods.to_text("    ");
+      if (p.module_count > static_cast<int64_t>(p.modules.size()))
+        out += fmt::format("    ... and {} more modules\n", p.module_count - static_cast<int64_t>(p.modules.size()));
+    }
+  }
+
+  if (s.etrecord) {
+    const auto& e = *s.etrecord;
+    section(out, "ETRecord maps");
+    out += fmt::format("  debug_handle_map: {} methods, {} instructions, {} debug handles\n", e.debug_handle_methods,
+                       e.instructions, e.debug_handles);
+    std::string backends;
+    for (const auto& [b, n] : e.delegate_calls_by_backend) backends += fmt::format("{}{} {}", backends.empty() ? "" : ", ", n, b);
+    out += fmt::format("  delegate_map: {} delegate calls{}, {} delegate debug ids\n", e.delegate_calls,
+                       backends.empty() ? "" : " (" + backends + ")", e.delegate_debug_ids);
+    out += fmt::format("  instruction_id_to_num_outs_map: {} entries\n", e.num_outs_entries);
+    out += fmt::format("  representative inputs: {}; reference outputs: {}\n", e.representative_inputs ? "present" : "absent",
+                       e.reference_outputs ? "present" : "absent");
+  }
+
   if (!s.diagnostics.empty()) {
     section(out, "Notes");
     for (const auto& d : s.diagnostics)
