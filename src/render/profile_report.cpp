@@ -13,8 +13,10 @@ namespace {
 using analysis::EventRow;
 
 // Ticks are integers as logged, but percentiles interpolate; real units get 3 decimals.
-std::string number(double v, const analysis::TimeScale& scale) {
+std::string number(double v, const analysis::TimeScale& scale, bool plain = false) {
   const double x = scale.apply(v);
+  // CSV is for machines: no thousands separators, full precision.
+  if (plain) return fmt::format("{}", x);
   if (scale.target == analysis::TimeUnit::kTicks) {
     if (std::fabs(x) >= 1e15) return fmt::format("{:.6g}", x);
     const double tenths = std::round(x * 10);
@@ -65,7 +67,7 @@ Columns columns_for(const ProfileReport& r) {
 
 // Method-level rows (framework events) have no instruction and nothing to join.
 Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, bool with_share,
-                  bool method_level = false) {
+                  bool method_level = false, bool plain_numbers = false) {
   Columns c = columns_for(r);
   if (method_level) c = Columns{};
   const std::string u = r.scale.label();
@@ -108,7 +110,7 @@ Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, boo
     if (c.delegate_id) cells.push_back(row.delegate_debug_id());
     const auto& s = row.stats;
     cells.push_back(std::to_string(s.count));
-    for (double v : {s.p10, s.p50, s.p90, s.avg, s.min, s.max, s.total}) cells.push_back(number(v, r.scale));
+    for (double v : {s.p10, s.p50, s.p90, s.avg, s.min, s.max, s.total}) cells.push_back(number(v, r.scale, plain_numbers));
     if (with_share) cells.push_back(share_text(row, *r.stats));
     if (c.join) {
       std::string ops = fmt::format("{}", fmt::join(row.join.op_types, ", "));
@@ -126,12 +128,12 @@ Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, boo
   return t;
 }
 
-Table module_table(const ProfileReport& r) {
+Table module_table(const ProfileReport& r, bool plain_numbers = false) {
   Table t({"block", "module", "events", fmt::format("total of averages ({})", r.scale.label()), "share"},
           {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
   for (const auto& m : r.modules) {
     const double execute = r.stats->execute_total(m.block);
-    t.add_row({m.block, m.module, std::to_string(m.events), number(m.total_avg, r.scale),
+    t.add_row({m.block, m.module, std::to_string(m.events), number(m.total_avg, r.scale, plain_numbers),
                execute > 0 ? fmt::format("{:.1f}%", 100.0 * m.total_avg / execute) : ""});
   }
   return t;
@@ -215,10 +217,10 @@ std::string profile_text(const ProfileReport& r) {
 }
 
 std::string profile_csv(const ProfileReport& r) {
-  if (r.module_totals) return module_table(r).to_csv();
+  if (r.module_totals) return module_table(r, true).to_csv();
   std::vector<EventRow> all = r.stats->method_events;
   all.insert(all.end(), r.rows.begin(), r.rows.end());
-  return event_table(r, all, true).to_csv();
+  return event_table(r, all, true, false, true).to_csv();
 }
 
 std::string profile_json(const ProfileReport& r) {

@@ -48,7 +48,7 @@ TEST(EtdumpCorrupt, BitFlipsAnywhere) {
   const auto original = testing::read_bytes(testing::corpus_etdump());
   size_t rejected = 0;
   for (size_t i = 0; i < original.size(); ++i) {
-    for (int bit : {0, 3, 7}) {
+    for (int bit : {0, 5}) {
       auto bytes = original;
       bytes[i] ^= static_cast<uint8_t>(1u << bit);
       auto profile = executorch::read_etdump(bytes);

@@ -171,6 +171,7 @@ TEST(ProfileStats, ReportsLabelUnitsAndKeepNumbers) {
   EXPECT_NE(json.find("1.03223"), std::string::npos) << json.substr(0, 2000);
   const std::string csv = render::profile_csv(report);
   EXPECT_NE(csv.find("p90 (ms)"), std::string::npos);
+  EXPECT_NE(csv.find("OPERATOR_CALL,3,1,1.03223,1.03223,"), std::string::npos) << csv;  // plain numbers
   // One header, three method rows and 28 event rows.
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 32);
 }
