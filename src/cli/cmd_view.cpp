@@ -30,10 +30,12 @@ using Clock = std::chrono::steady_clock;
 Clock::time_point g_start;
 bool g_quiet = false;
 
-// Progress goes to stderr once a run has taken more than a second, so quick runs stay silent.
+// Progress goes to stderr for runs that take a while: steps are reported once the run has
+// taken over a second (layout of a large graph announces itself, being the slow step).
 void progress(const std::string& what) {
   const double s = std::chrono::duration<double>(Clock::now() - g_start).count();
-  if (!g_quiet && s > 1.0) std::fprintf(stderr, "etviz: [%.1fs] %s\n", s, what.c_str());
+  if (!g_quiet && (s > 1.0 || what.rfind("laying out", 0) == 0))
+    std::fprintf(stderr, "etviz: [%.1fs] %s\n", s, what.c_str());
 }
 
 std::string default_output(const std::string& input) {

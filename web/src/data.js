@@ -61,6 +61,7 @@ export class GraphModel {
       nx: f64(n.x), ny: f64(n.y), nw: f64(n.w), nh: f64(n.h),
       gx: f64(gr.x), gy: f64(gr.y), gw: f64(gr.w), gh: f64(gr.h),
       ptOff: Uint32Array.from(e.ptOff || [0]), pts: f64(e.pts), lx: f64(e.lx), ly: f64(e.ly),
+      share: Int32Array.from(e.share || []), shareN: Int32Array.from(e.shareN || []),
     };
     this.groupDepth = new Int32Array(this.groupCount);
     for (let i = 0; i < this.groupCount; i++) {

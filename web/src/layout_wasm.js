@@ -1,3 +1,5 @@
+import { compactRoutes } from './routes.js';
+
 // The C++ layout engine (src/layout) compiled to WebAssembly, re-run in the page when a group
 // is expanded or collapsed. The module is inlined by the etviz build when Emscripten was
 // available; it defines createEtvizLayout() (src/layout/wasm_api.js is its JS side).
@@ -33,10 +35,12 @@ class WasmLayout {
     const n = model.nodeCount;
     const input = layoutInput(model, expanded);
     const r = this.module.etvizLayout(input);
+    const routes = compactRoutes(model.e.src, r.pointOffsets, r.points);
     return {
       nx: r.nodeX, ny: r.nodeY, nw: r.nodeW, nh: r.nodeH,
       gx: r.groupX, gy: r.groupY, gw: r.groupW, gh: r.groupH,
-      ptOff: r.pointOffsets, pts: r.points, lx: r.labelX, ly: r.labelY,
+      ptOff: routes.ptOff, pts: routes.pts, share: routes.share, shareN: routes.shareN,
+      lx: r.labelX, ly: r.labelY,
       nodeCount: n,
     };
   }

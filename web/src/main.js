@@ -6,6 +6,7 @@ import { searchNodes } from './search.js';
 import { Renderer, readTheme, FRAME_HEADER } from './render.js';
 import { showNode, showEdge, showGroup, showSummary } from './panel.js';
 import { createLayoutEngine, layoutBounds } from './layout_wasm.js';
+import { junctions } from './routes.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,8 +28,12 @@ class GraphView {
     // Edge bounding boxes for culling; edges without a route are hidden inside a group.
     const eb = new Float64Array(4 * m.edgeCount);
     const { ptOff, pts } = layout;
+    const j = junctions(layout);
+    layout.jx = j.jx;
+    layout.jy = j.jy;
     for (let e = 0; e < m.edgeCount; e++) {
       let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
+      if (!Number.isNaN(j.jx[e])) { ax = bx = j.jx[e]; ay = by = j.jy[e]; }
       for (let k = ptOff[e]; k < ptOff[e + 1]; k++) {
         const x = pts[2 * k], y = pts[2 * k + 1];
         if (x < ax) ax = x; if (x > bx) bx = x; if (y < ay) ay = y; if (y > by) by = y;
@@ -333,7 +338,12 @@ class App {
     for (let e = 0; e < m.edgeCount; e++) {
       const eb = v.edgeBounds;
       if (wx < eb[4 * e] - tol || wx > eb[4 * e + 2] + tol || wy < eb[4 * e + 1] - tol || wy > eb[4 * e + 3] + tol) continue;
-      for (let k = L.ptOff[e]; k + 1 < L.ptOff[e + 1]; k++) {
+      const a = L.ptOff[e], b = L.ptOff[e + 1];
+      if (!Number.isNaN(L.jx[e]) && b > a) {
+        const d = segmentDistance(wx, wy, L.jx[e], L.jy[e], L.pts[2 * a], L.pts[2 * a + 1]);
+        if (d < bestD) { bestD = d; best = e; }
+      }
+      for (let k = a; k + 1 < b; k++) {
         const d = segmentDistance(wx, wy, L.pts[2 * k], L.pts[2 * k + 1], L.pts[2 * k + 2], L.pts[2 * k + 3]);
         if (d < bestD) { bestD = d; best = e; }
       }

@@ -1,3 +1,5 @@
+import { fullRoute } from './routes.js';
+
 // Canvas drawing with viewport culling and level of detail: far out, boxes lose their text,
 // edges lose arrowheads, and very large graphs are drawn from a pre-rendered overview bitmap.
 
@@ -155,22 +157,24 @@ export class Renderer {
     ctx.beginPath();
     const arrows = [];
     const highlighted = [];
+    const jx = L.jx, jy = L.jy;
     for (let e = 0; e < M.edgeCount; e++) {
       const a = ptOff[e], b = ptOff[e + 1];
-      if (b - a < 2) continue;
+      const joined = !Number.isNaN(jx[e]);
+      if (b - a < (joined ? 1 : 2)) continue;
       if (eb[4 * e] > x1 || eb[4 * e + 1] > y1 || eb[4 * e + 2] < x0 || eb[4 * e + 3] < y0) continue;
       if (s.edgeHidden && s.edgeHidden[e]) continue;
       if (s.edgeHighlight && s.edgeHighlight[e]) { highlighted.push(e); continue; }
       stats.edges++;
-      ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
-      for (let k = a + 1; k < b; k++) ctx.lineTo(pts[2 * k], pts[2 * k + 1]);
+      if (joined) ctx.moveTo(jx[e], jy[e]); else ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
+      for (let k = joined ? a : a + 1; k < b; k++) ctx.lineTo(pts[2 * k], pts[2 * k + 1]);
       if (lod >= 1 && !E.structural[e]) arrows.push(e);
     }
     ctx.stroke();
     if (arrows.length) {
       ctx.fillStyle = T.edge;
       ctx.beginPath();
-      for (const e of arrows) arrowHead(ctx, pts, ptOff[e + 1] - 1, 6 * Math.max(px, 0.7));
+      for (const e of arrows) arrowHead(ctx, L, e, 6 * Math.max(px, 0.7));
       ctx.fill();
     }
     if (highlighted.length) {
@@ -179,13 +183,13 @@ export class Renderer {
       ctx.lineWidth = Math.max(2 * px, 1);
       ctx.beginPath();
       for (const e of highlighted) {
-        const a = ptOff[e], b = ptOff[e + 1];
-        ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
-        for (let k = a + 1; k < b; k++) ctx.lineTo(pts[2 * k], pts[2 * k + 1]);
+        const r = fullRoute(L, e);
+        ctx.moveTo(r[0], r[1]);
+        for (let k = 2; k < r.length; k += 2) ctx.lineTo(r[k], r[k + 1]);
       }
       ctx.stroke();
       ctx.beginPath();
-      for (const e of highlighted) arrowHead(ctx, pts, ptOff[e + 1] - 1, 7 * Math.max(px, 0.7));
+      for (const e of highlighted) arrowHead(ctx, L, e, 7 * Math.max(px, 0.7));
       ctx.fill();
     }
 
@@ -271,7 +275,7 @@ export class Renderer {
       ctx.textAlign = 'left';
       for (let e = 0; e < M.edgeCount; e++) {
         const v = E.val[e];
-        if (v < 0 || ptOff[e + 1] - ptOff[e] < 2) continue;
+        if (v < 0 || ptOff[e + 1] - ptOff[e] < 1) continue;
         const lx = L.lx[e], ly = L.ly[e];
         if (lx > x1 || ly > y1 || lx < x0 || ly < y0) continue;
         const text = M.valueShort(v);
@@ -329,9 +333,10 @@ export class Renderer {
     const M = s.model;
     for (let e = 0; e < M.edgeCount; e++) {
       const a = L.ptOff[e], z = L.ptOff[e + 1];
-      if (z - a < 2) continue;
-      ctx.moveTo(L.pts[2 * a], L.pts[2 * a + 1]);
-      for (let k = a + 1; k < z; k++) ctx.lineTo(L.pts[2 * k], L.pts[2 * k + 1]);
+      const joined = !Number.isNaN(L.jx[e]);
+      if (z - a < (joined ? 1 : 2)) continue;
+      if (joined) ctx.moveTo(L.jx[e], L.jy[e]); else ctx.moveTo(L.pts[2 * a], L.pts[2 * a + 1]);
+      for (let k = joined ? a : a + 1; k < z; k++) ctx.lineTo(L.pts[2 * k], L.pts[2 * k + 1]);
     }
     ctx.stroke();
     for (const g of s.boxes.collapsed) {
@@ -352,9 +357,12 @@ export class Renderer {
   }
 }
 
-function arrowHead(ctx, pts, k, size) {
+function arrowHead(ctx, L, e, size) {
+  const pts = L.pts;
+  const k = L.ptOff[e + 1] - 1;
   const x = pts[2 * k], y = pts[2 * k + 1];
-  let dx = x - pts[2 * k - 2], dy = y - pts[2 * k - 1];
+  const first = k === L.ptOff[e];
+  let dx = x - (first ? L.jx[e] : pts[2 * k - 2]), dy = y - (first ? L.jy[e] : pts[2 * k - 1]);
   const len = Math.hypot(dx, dy) || 1;
   dx /= len; dy /= len;
   ctx.moveTo(x, y);

@@ -95,16 +95,18 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   if (doc.graphs.empty()) return Error("the file holds no graph to show");
   std::vector<ViewModel> views;
   for (int32_t g : top_level_graphs(doc)) {
-    if (options.progress && doc.graphs[g].nodes.size() > 5000)
+    if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
     views.push_back(build_view_model(doc, g, options.categories));
   }
   PageSource source{options.file_name, options.file_size};
+  if (options.progress) options.progress("encoding the page data");
   const std::string json = page_data_json(doc, source, options.categories, views);
 
   std::string encoding = "json";
   std::string payload;
   if (options.allow_compression && json.size() > 32 * 1024) {
+    if (options.progress) options.progress(fmt::format("compressing {:.1f} MiB of page data", json.size() / 1048576.0));
     const std::string z = gzip(json);
     if (!z.empty() && z.size() * 4 / 3 < json.size() * 8 / 10) {
       payload = base64(z);

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Viewer benchmark: for generated programs of ~1k, 10k and 100k nodes, measures
+//   write   time for `etviz FILE -o page.html`
+//   size    page size
+//   paint   navigation start -> first complete paint (the frame after the first draw)
+//   frame   median / p95 draw time while panning and zooming (the viewer's own frame work)
+//   toggle  collapse and expand of one group: WebAssembly re-layout + next frame
+// in headless Chromium. Targets (issue 4): 10k paint < 1.5 s, 100k < 5 s, frame < 16 ms,
+// toggle < 100 ms at 10k.
+//
+// usage: node bench/viewer/run.mjs --etviz build/src/cli/etviz --gen build/tools/gen/etviz-gen
+//                                  [--out DIR] [--blocks 25,250,2500] [--json]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer } from '../../tests/browser/browser.mjs';
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
+  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith('--') ? all[i + 1] : true]);
+  return acc;
+}, []));
+const ETVIZ = args.etviz;
+const GEN = args.gen;
+if (!ETVIZ || !GEN) {
+  console.error('usage: run.mjs --etviz PATH --gen PATH [--out DIR] [--blocks 25,250,2500] [--json]');
+  process.exit(2);
+}
+const OUT = path.resolve(args.out || 'viewer-bench');
+fs.mkdirSync(OUT, { recursive: true });
+const BLOCKS = String(args.blocks || '25,250,2500').split(',').map(Number);
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+const p95 = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] : NaN; };
+const nextFrame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+const browser = await launch();
+const rows = [];
+for (const blocks of BLOCKS) {
+  const pte = path.join(OUT, `gen_${blocks}.pte`);
+  const html = path.join(OUT, `gen_${blocks}.html`);
+  execFileSync(GEN, ['program', '--blocks', String(blocks), '--dim', '8', '--hidden', '8', '--delegates', '-o', pte], { stdio: 'ignore' });
+  const t0 = process.hrtime.bigint();
+  execFileSync(ETVIZ, [pte, '-o', html, '-q']);
+  const writeMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const size = fs.statSync(html).size;
+
+  const { page, context, log } = await openViewer(browser, html, { width: 1400, height: 900 });
+  const paintMs = await page.evaluate(() => window.__etviz.firstPaint);
+  await page.waitForFunction(() => window.__etviz.engine || window.__etviz.engineError, null, { timeout: 120000 });
+  const nodes = await page.evaluate(() => window.__etviz.model.irNodes);
+
+  // Pan and zoom at the initial view, then zoomed out to the whole graph.
+  await page.evaluate(() => { window.__etviz.frameTimes.length = 0; });
+  const box = await page.locator('#canvas').boundingBox();
+  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  for (let k = 0; k < 40; k++) {
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 30 * Math.sin(k), cy - 40, { steps: 2 });
+    await page.mouse.up();
+    await nextFrame(page);
+  }
+  for (let k = 0; k < 30; k++) { await page.mouse.wheel(0, 120); await nextFrame(page); }
+  for (let k = 0; k < 30; k++) {
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx - 25, cy + 30 * Math.cos(k), { steps: 2 });
+    await page.mouse.up();
+    await nextFrame(page);
+  }
+  for (let k = 0; k < 30; k++) { await page.mouse.wheel(0, -120); await nextFrame(page); }
+  const frames = await page.evaluate(() => window.__etviz.frameTimes.slice());
+
+  // Collapse then expand the first delegate group (the page starts with them collapsed when
+  // there are many): WebAssembly layout + the next frame.
+  const toggle = await page.evaluate(async () => {
+    const app = window.__etviz;
+    if (!app.engine || !app.model.groupCount) return null;
+    const g = 0;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const times = [];
+    for (let k = 0; k < 4; k++) {
+      const t = performance.now();
+      app.toggleGroup(g);
+      await frame();
+      times.push({ total: performance.now() - t, layout: app.lastToggleMs, expanded: app.view.expanded[g] });
+    }
+    return times;
+  });
+  await page.screenshot({ path: path.join(OUT, `gen_${blocks}.png`) });
+  await context.close();
+  const pick = (exp) => toggle && median(toggle.filter((t) => t.expanded === exp).map((t) => t.total));
+  rows.push({
+    blocks, nodes, writeMs, size, paintMs, frameMedian: median(frames), frameP95: p95(frames), frames: frames.length,
+    expandMs: pick(1), collapseMs: pick(0), errors: log.errors.length,
+  });
+}
+await browser.close();
+
+if (args.json) {
+  console.log(JSON.stringify(rows, null, 2));
+} else {
+  const f = (v, d = 0) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(d));
+  console.log('| nodes | etviz write | page size | first paint | frame median (p95) | expand | collapse |');
+  console.log('|------:|-----------:|----------:|------------:|-------------------:|-------:|---------:|');
+  for (const r of rows)
+    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms |`);
+}
