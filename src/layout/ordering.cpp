@@ -57,6 +57,10 @@ double median_of(const std::vector<double>& p) {
   return (p[m - 1] * right + p[m] * left) / (left + right);
 }
 
+// Transposition rounds are bounded; sweeps get a few, the first and last orders more.
+constexpr int kRoundsPerSweep = 8;
+constexpr int kRoundsAtEnds = 16;
+
 class Sweeper {
  public:
   Sweeper(const LayeredGraph& g, const Options& options, Order& order)
@@ -71,16 +75,15 @@ class Sweeper {
     } else {
       for (uint32_t l = g_.layer_count - 1; l-- > 0;) sort_layer(l, false, swap_ties);
     }
-    transpose(!swap_ties);
+    transpose(!swap_ties, kRoundsPerSweep);
   }
 
   // Adjacent exchanges until no layer improves; `swap_ties` also exchanges neighbours whose
   // order makes no difference. Layers next to a changed layer are revisited.
-  void transpose(bool swap_ties) {
+  void transpose(bool swap_ties, int max_rounds) {
     if (!options_.transpose) return;
     candidate_.assign(g_.layer_count, 1);
-    constexpr int kMaxRounds = 8;  // bounds the time on pathological inputs
-    for (int round = 0; round < kMaxRounds; ++round) {
+    for (int round = 0; round < max_rounds; ++round) {
       uint64_t gained = 0;
       for (uint32_t l = 0; l < g_.layer_count; ++l) {
         if (candidate_[l]) gained += transpose_layer(l, swap_ties);
@@ -219,7 +222,7 @@ Order order_layers(const LayeredGraph& g, const Options& options) {
   for (const bool from_sinks : {false, true}) {
     Order order = initial_order(g, from_sinks);
     Sweeper sweeper(g, options, order);
-    sweeper.transpose(false);
+    sweeper.transpose(false, kRoundsAtEnds);
     uint64_t crossings = count_crossings(g, order);
     if (crossings <= best) {
       best = crossings;
@@ -250,7 +253,7 @@ Order order_layers(const LayeredGraph& g, const Options& options) {
   }
   if (best > 0) {
     Sweeper final_pass(g, options, best_order);
-    final_pass.transpose(false);
+    final_pass.transpose(false, kRoundsAtEnds);
   }
   return best_order;
 }
