@@ -67,8 +67,12 @@ void open_and_summarize(benchmark::State& state, const std::string& path) {
 }
 
 // 25 blocks (~1.3k nodes) with tiny weights vs the same program with a 1 GiB constant segment.
-void BM_Info_TinyWeights(benchmark::State& state) { open_and_summarize(state, programs().get(25, 0)); }
-void BM_Info_1GiBWeights(benchmark::State& state) { open_and_summarize(state, programs().get(25, 1ull << 30)); }
+void BM_Info_TinyWeights(benchmark::State& state) {
+  open_and_summarize(state, programs().get(25, 0));
+}
+void BM_Info_1GiBWeights(benchmark::State& state) {
+  open_and_summarize(state, programs().get(25, 1ull << 30));
+}
 BENCHMARK(BM_Info_TinyWeights)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Info_1GiBWeights)->Unit(benchmark::kMillisecond);
 

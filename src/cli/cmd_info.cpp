@@ -30,7 +30,8 @@ int run_info(const InfoOptions& opt) {
   if (!doc) return report_error(doc.error());
   auto summary = analysis::summarize(*doc, opt.method);
   if (!summary) return report_error(summary.error().within(opt.file));
-  const std::string text = opt.json ? render::summary_json(*summary) : render::summary_text(*summary);
+  const std::string text =
+      opt.json ? render::summary_json(*summary) : render::summary_text(*summary);
   return write_output(opt.output, text);
 }
 
@@ -42,7 +43,8 @@ void register_info(CLI::App& app) {
       "info", "Summarise a program: methods, operators, delegates, constants, memory plan, sizes");
   cmd->add_option("file", opt->file, "Program (.pte), bundled program (.bpte) or data file (.ptd)")
       ->required();
-  cmd->add_option("--data", opt->data, "FlatTensor data file (.ptd) with the program's external tensors");
+  cmd->add_option("--data", opt->data,
+                  "FlatTensor data file (.ptd) with the program's external tensors");
   cmd->add_option("--method", opt->method, "Only this method");
   cmd->add_flag("--json", opt->json, "Print one JSON object (see docs/cli.md)");
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");

@@ -14,8 +14,12 @@ namespace {
 int g_exit_code = 0;
 }
 
-int exit_code() { return g_exit_code; }
-void set_exit_code(int code) { g_exit_code = code; }
+int exit_code() {
+  return g_exit_code;
+}
+void set_exit_code(int code) {
+  g_exit_code = code;
+}
 
 int report_error(const Error& error) {
   fmt::print(stderr, "etviz: error: {}\n", error.message());
@@ -28,7 +32,8 @@ int write_output(const std::string& path, const std::string& text) {
     return std::fflush(stdout) == 0 ? 0 : report_error(Error("cannot write to stdout"));
   }
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return report_error(Error(fmt::format("{}: cannot write: {}", path, std::strerror(errno))));
+  if (!f)
+    return report_error(Error(fmt::format("{}: cannot write: {}", path, std::strerror(errno))));
   const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   const bool closed = std::fclose(f) == 0;
   if (!ok || !closed) return report_error(Error(fmt::format("{}: write failed", path)));

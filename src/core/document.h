@@ -38,13 +38,13 @@ struct CompileSpec {
 
 struct Delegate {
   std::string backend_id;
-  std::string method;           // graph (method) that owns it
+  std::string method;            // graph (method) that owns it
   int32_t index_in_method = -1;  // position in ExecutionPlan.delegates
   std::vector<CompileSpec> compile_specs;
   std::string payload_location;  // "inline" or "segment"
   int64_t payload_index = -1;    // index into backend_delegate_data or segments
   BlobRef payload;
-  int32_t subgraph = -1;  // Document::graphs index of the decoded payload, -1 when opaque
+  int32_t subgraph = -1;     // Document::graphs index of the decoded payload, -1 when opaque
   std::string decoder_note;  // what the decoder said (why opaque, heuristics used)
 };
 
@@ -92,7 +92,9 @@ struct Document {
   const std::string& path() const;
   // Bytes of a blob; empty if the reference is invalid or out of range.
   std::span<const uint8_t> bytes(const BlobRef& blob) const;
-  void warn(std::string message) { diagnostics.push_back({Severity::kWarning, std::move(message)}); }
+  void warn(std::string message) {
+    diagnostics.push_back({Severity::kWarning, std::move(message)});
+  }
   void note(std::string message) { diagnostics.push_back({Severity::kInfo, std::move(message)}); }
   const Graph* find_graph(const std::string& name) const;
 };

@@ -29,51 +29,84 @@ void Graph::link_values() {
 
 const char* to_string(ValueKind k) {
   switch (k) {
-    case ValueKind::kNull: return "null";
-    case ValueKind::kInt: return "int";
-    case ValueKind::kBool: return "bool";
-    case ValueKind::kDouble: return "double";
-    case ValueKind::kString: return "string";
-    case ValueKind::kTensor: return "tensor";
-    case ValueKind::kIntList: return "int_list";
-    case ValueKind::kDoubleList: return "double_list";
-    case ValueKind::kBoolList: return "bool_list";
-    case ValueKind::kTensorList: return "tensor_list";
-    case ValueKind::kOptionalTensorList: return "optional_tensor_list";
-    case ValueKind::kSymInt: return "sym_int";
-    case ValueKind::kSymFloat: return "sym_float";
-    case ValueKind::kSymBool: return "sym_bool";
-    case ValueKind::kOther: return "other";
+    case ValueKind::kNull:
+      return "null";
+    case ValueKind::kInt:
+      return "int";
+    case ValueKind::kBool:
+      return "bool";
+    case ValueKind::kDouble:
+      return "double";
+    case ValueKind::kString:
+      return "string";
+    case ValueKind::kTensor:
+      return "tensor";
+    case ValueKind::kIntList:
+      return "int_list";
+    case ValueKind::kDoubleList:
+      return "double_list";
+    case ValueKind::kBoolList:
+      return "bool_list";
+    case ValueKind::kTensorList:
+      return "tensor_list";
+    case ValueKind::kOptionalTensorList:
+      return "optional_tensor_list";
+    case ValueKind::kSymInt:
+      return "sym_int";
+    case ValueKind::kSymFloat:
+      return "sym_float";
+    case ValueKind::kSymBool:
+      return "sym_bool";
+    case ValueKind::kOther:
+      return "other";
   }
   return "other";
 }
 
 const char* to_string(NodeKind k) {
   switch (k) {
-    case NodeKind::kInput: return "input";
-    case NodeKind::kOutput: return "output";
-    case NodeKind::kConstant: return "constant";
-    case NodeKind::kKernel: return "kernel";
-    case NodeKind::kDelegate: return "delegate";
-    case NodeKind::kMove: return "move";
-    case NodeKind::kJumpFalse: return "jump_false";
-    case NodeKind::kFree: return "free";
-    case NodeKind::kCallModule: return "call_module";
-    case NodeKind::kGetAttr: return "get_attr";
-    case NodeKind::kOther: return "other";
+    case NodeKind::kInput:
+      return "input";
+    case NodeKind::kOutput:
+      return "output";
+    case NodeKind::kConstant:
+      return "constant";
+    case NodeKind::kKernel:
+      return "kernel";
+    case NodeKind::kDelegate:
+      return "delegate";
+    case NodeKind::kMove:
+      return "move";
+    case NodeKind::kJumpFalse:
+      return "jump_false";
+    case NodeKind::kFree:
+      return "free";
+    case NodeKind::kCallModule:
+      return "call_module";
+    case NodeKind::kGetAttr:
+      return "get_attr";
+    case NodeKind::kOther:
+      return "other";
   }
   return "other";
 }
 
 const char* to_string(GroupKind k) {
   switch (k) {
-    case GroupKind::kModule: return "module";
-    case GroupKind::kDelegate: return "delegate";
-    case GroupKind::kControlFlow: return "control_flow";
-    case GroupKind::kQdqCluster: return "qdq_cluster";
-    case GroupKind::kPartition: return "partition";
-    case GroupKind::kRepeat: return "repeat";
-    case GroupKind::kOther: return "other";
+    case GroupKind::kModule:
+      return "module";
+    case GroupKind::kDelegate:
+      return "delegate";
+    case GroupKind::kControlFlow:
+      return "control_flow";
+    case GroupKind::kQdqCluster:
+      return "qdq_cluster";
+    case GroupKind::kPartition:
+      return "partition";
+    case GroupKind::kRepeat:
+      return "repeat";
+    case GroupKind::kOther:
+      return "other";
   }
   return "other";
 }

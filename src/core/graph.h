@@ -17,19 +17,31 @@ inline constexpr int32_t kNoId = -1;
 
 // What kind of thing a value is. Tensors are edges; the rest are arguments shown on nodes.
 enum class ValueKind {
-  kNull, kInt, kBool, kDouble, kString, kTensor,
-  kIntList, kDoubleList, kBoolList, kTensorList, kOptionalTensorList,
-  kSymInt, kSymFloat, kSymBool, kOther,
+  kNull,
+  kInt,
+  kBool,
+  kDouble,
+  kString,
+  kTensor,
+  kIntList,
+  kDoubleList,
+  kBoolList,
+  kTensorList,
+  kOptionalTensorList,
+  kSymInt,
+  kSymFloat,
+  kSymBool,
+  kOther,
 };
 
 struct Value {
   std::string name;
   ValueKind kind = ValueKind::kTensor;
-  TensorInfo tensor;                // meaningful for kTensor
-  std::string literal;              // text of a scalar or list value, e.g. "3", "[1, 2]", "True"
-  std::vector<ValueId> elements;    // members of a tensor list (kNoId for a None slot)
-  NodeId producer = kNoId;          // node writing this value, if any
-  std::vector<NodeId> consumers;    // nodes reading it, in execution order
+  TensorInfo tensor;              // meaningful for kTensor
+  std::string literal;            // text of a scalar or list value, e.g. "3", "[1, 2]", "True"
+  std::vector<ValueId> elements;  // members of a tensor list (kNoId for a None slot)
+  NodeId producer = kNoId;        // node writing this value, if any
+  std::vector<NodeId> consumers;  // nodes reading it, in execution order
 };
 
 enum class NodeKind {
@@ -41,7 +53,9 @@ enum class NodeKind {
   kMove,       // ExecuTorch MoveCall
   kJumpFalse,  // ExecuTorch JumpFalseCall
   kFree,       // ExecuTorch FreeCall
-  kCallModule, kGetAttr, kOther,
+  kCallModule,
+  kGetAttr,
+  kOther,
 };
 
 // One argument slot of a node: which value, under which schema name (may be empty).
@@ -64,8 +78,8 @@ struct StackFrame {
 
 // Where a node came from, in the user's terms.
 struct Provenance {
-  int32_t chain = -1;             // ExecuTorch chain index
-  int64_t instruction = -1;       // ExecuTorch instruction index within its chain
+  int32_t chain = -1;        // ExecuTorch chain index
+  int64_t instruction = -1;  // ExecuTorch instruction index within its chain
   std::vector<int64_t> debug_handles;
   std::vector<StackFrame> stack;  // innermost last
   std::string module_path;        // "layers.3.self_attn.q_proj"
@@ -81,7 +95,8 @@ struct Node {
   GroupId group = kNoId;
   Provenance provenance;
   int32_t delegate = -1;  // index into Document::delegates for kDelegate nodes
-  int32_t subgraph = -1;  // index into Document::graphs of a nested graph (decoded payload, HOP body)
+  int32_t subgraph =
+      -1;  // index into Document::graphs of a nested graph (decoded payload, HOP body)
 };
 
 enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition, kRepeat, kOther };
@@ -95,8 +110,8 @@ struct Group {
 };
 
 struct Graph {
-  std::string name;   // method or stage name
-  std::string kind;   // "method", "delegate", "exported_program", ...
+  std::string name;  // method or stage name
+  std::string kind;  // "method", "delegate", "exported_program", ...
   std::vector<Node> nodes;
   std::vector<Value> values;
   std::vector<Group> groups;

@@ -17,7 +17,8 @@ class MappedFile {
  public:
   static Result<std::shared_ptr<const MappedFile>> open(const std::string& path);
   // Wraps bytes already in memory (embedded programs, tests); the view owns a copy.
-  static std::shared_ptr<const MappedFile> from_bytes(std::string name, std::span<const uint8_t> bytes);
+  static std::shared_ptr<const MappedFile> from_bytes(std::string name,
+                                                      std::span<const uint8_t> bytes);
 
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;

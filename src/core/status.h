@@ -25,21 +25,33 @@ class Error {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : state_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : state_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(state_); }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { assert(ok()); return std::get<T>(state_); }
-  const T& value() const& { assert(ok()); return std::get<T>(state_); }
-  T&& value() && { assert(ok()); return std::get<T>(std::move(state_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<T>(state_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<T>(state_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<T>(std::move(state_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const { assert(!ok()); return std::get<Error>(state_); }
+  const Error& error() const {
+    assert(!ok());
+    return std::get<Error>(state_);
+  }
 
  private:
   std::variant<T, Error> state_;
@@ -53,7 +65,10 @@ class [[nodiscard]] Status {
   static Status Ok() { return Status(); }
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { assert(!ok()); return *error_; }
+  const Error& error() const {
+    assert(!ok());
+    return *error_;
+  }
 
  private:
   std::optional<Error> error_;

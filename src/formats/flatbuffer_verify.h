@@ -18,7 +18,8 @@ Status verify_flatbuffer(std::span<const uint8_t> bytes, const char* identifier,
   if (bytes.size() < 8)
     return Error(fmt::format("{} is {} bytes, too short for a flatbuffer", what, bytes.size()));
   if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    return Error(fmt::format("{} is {} bytes, larger than a flatbuffer can be", what, bytes.size()));
+    return Error(
+        fmt::format("{} is {} bytes, larger than a flatbuffer can be", what, bytes.size()));
   if (identifier && std::memcmp(bytes.data() + 4, identifier, 4) != 0)
     return Error(fmt::format("{}: expected identifier '{}' at bytes 4..8, found '{}'", what,
                              identifier, printable_tag(bytes.subspan(4, 4))));

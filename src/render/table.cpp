@@ -20,9 +20,8 @@ void Table::add_row(std::vector<std::string> row) {
 namespace {
 // Display width in code points, so UTF-8 names line up.
 size_t display_width(const std::string& s) {
-  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 }  // namespace
 
@@ -38,8 +37,10 @@ std::string Table::to_text(const std::string& indent) const {
     for (size_t c = 0; c < row.size(); ++c) {
       const size_t pad = width[c] - display_width(row[c]);
       if (c) line += "  ";
-      if (align_[c] == Align::kRight) line += std::string(pad, ' ') + row[c];
-      else line += row[c] + (c + 1 < row.size() ? std::string(pad, ' ') : "");
+      if (align_[c] == Align::kRight)
+        line += std::string(pad, ' ') + row[c];
+      else
+        line += row[c] + (c + 1 < row.size() ? std::string(pad, ' ') : "");
     }
     out += line + "\n";
   };
@@ -64,9 +65,12 @@ std::string csv_field(const std::string& s) {
 std::string md_field(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <random>
 
-#include "corpus.h"
 #include "core/mapped_file.h"
+#include "corpus.h"
 
 namespace etviz::test {
 namespace {
@@ -68,7 +68,8 @@ TEST(BadInput, EveryFileBitFlipped) {
 }
 
 TEST(BadInput, UnknownIdentifiersAreNamed) {
-  auto bytes = read_bytes(corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
+  auto bytes = read_bytes(
+      corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
   bytes[6] = '9';
   bytes[7] = '9';
   auto doc = read_mutated("future.pte", bytes);

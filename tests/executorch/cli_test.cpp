@@ -17,7 +17,8 @@ struct CliRun {
 
 CliRun run(const std::string& args) {
   const std::string err_file = std::string(ETVIZ_BINARY_DIR) + "/cli_test_stderr.txt";
-  const std::string cmd = std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz " + args + " 2>" + err_file;
+  const std::string cmd =
+      std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz " + args + " 2>" + err_file;
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
@@ -32,7 +33,9 @@ CliRun run(const std::string& args) {
   return r;
 }
 
-std::string corpus(const std::string& rel) { return std::string(ETVIZ_CORPUS_DIR) + "/" + rel; }
+std::string corpus(const std::string& rel) {
+  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
+}
 
 TEST(Cli, Version) {
   CliRun r = run("--version");
@@ -47,7 +50,9 @@ TEST(Cli, InfoHelp) {
 }
 
 TEST(Cli, InfoTable) {
-  CliRun r = run("info " + corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"));
+  CliRun r = run(
+      "info " +
+      corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("cortex_m::quantized_conv2d.out"), std::string::npos);
   EXPECT_NE(r.out.find("memory id 1"), std::string::npos);
@@ -55,7 +60,9 @@ TEST(Cli, InfoTable) {
 }
 
 TEST(Cli, InfoJsonIsOneDocumentedObject) {
-  CliRun r = run("info --json " + corpus("pte/corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.6d3450d6.pte"));
+  CliRun r = run("info --json " + corpus("pte/"
+                                         "corey-cole__djl-executorch-engine__src__test__resources__"
+                                         "models__stress__stress_mlp.6d3450d6.pte"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "etviz.info/1");
@@ -73,7 +80,10 @@ TEST(Cli, InfoJsonIsOneDocumentedObject) {
 }
 
 TEST(Cli, InfoMethodFilterAndUnknownMethod) {
-  const std::string qnn = corpus("pte/pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte");
+  const std::string qnn = corpus(
+      "pte/"
+      "pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_"
+      "llama_qnn.pte");
   CliRun ok = run("info --json --method kv_forward " + qnn);
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(nlohmann::json::parse(ok.out)["methods"].size(), 1u);
@@ -84,13 +94,17 @@ TEST(Cli, InfoMethodFilterAndUnknownMethod) {
 }
 
 TEST(Cli, BundledProgramTestCases) {
-  CliRun r = run("info " + corpus("bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"));
+  CliRun r = run(
+      "info " +
+      corpus(
+          "bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("method 'forward': 2 test cases"), std::string::npos) << r.out;
 }
 
 TEST(Cli, PreReleaseProgramIsRefusedWithAReason) {
-  const std::string path = corpus("pte/pytorch__executorch__exir__backend__test__add_mul.be659019.ff");
+  const std::string path =
+      corpus("pte/pytorch__executorch__exir__backend__test__add_mul.be659019.ff");
   CliRun r = run("info " + path);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty());
@@ -105,15 +119,22 @@ TEST(Cli, MissingFile) {
 }
 
 TEST(Cli, MissingExternalTensorsAreReported) {
-  CliRun r = run("info --data " + corpus("ptd/barakugav__executorch-rs__examples__data_map__model___default_external_constant.ptd") +
-              " " + corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte"));
+  CliRun r = run(
+      "info --data " +
+      corpus(
+          "ptd/"
+          "barakugav__executorch-rs__examples__data_map__model___default_external_constant.ptd") +
+      " " +
+      corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("external tensor 'linear.weight' is not in"), std::string::npos) << r.out;
 }
 
 TEST(Cli, WritesToOutputFile) {
   const std::string out = std::string(ETVIZ_BINARY_DIR) + "/cli_test_info.json";
-  CliRun r = run("info --json -o " + out + " " + corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
+  CliRun r =
+      run("info --json -o " + out + " " +
+          corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(r.out.empty());
   FILE* f = fopen(out.c_str(), "r");

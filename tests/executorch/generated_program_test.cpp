@@ -10,7 +10,9 @@ namespace etviz::test {
 namespace {
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("etviz_test_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() /
+          ("etviz_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 Document generate(const gen::TransformerSpec& spec, const std::string& name, uint64_t pad = 0) {
@@ -59,7 +61,8 @@ TEST(GeneratedProgram, DelegatesAndMethods) {
   // Weights are shared across methods: stored once.
   size_t constants = 0;
   for (const Value& v : doc.graphs[0].values) constants += v.tensor.is_constant();
-  EXPECT_EQ(constants, 2u * 6 + 3);  // per block: q, k, v, o and two norms; MLP weights are in the payload
+  EXPECT_EQ(constants,
+            2u * 6 + 3);  // per block: q, k, v, o and two norms; MLP weights are in the payload
 }
 
 TEST(GeneratedProgram, HostileNamesSurviveVerbatim) {
@@ -70,7 +73,8 @@ TEST(GeneratedProgram, HostileNamesSurviveVerbatim) {
   bool op_found = false, tensor_found = false;
   for (const Node& n : doc.graphs[0].nodes) {
     if (n.op.find("</script><img src=x onerror=alert(1)>") != std::string::npos) op_found = true;
-    if (n.kind == NodeKind::kConstant && n.name.find("</script>") != std::string::npos) tensor_found = true;
+    if (n.kind == NodeKind::kConstant && n.name.find("</script>") != std::string::npos)
+      tensor_found = true;
   }
   EXPECT_TRUE(op_found);
   EXPECT_TRUE(tensor_found);

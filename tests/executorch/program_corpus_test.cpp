@@ -28,7 +28,8 @@ TEST(ProgramCorpus, EveryProgramLoadsExceptThePreReleaseOne) {
 }
 
 TEST(ProgramCorpus, AddModelPortable) {
-  Document doc = load(corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
+  Document doc =
+      load(corpus("pte/pytorch__executorch__examples__arduino__examples__AddModel__model.pte"));
   ASSERT_EQ(doc.graphs.size(), 1u);
   const Graph& g = doc.graphs[0];
   EXPECT_EQ(g.name, "forward");
@@ -41,7 +42,8 @@ TEST(ProgramCorpus, AddModelPortable) {
 }
 
 TEST(ProgramCorpus, KeywordSpottingCortexM) {
-  Document doc = load(corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"));
+  Document doc = load(
+      corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"));
   const Graph& g = doc.graphs.at(0);
   EXPECT_EQ(instruction_kinds(g), (Kinds{{"kernel", 16}}));
   EXPECT_EQ(g.values.size(), 289u);
@@ -58,7 +60,10 @@ TEST(ProgramCorpus, KeywordSpottingCortexM) {
 }
 
 TEST(ProgramCorpus, QnnLlamaHas29MethodsSharingOnePayload) {
-  Document doc = load(corpus("pte/pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"));
+  Document doc =
+      load(corpus("pte/"
+                  "pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__"
+                  "stories260k_hybrid_llama_qnn.pte"));
   std::vector<const Graph*> methods;
   for (const Graph& g : doc.graphs)
     if (g.kind == "method") methods.push_back(&g);
@@ -92,7 +97,10 @@ TEST(ProgramCorpus, QnnLlamaHas29MethodsSharingOnePayload) {
 }
 
 TEST(ProgramCorpus, XnnpackStressMlpMixesKernelsAndDelegates) {
-  Document doc = load(corpus("pte/corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.6d3450d6.pte"));
+  Document doc =
+      load(corpus("pte/"
+                  "corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_"
+                  "mlp.6d3450d6.pte"));
   const Graph& g = doc.graphs.at(0);
   EXPECT_EQ(instruction_kinds(g), (Kinds{{"kernel", 12}, {"delegate", 2}}));
   EXPECT_EQ(g.values.size(), 44u);
@@ -108,7 +116,8 @@ TEST(ProgramCorpus, XnnpackStressMlpMixesKernelsAndDelegates) {
 }
 
 TEST(ProgramCorpus, EthosUMinimalExampleCompileSpecs) {
-  Document doc = load(corpus("pte/Arm-Examples__CMSIS-Executorch__ai_layer__engine__model__ethos_u_minimal_example.pte"));
+  Document doc = load(corpus(
+      "pte/Arm-Examples__CMSIS-Executorch__ai_layer__engine__model__ethos_u_minimal_example.pte"));
   const Graph& g = doc.graphs.at(0);
   EXPECT_EQ(instruction_kinds(g), (Kinds{{"kernel", 3}, {"delegate", 1}}));
   EXPECT_EQ(g.values.size(), 22u);
@@ -133,8 +142,14 @@ TEST(ProgramCorpus, LegacyArmBackendId) {
 }
 
 TEST(ProgramCorpus, VgfPayloadInlineAndInSegment) {
-  Document inline_doc = load(corpus("pte/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_vgf__input.pte"));
-  Document segment_doc = load(corpus("pte/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_vgf_segments__input.pte"));
+  Document inline_doc =
+      load(corpus("pte/"
+                  "arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__"
+                  "fixtures__mobilenet_v2_vgf__input.pte"));
+  Document segment_doc =
+      load(corpus("pte/"
+                  "arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__"
+                  "fixtures__mobilenet_v2_vgf_segments__input.pte"));
   ASSERT_EQ(inline_doc.delegates.size(), 1u);
   ASSERT_EQ(segment_doc.delegates.size(), 1u);
   EXPECT_EQ(inline_doc.delegates[0].backend_id, "VgfBackend");
@@ -151,12 +166,16 @@ TEST(ProgramCorpus, VgfPayloadInlineAndInSegment) {
 }
 
 TEST(ProgramCorpus, CoreMlAndOpenVinoDelegates) {
-  Document coreml = load(corpus("pte/kadu-v__yolox-executorch-ios__engine__models__yolox_nano_coreml.pte"));
+  Document coreml =
+      load(corpus("pte/kadu-v__yolox-executorch-ios__engine__models__yolox_nano_coreml.pte"));
   ASSERT_EQ(coreml.delegates.size(), 1u);
   EXPECT_EQ(coreml.delegates[0].backend_id, "CoreMLBackend");
   EXPECT_EQ(coreml.delegates[0].payload.size, 2571360u);
   EXPECT_EQ(output_sigs(coreml.graphs.at(0)), (Sigs{"float32[1, 3549, 85]"}));
-  Document ov = load(corpus("pte/corey-cole__djl-executorch-engine__src__test__resources__models__openvino__openvino_tiny.pte"));
+  Document ov =
+      load(corpus("pte/"
+                  "corey-cole__djl-executorch-engine__src__test__resources__models__openvino__"
+                  "openvino_tiny.pte"));
   ASSERT_EQ(ov.delegates.size(), 1u);
   EXPECT_EQ(ov.delegates[0].backend_id, "OpenvinoBackend");
   EXPECT_EQ(ov.delegates[0].payload.size, 3769u);
@@ -166,7 +185,10 @@ TEST(ProgramCorpus, CoreMlAndOpenVinoDelegates) {
 }
 
 TEST(ProgramCorpus, TrainingProgramWithExternalWeights) {
-  Document doc = load(corpus("pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte"));
+  Document doc =
+      load(corpus("pte/"
+                  "pytorch__executorch__extension__android__executorch_android__src__androidTest__"
+                  "resources__xor.9c80c531.pte"));
   ASSERT_EQ(doc.graphs.size(), 4u);
   const Graph* forward = doc.find_graph("forward");
   ASSERT_TRUE(forward);
@@ -189,12 +211,23 @@ TEST(ProgramCorpus, TrainingProgramWithExternalWeights) {
 
 TEST(ProgramCorpus, ExternalWeightsResolveAgainstPtd) {
   OpenOptions options;
-  options.data_files = {corpus("ptd/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.ptd")};
-  Document doc = load(corpus("pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte"), options);
-  for (const Diagnostic& d : doc.diagnostics) EXPECT_NE(d.severity, Severity::kWarning) << d.message;
+  options.data_files = {
+      corpus("ptd/"
+             "pytorch__executorch__extension__android__executorch_android__src__androidTest__"
+             "resources__xor.9c80c531.ptd")};
+  Document doc = load(corpus("pte/"
+                             "pytorch__executorch__extension__android__executorch_android__src__"
+                             "androidTest__resources__xor.9c80c531.pte"),
+                      options);
+  for (const Diagnostic& d : doc.diagnostics)
+    EXPECT_NE(d.severity, Severity::kWarning) << d.message;
   // A .ptd for another program leaves the weights unresolved, and says which.
-  options.data_files = {corpus("ptd/barakugav__executorch-rs__examples__data_map__model___default_external_constant.ptd")};
-  Document wrong = load(corpus("pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte"), options);
+  options.data_files = {corpus(
+      "ptd/barakugav__executorch-rs__examples__data_map__model___default_external_constant.ptd")};
+  Document wrong = load(corpus("pte/"
+                               "pytorch__executorch__extension__android__executorch_android__src__"
+                               "androidTest__resources__xor.9c80c531.pte"),
+                        options);
   int warnings = 0;
   for (const Diagnostic& d : wrong.diagnostics)
     if (d.severity == Severity::kWarning) {
@@ -205,7 +238,8 @@ TEST(ProgramCorpus, ExternalWeightsResolveAgainstPtd) {
 }
 
 TEST(ProgramCorpus, LegacyConstantBuffer) {
-  Document doc = load(corpus("pte/pytorch__executorch__test__models__deprecated__ModuleLinear-no-constant-segment.pte"));
+  Document doc = load(corpus(
+      "pte/pytorch__executorch__test__models__deprecated__ModuleLinear-no-constant-segment.pte"));
   const Graph& g = doc.graphs.at(0);
   EXPECT_EQ(kernel_ops(g), (Ops{{"aten::mul.out", 1}, {"aten::add.out", 1}}));
   int inline_constants = 0;
@@ -216,14 +250,17 @@ TEST(ProgramCorpus, LegacyConstantBuffer) {
 
 TEST(ProgramCorpus, MultiOutputKernelsSplitByOutVariantRule) {
   // max_pool2d_with_indices.out writes `out` and `indices`.
-  Document pool = load(corpus("pte/pytorch__executorch__operator_and_model_testing__maxpool2d__pte__maxpool2d.5bc4c1db.pte"));
+  Document pool = load(corpus(
+      "pte/"
+      "pytorch__executorch__operator_and_model_testing__maxpool2d__pte__maxpool2d.5bc4c1db.pte"));
   for (const Node& n : pool.graphs.at(0).nodes) {
     if (n.kind != NodeKind::kKernel) continue;
     EXPECT_EQ(n.op, "aten::max_pool2d_with_indices.out");
     EXPECT_EQ(n.outputs.size(), 2u);
   }
   // etnp::lstm.out produces output, h and c.
-  Document lstm = load(corpus("pte/corey-cole__djl-executorch-engine__src__test__resources__lstm__lstm.pte"));
+  Document lstm =
+      load(corpus("pte/corey-cole__djl-executorch-engine__src__test__resources__lstm__lstm.pte"));
   for (const Node& n : lstm.graphs.at(0).nodes) {
     if (n.kind == NodeKind::kKernel) {
       EXPECT_EQ(n.outputs.size(), 3u);

@@ -7,7 +7,8 @@ namespace etviz::test {
 namespace {
 
 TEST(BundledProgram, TutorialCnnTestSuite) {
-  Document doc = load(corpus("bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"));
+  Document doc = load(corpus(
+      "bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"));
   EXPECT_EQ(doc.format, "bundled_program");
   ASSERT_EQ(doc.test_suites.size(), 1u);
   const TestSuite& suite = doc.test_suites[0];
@@ -26,7 +27,8 @@ TEST(BundledProgram, TutorialCnnTestSuite) {
 }
 
 TEST(BundledProgram, TenInt32Cases) {
-  Document doc = load(corpus("bpte/pytorch__executorch__extension__module__test__resources__bundled_program.bpte"));
+  Document doc = load(
+      corpus("bpte/pytorch__executorch__extension__module__test__resources__bundled_program.bpte"));
   ASSERT_EQ(doc.test_suites.size(), 1u);
   EXPECT_EQ(doc.test_suites[0].cases.size(), 10u);
   const TestCase& first = doc.test_suites[0].cases[0];
@@ -39,7 +41,10 @@ TEST(BundledProgram, TenInt32Cases) {
 }
 
 TEST(FlatTensor, CurrentLayout) {
-  Document doc = load(corpus("ptd/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.ptd"));
+  Document doc =
+      load(corpus("ptd/"
+                  "pytorch__executorch__extension__android__executorch_android__src__androidTest__"
+                  "resources__xor.9c80c531.ptd"));
   EXPECT_EQ(doc.format, "flat_tensor");
   ASSERT_EQ(doc.named_data.size(), 4u);
   EXPECT_EQ(doc.named_data[0].key, "net.linear.weight");
@@ -51,7 +56,8 @@ TEST(FlatTensor, CurrentLayout) {
 }
 
 TEST(FlatTensor, Early2025Layout) {
-  Document doc = load(corpus("ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd"));
+  Document doc = load(
+      corpus("ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd"));
   ASSERT_EQ(doc.named_data.size(), 2u);
   EXPECT_EQ(doc.named_data[0].key, "linear.weight");
   EXPECT_EQ(doc.named_data[0].tensor->shape_string(), "[3, 3]");
@@ -62,9 +68,13 @@ TEST(FlatTensor, Early2025Layout) {
 
 TEST(FlatTensor, ResolvesTheLinearProgram) {
   OpenOptions options;
-  options.data_files = {corpus("ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd")};
-  Document doc = load(corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte"), options);
-  for (const Diagnostic& d : doc.diagnostics) EXPECT_NE(d.severity, Severity::kWarning) << d.message;
+  options.data_files = {
+      corpus("ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd")};
+  Document doc = load(
+      corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte"),
+      options);
+  for (const Diagnostic& d : doc.diagnostics)
+    EXPECT_NE(d.severity, Severity::kWarning) << d.message;
   EXPECT_EQ(doc.sources.size(), 2u);
 }
 

@@ -19,18 +19,34 @@ constexpr uint64_t kSegmentAlignment = 128;  // ExecuTorch's default segment ali
 constexpr uint64_t kTensorAlignment = 16;
 constexpr uint32_t kExtendedHeaderLength = 32;
 
-uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
-void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
-void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
+void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+  std::memcpy(b.data() + at, &v, 4);
+}
+void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
+  std::memcpy(b.data() + at, &v, 8);
+}
 }  // namespace
 
 int64_t element_size(ScalarType t) {
   switch (t) {
-    case ScalarType::kUInt8: case ScalarType::kInt8: case ScalarType::kBool: return 1;
-    case ScalarType::kInt16: case ScalarType::kFloat16: case ScalarType::kBFloat16: return 2;
-    case ScalarType::kInt32: case ScalarType::kFloat32: return 4;
-    case ScalarType::kInt64: case ScalarType::kFloat64: return 8;
+    case ScalarType::kUInt8:
+    case ScalarType::kInt8:
+    case ScalarType::kBool:
+      return 1;
+    case ScalarType::kInt16:
+    case ScalarType::kFloat16:
+    case ScalarType::kBFloat16:
+      return 2;
+    case ScalarType::kInt32:
+    case ScalarType::kFloat32:
+      return 4;
+    case ScalarType::kInt64:
+    case ScalarType::kFloat64:
+      return 8;
   }
   return 1;
 }
@@ -72,7 +88,9 @@ ValueIndex MethodBuilder::int_list(std::vector<int64_t> x) {
   v.list = std::move(x);
   return push(std::move(v));
 }
-ValueIndex MethodBuilder::none() { return push(Value{Value::kNull}); }
+ValueIndex MethodBuilder::none() {
+  return push(Value{Value::kNull});
+}
 
 void MethodBuilder::kernel(const std::string& op, std::vector<ValueIndex> args) {
   int32_t index = -1;
@@ -178,17 +196,21 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
           break;
         }
         case MethodBuilder::Value::kInt:
-          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Int, fb::CreateInt(b, value.i).Union()));
+          values.push_back(
+              fb::CreateEValue(b, fb::KernelTypes::Int, fb::CreateInt(b, value.i).Union()));
           break;
         case MethodBuilder::Value::kBool:
-          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Bool, fb::CreateBool(b, value.i != 0).Union()));
+          values.push_back(
+              fb::CreateEValue(b, fb::KernelTypes::Bool, fb::CreateBool(b, value.i != 0).Union()));
           break;
         case MethodBuilder::Value::kDouble:
-          values.push_back(fb::CreateEValue(b, fb::KernelTypes::Double, fb::CreateDouble(b, value.d).Union()));
+          values.push_back(
+              fb::CreateEValue(b, fb::KernelTypes::Double, fb::CreateDouble(b, value.d).Union()));
           break;
         case MethodBuilder::Value::kIntList:
-          values.push_back(fb::CreateEValue(b, fb::KernelTypes::IntList,
-                                            fb::CreateIntList(b, b.CreateVector(value.list)).Union()));
+          values.push_back(
+              fb::CreateEValue(b, fb::KernelTypes::IntList,
+                               fb::CreateIntList(b, b.CreateVector(value.list)).Union()));
           break;
         case MethodBuilder::Value::kNull:
           values.push_back(fb::CreateEValue(b, fb::KernelTypes::Null, fb::CreateNull(b).Union()));
@@ -199,11 +221,13 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
     for (const auto& ins : mb.instructions_) {
       auto args = b.CreateVector(ins.args);
       if (ins.is_delegate)
-        instructions.push_back(fb::CreateInstruction(b, fb::InstructionArguments::DelegateCall,
-                                                     fb::CreateDelegateCall(b, ins.index, args).Union()));
+        instructions.push_back(
+            fb::CreateInstruction(b, fb::InstructionArguments::DelegateCall,
+                                  fb::CreateDelegateCall(b, ins.index, args).Union()));
       else
-        instructions.push_back(fb::CreateInstruction(b, fb::InstructionArguments::KernelCall,
-                                                     fb::CreateKernelCall(b, ins.index, args).Union()));
+        instructions.push_back(
+            fb::CreateInstruction(b, fb::InstructionArguments::KernelCall,
+                                  fb::CreateKernelCall(b, ins.index, args).Union()));
     }
     auto chain = fb::CreateChain(b, b.CreateVector(mb.inputs_), b.CreateVector(mb.outputs_),
                                  b.CreateVector(instructions));
@@ -223,9 +247,11 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
             b, b.CreateString(s.key),
             b.CreateVector(reinterpret_cast<const uint8_t*>(s.value.data()), s.value.size())));
       auto ref = fb::CreateBackendDelegateDataReference(b, 1, payload_segment[m][d]);
-      delegates.push_back(fb::CreateBackendDelegate(b, b.CreateString(del.backend), ref, b.CreateVector(specs)));
+      delegates.push_back(
+          fb::CreateBackendDelegate(b, b.CreateString(del.backend), ref, b.CreateVector(specs)));
     }
-    std::vector<int64_t> buffer_sizes = {0, static_cast<int64_t>(align_up(arena, kTensorAlignment))};
+    std::vector<int64_t> buffer_sizes = {0,
+                                         static_cast<int64_t>(align_up(arena, kTensorAlignment))};
     plans.push_back(fb::CreateExecutionPlan(
         b, b.CreateString(mb.name_), 0, b.CreateVector(values), b.CreateVector(mb.inputs_),
         b.CreateVector(mb.outputs_), b.CreateVector(std::vector{chain}), b.CreateVector(ops),
@@ -234,7 +260,8 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
   std::vector<flatbuffers::Offset<fb::DataSegment>> segs;
   for (const Segment& s : segments) segs.push_back(fb::CreateDataSegment(b, s.offset, s.size));
   auto constant_segment = fb::CreateSubsegmentOffsets(b, 0, b.CreateVector(constant_offsets));
-  auto root = fb::CreateProgram(b, 0, b.CreateVector(plans), 0, 0, b.CreateVector(segs), constant_segment);
+  auto root =
+      fb::CreateProgram(b, 0, b.CreateVector(plans), 0, 0, b.CreateVector(segs), constant_segment);
   b.Finish(root, "ET12");
 
   // 4. Insert the extended header after the identifier. Offsets inside the buffer are

@@ -11,8 +11,16 @@ namespace etviz::gen {
 using ValueIndex = int32_t;
 
 enum class ScalarType : int8_t {
-  kUInt8 = 0, kInt8 = 1, kInt16 = 2, kInt32 = 3, kInt64 = 4, kFloat16 = 5, kFloat32 = 6,
-  kFloat64 = 7, kBool = 11, kBFloat16 = 15,
+  kUInt8 = 0,
+  kInt8 = 1,
+  kInt16 = 2,
+  kInt32 = 3,
+  kInt64 = 4,
+  kFloat16 = 5,
+  kFloat32 = 6,
+  kFloat64 = 7,
+  kBool = 11,
+  kBFloat16 = 15,
 };
 int64_t element_size(ScalarType t);
 

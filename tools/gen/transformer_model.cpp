@@ -24,14 +24,17 @@ class BlockWriter {
     ++calls_;
     return out;
   }
-  ValueIndex act(std::vector<int32_t> shape, ScalarType t = F32) { return m_.tensor(t, std::move(shape)); }
+  ValueIndex act(std::vector<int32_t> shape, ScalarType t = F32) {
+    return m_.tensor(t, std::move(shape));
+  }
   ValueIndex weight(const std::string& name, std::vector<int32_t> shape) {
     return m_.constant(F32, std::move(shape), name + suffix_);
   }
 
   ValueIndex rms_norm(ValueIndex x, const std::string& prefix) {
     auto w = weight(prefix + ".weight", {spec_.dim});
-    return kernel("aten::rms_norm.out", {x, m_.int_list({spec_.dim}), w, m_.real(1e-6)}, act({1, seq_, spec_.dim}));
+    return kernel("aten::rms_norm.out", {x, m_.int_list({spec_.dim}), w, m_.real(1e-6)},
+                  act({1, seq_, spec_.dim}));
   }
   ValueIndex linear(ValueIndex x, const std::string& name, int in, int out) {
     auto w = weight(name + ".weight", {out, in});
@@ -39,10 +42,10 @@ class BlockWriter {
   }
   ValueIndex qdq(ValueIndex x, std::vector<int32_t> shape) {
     auto scale = m_.real(0.0125), zp = m_.integer(0), lo = m_.integer(-128), hi = m_.integer(127);
-    auto q = kernel("quantized_decomposed::quantize_per_tensor.out", {x, scale, zp, lo, hi, m_.integer(1)},
-                    act(shape, I8));
-    return kernel("quantized_decomposed::dequantize_per_tensor.out", {q, scale, zp, lo, hi, m_.integer(1)},
-                  act(shape));
+    auto q = kernel("quantized_decomposed::quantize_per_tensor.out",
+                    {x, scale, zp, lo, hi, m_.integer(1)}, act(shape, I8));
+    return kernel("quantized_decomposed::dequantize_per_tensor.out",
+                  {q, scale, zp, lo, hi, m_.integer(1)}, act(shape));
   }
 
   // One block; `cos`, `sin` and `mask` are shared by every block.
@@ -68,16 +71,19 @@ class BlockWriter {
     };
     q = rotate(q);
     k = rotate(k);
-    auto kt = kernel("aten::permute_copy.out", {k, m_.int_list({0, 1, 3, 2})}, act({1, h, hd, seq_}));
+    auto kt =
+        kernel("aten::permute_copy.out", {k, m_.int_list({0, 1, 3, 2})}, act({1, h, hd, seq_}));
     auto q3 = kernel("aten::view_copy.out", {q, m_.int_list({h, seq_, hd})}, act({h, seq_, hd}));
     auto k3 = kernel("aten::view_copy.out", {kt, m_.int_list({h, hd, seq_})}, act({h, hd, seq_}));
     auto scores = kernel("aten::bmm.out", {q3, k3}, act({h, seq_, seq_}));
     scores = kernel("aten::mul.out", {scores, m_.real(1.0 / 8.0)}, act({h, seq_, seq_}));
     scores = kernel("aten::add.out", {scores, mask, m_.real(1.0)}, act({h, seq_, seq_}));
-    auto probs = kernel("aten::_softmax.out", {scores, m_.integer(-1), m_.boolean(false)}, act({h, seq_, seq_}));
+    auto probs = kernel("aten::_softmax.out", {scores, m_.integer(-1), m_.boolean(false)},
+                        act({h, seq_, seq_}));
     auto v3 = kernel("aten::view_copy.out", {v, m_.int_list({h, seq_, hd})}, act({h, seq_, hd}));
     auto attn = kernel("aten::bmm.out", {probs, v3}, act({h, seq_, hd}));
-    attn = kernel("aten::view_copy.out", {attn, m_.int_list({1, h, seq_, hd})}, act({1, h, seq_, hd}));
+    attn =
+        kernel("aten::view_copy.out", {attn, m_.int_list({1, h, seq_, hd})}, act({1, h, seq_, hd}));
     attn = kernel("aten::permute_copy.out", {attn, perm}, act({1, seq_, h, hd}));
     attn = kernel("aten::view_copy.out", {attn, m_.int_list({1, seq_, d})}, act({1, seq_, d}));
     attn = qdq(attn, {1, seq_, d});
@@ -88,8 +94,9 @@ class BlockWriter {
     if (spec_.delegates) {
       // The MLP as one delegate call, as a backend partitioner would lower it.
       std::vector<uint8_t> payload(4096 + 64 * static_cast<size_t>(b % 7), static_cast<uint8_t>(b));
-      auto del = m_.add_delegate("ExampleNpuBackend",
-                                 {{"target", "example-npu-v2"}, {"block", std::to_string(b)}}, payload);
+      auto del =
+          m_.add_delegate("ExampleNpuBackend",
+                          {{"target", "example-npu-v2"}, {"block", std::to_string(b)}}, payload);
       ff = act({1, seq_, d});
       m_.delegate_call(del, {n2, ff});
       ++calls_;
@@ -131,9 +138,10 @@ int64_t build_transformer(ProgramBuilder& program, const TransformerSpec& spec) 
     m.input(sin);
     m.input(mask);
     auto table = w.weight("tok_embeddings.weight", {spec.vocab, spec.dim});
-    auto x = w.kernel(spec.hostile_names ? "aten::embedding</script><img src=x onerror=alert(1)>.out"
-                                         : "aten::embedding.out",
-                      {table, tokens}, w.act({1, seq, spec.dim}));
+    auto x =
+        w.kernel(spec.hostile_names ? "aten::embedding</script><img src=x onerror=alert(1)>.out"
+                                    : "aten::embedding.out",
+                 {table, tokens}, w.act({1, seq, spec.dim}));
     for (int b = 0; b < spec.blocks; ++b) x = w.block(x, b, cos, sin, mask);
     x = w.rms_norm(x, "norm");
     auto logits = w.linear(x, "output", spec.dim, spec.vocab);

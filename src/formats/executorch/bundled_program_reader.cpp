@@ -16,7 +16,8 @@ namespace fb = etviz::bundled;
 Result<TestValue> read_test_value(const fb::Value* v) {
   TestValue out;
   if (v && v->val_type() != fb::ValueUnion::NONE && !v->val())
-    return Error(fmt::format("test value of kind {} without its table", static_cast<int>(v->val_type())));
+    return Error(
+        fmt::format("test value of kind {} without its table", static_cast<int>(v->val_type())));
   switch (v ? v->val_type() : fb::ValueUnion::NONE) {
     case fb::ValueUnion::Tensor: {
       const fb::Tensor* t = v->val_as_Tensor();
@@ -24,7 +25,8 @@ Result<TestValue> read_test_value(const fb::Value* v) {
       out.tensor.dtype = scalar_type_name(t->scalar_type());
       if (t->sizes())
         for (int32_t s : *t->sizes()) out.tensor.shape.push_back(Dim{s, {}});
-      if (t->dim_order()) out.tensor.dim_order.assign(t->dim_order()->begin(), t->dim_order()->end());
+      if (t->dim_order())
+        out.tensor.dim_order.assign(t->dim_order()->begin(), t->dim_order()->end());
       out.tensor.nbytes = t->data() ? t->data()->size() : 0;
       out.tensor.data_location = DataLocation::kInline;
       return out;
@@ -55,7 +57,8 @@ Status read_suites(const fb::BundledProgram& bundle, Document& doc, ExpansionBud
   for (const fb::BundledMethodTestSuite* suite : *suites) {
     TestSuite out;
     out.method = suite->method_name() ? suite->method_name()->str() : "";
-    for (flatbuffers::uoffset_t c = 0; suite->test_cases() && c < suite->test_cases()->size(); ++c) {
+    for (flatbuffers::uoffset_t c = 0; suite->test_cases() && c < suite->test_cases()->size();
+         ++c) {
       const auto* tc = suite->test_cases()->Get(c);
       TestCase test;
       auto read_list = [&](const auto* list, std::vector<TestValue>& into) -> Status {
@@ -99,10 +102,12 @@ Result<Document> read_bundled_program_file(std::shared_ptr<const MappedFile> fil
   if (auto s = read_program_into(doc, 0, offset, std::span(program->data(), program->size())); !s)
     return s.error().within(fmt::format("{}: embedded program at offset {}", file->path(), offset));
   const std::string program_version = doc.format_version;
-  doc.format_version = fmt::format("BP08 version {}; embedded {}", bundle->version(), program_version);
-  doc.properties.insert(doc.properties.begin(),
-                        {{"bundle_version", std::to_string(bundle->version())},
-                         {"embedded_program", fmt::format("{} bytes at offset {}", program->size(), offset)}});
+  doc.format_version =
+      fmt::format("BP08 version {}; embedded {}", bundle->version(), program_version);
+  doc.properties.insert(
+      doc.properties.begin(),
+      {{"bundle_version", std::to_string(bundle->version())},
+       {"embedded_program", fmt::format("{} bytes at offset {}", program->size(), offset)}});
   // The bundle's own bytes around the program (test data, tables) as one section.
   doc.sections.insert(doc.sections.begin(), {"bundle (test data and tables)", "bundle", 0,
                                              bytes.size() - program->size()});

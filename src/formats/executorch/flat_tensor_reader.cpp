@@ -23,7 +23,9 @@ struct FlatTensorHeader {
 };
 
 Result<FlatTensorHeader> read_header(std::span<const uint8_t> bytes) {
-  if (bytes.size() < 48) return Error(fmt::format("file is {} bytes, too short for a FlatTensor header (48)", bytes.size()));
+  if (bytes.size() < 48)
+    return Error(
+        fmt::format("file is {} bytes, too short for a FlatTensor header (48)", bytes.size()));
   if (std::memcmp(bytes.data() + 4, "FT01", 4) != 0)
     return Error(fmt::format("expected identifier 'FT01' at bytes 4..8, found '{}'",
                              printable_tag(bytes.subspan(4, 4))));
@@ -38,11 +40,14 @@ Result<FlatTensorHeader> read_header(std::span<const uint8_t> bytes) {
   h.segment_data_size = load_le<uint64_t>(bytes.data() + 40);
   if (h.length < 40) return Error(fmt::format("FlatTensor header length {} is below 40", h.length));
   if (h.flatbuffer_offset > bytes.size() || h.flatbuffer_size > bytes.size() - h.flatbuffer_offset)
-    return Error(fmt::format("FlatTensor header: flatbuffer (offset {}, size {}) extends past the end ({} bytes)",
-                             h.flatbuffer_offset, h.flatbuffer_size, bytes.size()));
-  if (h.segment_base_offset > bytes.size() || h.segment_data_size > bytes.size() - h.segment_base_offset)
-    return Error(fmt::format("FlatTensor header: segment data (offset {}, size {}) extends past the end ({} bytes)",
-                             h.segment_base_offset, h.segment_data_size, bytes.size()));
+    return Error(fmt::format(
+        "FlatTensor header: flatbuffer (offset {}, size {}) extends past the end ({} bytes)",
+        h.flatbuffer_offset, h.flatbuffer_size, bytes.size()));
+  if (h.segment_base_offset > bytes.size() ||
+      h.segment_data_size > bytes.size() - h.segment_base_offset)
+    return Error(fmt::format(
+        "FlatTensor header: segment data (offset {}, size {}) extends past the end ({} bytes)",
+        h.segment_base_offset, h.segment_data_size, bytes.size()));
   return h;
 }
 
@@ -52,7 +57,8 @@ Result<int> root_field_count(std::span<const uint8_t> fb) {
   if (root > fb.size() - 4) return Error("root table offset points past the end");
   const int32_t vt_rel = load_le<int32_t>(fb.data() + root);
   const int64_t vtable = static_cast<int64_t>(root) - vt_rel;
-  if (vtable < 0 || static_cast<uint64_t>(vtable) + 4 > fb.size()) return Error("root vtable lies outside the buffer");
+  if (vtable < 0 || static_cast<uint64_t>(vtable) + 4 > fb.size())
+    return Error("root vtable lies outside the buffer");
   const uint16_t vt_size = load_le<uint16_t>(fb.data() + vtable);
   return vt_size < 4 ? 0 : (vt_size - 4) / 2;
 }
@@ -64,7 +70,8 @@ TensorInfo tensor_layout(int scalar_type, const flatbuffers::Vector<int32_t>* si
   if (sizes)
     for (int32_t s : *sizes) t.shape.push_back(Dim{s, {}});
   if (dim_order) t.dim_order.assign(dim_order->begin(), dim_order->end());
-  if (auto n = t.numel(); n && dtype_element_size(t.dtype) > 0) t.nbytes = *n * dtype_element_size(t.dtype);
+  if (auto n = t.numel(); n && dtype_element_size(t.dtype) > 0)
+    t.nbytes = *n * dtype_element_size(t.dtype);
   return t;
 }
 
@@ -77,7 +84,8 @@ Status read_into(Document& doc, int32_t source) {
   if (!fields) return fields.error();
   ExpansionBudget budget(bytes.size());
   const uint64_t seg_base = header->segment_base_offset;
-  auto segment_blob = [&](uint64_t offset, uint64_t size, const std::string& what) -> Result<BlobRef> {
+  auto segment_blob = [&](uint64_t offset, uint64_t size,
+                          const std::string& what) -> Result<BlobRef> {
     if (offset > header->segment_data_size || size > header->segment_data_size - offset)
       return Error(fmt::format("{} (offset {}, size {}) lies outside the segment data ({} bytes)",
                                what, offset, size, header->segment_data_size));
@@ -85,14 +93,18 @@ Status read_into(Document& doc, int32_t source) {
   };
 
   if (*fields <= 3) {
-    if (auto s = verify_flatbuffer<etviz::ptd::FlatTensor>(fb, nullptr, "FlatTensor flatbuffer"); !s) return s;
+    if (auto s = verify_flatbuffer<etviz::ptd::FlatTensor>(fb, nullptr, "FlatTensor flatbuffer");
+        !s)
+      return s;
     const auto* root = flatbuffers::GetRoot<etviz::ptd::FlatTensor>(fb.data());
     doc.format_version = fmt::format("FT01 (2025-06 layout), version {}", root->version());
     const auto* segments = root->segments();
     const size_t nseg = segments ? segments->size() : 0;
     if (const auto* named = root->named_data()) {
       for (const auto* nd : *named) {
-        if (!budget.charge(1 + (nd->tensor_layout() && nd->tensor_layout()->sizes() ? nd->tensor_layout()->sizes()->size() : 0)))
+        if (!budget.charge(1 + (nd->tensor_layout() && nd->tensor_layout()->sizes()
+                                    ? nd->tensor_layout()->sizes()->size()
+                                    : 0)))
           return ExpansionBudget::exhausted_error();
         NamedBlob blob;
         blob.key = nd->key() ? nd->key()->str() : "";
@@ -100,7 +112,8 @@ Status read_into(Document& doc, int32_t source) {
           return Error(fmt::format("named data '{}' names segment {} but there are {}", blob.key,
                                    nd->segment_index(), nseg));
         const auto* seg = segments->Get(nd->segment_index());
-        auto ref = segment_blob(seg->offset(), seg->size(), fmt::format("segment {}", nd->segment_index()));
+        auto ref = segment_blob(seg->offset(), seg->size(),
+                                fmt::format("segment {}", nd->segment_index()));
         if (!ref) return ref.error();
         blob.blob = *ref;
         if (const auto* layout = nd->tensor_layout())
@@ -109,7 +122,9 @@ Status read_into(Document& doc, int32_t source) {
       }
     }
   } else {
-    if (auto s = verify_flatbuffer<etviz::ptd_v0::FlatTensor>(fb, nullptr, "FlatTensor flatbuffer"); !s) return s;
+    if (auto s = verify_flatbuffer<etviz::ptd_v0::FlatTensor>(fb, nullptr, "FlatTensor flatbuffer");
+        !s)
+      return s;
     const auto* root = flatbuffers::GetRoot<etviz::ptd_v0::FlatTensor>(fb.data());
     doc.format_version = fmt::format("FT01 (early-2025 layout), version {}", root->version());
     doc.properties.push_back({"tensor_alignment", std::to_string(root->tensor_alignment())});
@@ -117,7 +132,8 @@ Status read_into(Document& doc, int32_t source) {
     const size_t nseg = segments ? segments->size() : 0;
     if (const auto* tensors = root->tensors()) {
       for (const auto* t : *tensors) {
-        if (!budget.charge(1 + (t->sizes() ? t->sizes()->size() : 0))) return ExpansionBudget::exhausted_error();
+        if (!budget.charge(1 + (t->sizes() ? t->sizes()->size() : 0)))
+          return ExpansionBudget::exhausted_error();
         NamedBlob blob;
         blob.key = t->fully_qualified_name() ? t->fully_qualified_name()->str() : "";
         blob.tensor = tensor_layout(t->scalar_type(), t->sizes(), t->dim_order());
@@ -125,11 +141,14 @@ Status read_into(Document& doc, int32_t source) {
           return Error(fmt::format("tensor '{}' names segment {} but there are {}", blob.key,
                                    t->segment_index(), nseg));
         const auto* seg = segments->Get(t->segment_index());
-        const uint64_t size = blob.tensor->nbytes >= 0 ? static_cast<uint64_t>(blob.tensor->nbytes) : 0;
+        const uint64_t size =
+            blob.tensor->nbytes >= 0 ? static_cast<uint64_t>(blob.tensor->nbytes) : 0;
         if (t->offset() > seg->size() || size > seg->size() - t->offset())
-          return Error(fmt::format("tensor '{}' ({} bytes at offset {}) overruns its segment of {} bytes",
-                                   blob.key, size, t->offset(), seg->size()));
-        auto ref = segment_blob(seg->offset() + t->offset(), size, fmt::format("tensor '{}'", blob.key));
+          return Error(
+              fmt::format("tensor '{}' ({} bytes at offset {}) overruns its segment of {} bytes",
+                          blob.key, size, t->offset(), seg->size()));
+        auto ref =
+            segment_blob(seg->offset() + t->offset(), size, fmt::format("tensor '{}'", blob.key));
         if (!ref) return ref.error();
         blob.blob = *ref;
         doc.named_data.push_back(std::move(blob));
@@ -143,7 +162,8 @@ Status read_into(Document& doc, int32_t source) {
           return Error(fmt::format("named data '{}' names segment {} but there are {}", blob.key,
                                    nd->segment_index(), nseg));
         const auto* seg = segments->Get(nd->segment_index());
-        auto ref = segment_blob(seg->offset(), seg->size(), fmt::format("segment {}", nd->segment_index()));
+        auto ref = segment_blob(seg->offset(), seg->size(),
+                                fmt::format("segment {}", nd->segment_index()));
         if (!ref) return ref.error();
         blob.blob = *ref;
         doc.named_data.push_back(std::move(blob));
@@ -161,7 +181,8 @@ Result<Document> read_flat_tensor_file(std::shared_ptr<const MappedFile> file) {
   doc.sources.push_back(file);
   if (auto s = read_into(doc, 0); !s) return s.error().within(file->path());
   auto h = read_header(file->bytes());
-  doc.sections.push_back({"flatbuffer", "flatbuffer", 0, h->flatbuffer_offset + h->flatbuffer_size});
+  doc.sections.push_back(
+      {"flatbuffer", "flatbuffer", 0, h->flatbuffer_offset + h->flatbuffer_size});
   doc.sections.push_back({"segment data", "segment", h->segment_base_offset, h->segment_data_size});
   return doc;
 }

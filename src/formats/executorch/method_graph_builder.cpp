@@ -82,7 +82,8 @@ class Builder {
       Value v;
       v.name = fmt::format("v{}", i);
       const fb::EValue* ev = values->Get(i);
-      if (auto s = read_value(ev, v); !s) return error(fmt::format("value {}: {}", i, s.error().message()));
+      if (auto s = read_value(ev, v); !s)
+        return error(fmt::format("value {}: {}", i, s.error().message()));
       graph_.values.push_back(std::move(v));
     }
     // List members must name values of this plan.
@@ -145,15 +146,14 @@ class Builder {
       case fb::KernelTypes::OptionalTensorList: {
         const bool optional = ev->val_type() == fb::KernelTypes::OptionalTensorList;
         v.kind = optional ? ValueKind::kOptionalTensorList : ValueKind::kTensorList;
-        const auto* items = optional ? ev->val_as_OptionalTensorList()->items()
-                                     : ev->val_as_TensorList()->items();
+        const auto* items =
+            optional ? ev->val_as_OptionalTensorList()->items() : ev->val_as_TensorList()->items();
         if (items) {
           if (!budget_.charge(items->size())) return ExpansionBudget::exhausted_error();
           for (int32_t item : *items) v.elements.push_back(item < 0 ? kNoId : item);
         }
-        v.literal = list_literal(items, [](int32_t x) {
-          return x < 0 ? std::string("None") : fmt::format("v{}", x);
-        });
+        v.literal = list_literal(
+            items, [](int32_t x) { return x < 0 ? std::string("None") : fmt::format("v{}", x); });
         return Status::Ok();
       }
       case fb::KernelTypes::Tensor:
@@ -179,9 +179,15 @@ class Builder {
     }
     info.requires_grad = t.requires_grad();
     switch (t.shape_dynamism()) {
-      case 1: info.dynamism = ShapeDynamism::kDynamicBound; break;
-      case 2: info.dynamism = ShapeDynamism::kDynamicUnbound; break;
-      default: info.dynamism = ShapeDynamism::kStatic; break;
+      case 1:
+        info.dynamism = ShapeDynamism::kDynamicBound;
+        break;
+      case 2:
+        info.dynamism = ShapeDynamism::kDynamicUnbound;
+        break;
+      default:
+        info.dynamism = ShapeDynamism::kStatic;
+        break;
     }
     if (const auto* alloc = t.allocation_info()) {
       info.placement = MemoryPlacement{
@@ -221,7 +227,8 @@ class Builder {
     int64_t position = 0;
     for (flatbuffers::uoffset_t c = 0; chains && c < chains->size(); ++c) {
       const auto* instructions = chains->Get(c)->instructions();
-      for (flatbuffers::uoffset_t i = 0; instructions && i < instructions->size(); ++i, ++position) {
+      for (flatbuffers::uoffset_t i = 0; instructions && i < instructions->size();
+           ++i, ++position) {
         const fb::Instruction* ins = instructions->Get(i);
         const flatbuffers::Vector<int32_t>* args = nullptr;
         if (const auto* k = ins->instr_args_as_KernelCall()) args = k->args();
@@ -379,7 +386,8 @@ class Builder {
     } else {
       n.op = "unwritten";
       n.name = fmt::format("unwritten_v{}", id);
-      n.attributes.push_back({"note", fmt::format("v{} is read before any instruction writes it", id)});
+      n.attributes.push_back(
+          {"note", fmt::format("v{} is read before any instruction writes it", id)});
     }
     graph_.add_node(std::move(n));
     mark_produced(id);
@@ -521,7 +529,8 @@ class Builder {
     }
     // An instruction kind from a newer schema: keep a placeholder so indices stay aligned.
     node.kind = NodeKind::kOther;
-    node.op = fmt::format("<unknown instruction kind {}>", static_cast<int>(instr.instr_args_type()));
+    node.op =
+        fmt::format("<unknown instruction kind {}>", static_cast<int>(instr.instr_args_type()));
     node.name = fmt::format("instruction_{}", index);
     return Status::Ok();
   }

@@ -6,9 +6,9 @@
 #include <map>
 
 #include "core/expansion_budget.h"
-#include "formats/flatbuffer_verify.h"
 #include "formats/executorch/method_graph_builder.h"
 #include "formats/executorch/program_header.h"
+#include "formats/flatbuffer_verify.h"
 #include "program_generated.h"
 
 namespace etviz::executorch {
@@ -34,9 +34,10 @@ Result<std::vector<SegmentSpan>> locate_segments(const fb::Program& program,
     // Writers emit an empty placeholder segment even when there is no extended header.
     if (!header.extended) {
       if (s->size() != 0)
-        return Error(fmt::format("segment {} holds {} bytes but the program has no extended header "
-                                 "to locate segment data",
-                                 i, s->size()));
+        return Error(
+            fmt::format("segment {} holds {} bytes but the program has no extended header "
+                        "to locate segment data",
+                        i, s->size()));
       spans.push_back({base, 0});
       continue;
     }
@@ -82,19 +83,24 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
 
   auto spans = locate_segments(*program, *header, base, bytes.size());
   if (!spans) return spans.error();
-  const auto blob_of_segment = [&](size_t i) { return BlobRef{source, (*spans)[i].offset, (*spans)[i].size}; };
+  const auto blob_of_segment = [&](size_t i) {
+    return BlobRef{source, (*spans)[i].offset, (*spans)[i].size};
+  };
 
   doc.format_version = fmt::format("ET12 schema version {}", program->version());
   doc.properties.push_back({"identifier", header->identifier});
   doc.properties.push_back({"schema_version", std::to_string(program->version())});
   if (header->extended) {
-    doc.properties.push_back({"extended_header", fmt::format("eh00, {} bytes", header->extended->length)});
+    doc.properties.push_back(
+        {"extended_header", fmt::format("eh00, {} bytes", header->extended->length)});
   } else {
     doc.properties.push_back({"extended_header", "none"});
   }
-  const bool legacy_constants = program->constant_buffer() && program->constant_buffer()->size() > 0;
-  doc.properties.push_back({"constant_storage", legacy_constants ? "constant_buffer (legacy, inline)"
-                                                                 : "constant_segment"});
+  const bool legacy_constants =
+      program->constant_buffer() && program->constant_buffer()->size() > 0;
+  doc.properties.push_back({"constant_storage", legacy_constants
+                                                    ? "constant_buffer (legacy, inline)"
+                                                    : "constant_segment"});
 
   // Which segment feeds what, for the size report.
   std::map<size_t, std::vector<std::string>> segment_users;
@@ -154,15 +160,17 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
           del.compile_specs.push_back(std::move(spec));
         }
       }
-      const std::string what = fmt::format("method '{}' delegate {} ({})", method, d, del.backend_id);
+      const std::string what =
+          fmt::format("method '{}' delegate {} ({})", method, d, del.backend_id);
       const fb::BackendDelegateDataReference* ref = bd->processed();
       if (!ref) return Error(what + ": no payload reference");
       del.payload_index = ref->index();
       if (ref->location() == 0) {
         del.payload_location = "inline";
         if (!inline_data || ref->index() >= inline_data->size())
-          return Error(fmt::format("{}: inline payload index {} but the program has {} inline blobs",
-                                   what, ref->index(), inline_data ? inline_data->size() : 0));
+          return Error(
+              fmt::format("{}: inline payload index {} but the program has {} inline blobs", what,
+                          ref->index(), inline_data ? inline_data->size() : 0));
         const auto* data = inline_data->Get(ref->index())->data();
         if (data) {
           const uint64_t offset = static_cast<uint64_t>(data->data() - bytes.data());
@@ -191,13 +199,15 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
   std::vector<Section> segments;
   for (size_t i = 0; i < spans->size(); ++i)
     if ((*spans)[i].size > 0 || segment_users.count(i))
-      segments.push_back({segment_label(i, segment_users), "segment", (*spans)[i].offset, (*spans)[i].size});
+      segments.push_back(
+          {segment_label(i, segment_users), "segment", (*spans)[i].offset, (*spans)[i].size});
   std::stable_sort(segments.begin(), segments.end(),
                    [](const Section& a, const Section& b) { return a.offset < b.offset; });
   doc.sections.push_back({"program flatbuffer", "flatbuffer", base, header->flatbuffer_size});
   uint64_t cursor = base + header->flatbuffer_size;
   for (Section& seg : segments) {
-    if (seg.offset > cursor) doc.sections.push_back({"padding", "padding", cursor, seg.offset - cursor});
+    if (seg.offset > cursor)
+      doc.sections.push_back({"padding", "padding", cursor, seg.offset - cursor});
     cursor = std::max(cursor, seg.offset + seg.size);
     doc.sections.push_back(std::move(seg));
   }
@@ -210,7 +220,8 @@ Result<Document> read_program_file(std::shared_ptr<const MappedFile> file) {
   Document doc;
   doc.format = "executorch_program";
   doc.sources.push_back(file);
-  if (auto s = read_program_into(doc, 0, 0, file->bytes()); !s) return s.error().within(file->path());
+  if (auto s = read_program_into(doc, 0, 0, file->bytes()); !s)
+    return s.error().within(file->path());
   return doc;
 }
 
