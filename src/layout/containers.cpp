@@ -131,6 +131,8 @@ class Builder {
   uint32_t local(uint32_t item) const { return set_.item_local[item]; }
 
   void add_edges() {
+    level_edges_.reserve(graph_.edges.size());
+    set_.chain.reserve(graph_.edges.size());
     set_.chain_begin.reserve(graph_.edges.size() + 1);
     set_.chain_begin.push_back(0);
     std::vector<uint32_t> up, down;

@@ -63,8 +63,18 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     g.is_dummy.push_back(0);
   }
 
-  // Paths are collected per edge, then flattened into CSR.
-  std::vector<std::vector<uint32_t>> paths(m);
+  // Path lengths are known up front (one node per layer spanned), so paths are written
+  // straight into their CSR slots.
+  g.path_begin.assign(m + 1, 0);
+  for (uint32_t e = 0; e < m; ++e) {
+    const FlatGraph::Edge& edge = graph.edges[e];
+    const uint32_t a = layer[edge.source], b = layer[edge.target];
+    const uint32_t span = a > b ? a - b : b - a;
+    g.path_begin[e + 1] =
+        g.path_begin[e] + (edge.source == edge.target ? 0 : std::max(span, 1u) + 1);
+  }
+  g.path_nodes.resize(g.path_begin[m]);
+
   std::vector<Oriented> long_edges;
   for (uint32_t e = 0; e < m; ++e) {
     const FlatGraph::Edge& edge = graph.edges[e];
@@ -72,11 +82,13 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     Oriented o =
         reversed[e] ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset}
                     : Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset};
-    if (layer[o.lower] <= layer[o.upper]) {  // cannot happen for a valid layering
-      paths[e] = {o.upper, o.lower};
-    } else if (layer[o.lower] == layer[o.upper] + 1) {
-      add_segment(g, o.upper, o.lower, o.upper_offset, o.lower_offset);
-      paths[e] = {o.upper, o.lower};
+    if (layer[o.lower] <= layer[o.upper] + 1) {
+      // Adjacent layers (or, impossible for a valid layering, not below: no segment).
+      if (layer[o.lower] == layer[o.upper] + 1) {
+        add_segment(g, o.upper, o.lower, o.upper_offset, o.lower_offset);
+      }
+      g.path_nodes[g.path_begin[e]] = o.upper;
+      g.path_nodes[g.path_begin[e] + 1] = o.lower;
     } else {
       long_edges.push_back(o);
     }
@@ -121,21 +133,16 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       const Oriented& o = long_edges[i];
       const uint32_t span = layer[o.lower] - top;  // >= 2
       add_segment(g, trunk[span - 2], o.lower, 0, o.lower_offset);
-      std::vector<uint32_t>& path = paths[o.edge];
-      path.push_back(o.upper);
-      path.insert(path.end(), trunk.begin(), trunk.begin() + (span - 1));
-      path.push_back(o.lower);
+      uint32_t* path = g.path_nodes.data() + g.path_begin[o.edge];
+      path[0] = o.upper;
+      std::copy(trunk.begin(), trunk.begin() + (span - 1), path + 1);
+      path[span] = o.lower;
     }
     begin = end;
   }
 
   for (uint32_t v = 0; v < g.node_count(); ++v)
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
-  g.path_begin.assign(m + 1, 0);
-  for (uint32_t e = 0; e < m; ++e)
-    g.path_begin[e + 1] = g.path_begin[e] + static_cast<uint32_t>(paths[e].size());
-  g.path_nodes.reserve(g.path_begin[m]);
-  for (auto& path : paths) g.path_nodes.insert(g.path_nodes.end(), path.begin(), path.end());
   build_adjacency(g);
   return g;
 }
