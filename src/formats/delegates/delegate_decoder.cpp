@@ -16,7 +16,7 @@ constexpr std::array kDecoders = {
     DelegateDecoder{"VgfBackend", "Arm VGF container (SPIR-V TOSA graph)", &decode_vgf},
     DelegateDecoder{"CoreMLBackend", "Core ML package (inmemoryfs, ML Program)", &decode_coreml},
     DelegateDecoder{"VulkanBackend", "Vulkan graph flatbuffer (VH00/VK00)", &decode_vulkan},
-    DelegateDecoder{"QnnBackend", "QNN context binary (summary)", &decode_qnn},
+    DelegateDecoder{"QnnBackend", "QNN context binary", &decode_qnn},
     DelegateDecoder{"OpenvinoBackend", "OpenVINO compiled model (CPU IR export)", &decode_openvino},
 };
 
@@ -112,11 +112,15 @@ void decode_delegates(Document& doc) {
     if (is_opaque_graph(doc.graphs.back()) && target.decoder_note.empty())
       target.decoder_note =
           fmt::format("{}: summary only, the backend's ops are not recoverable", decoder.format);
-    if (calls[d].graph >= 0) {
-      Graph& m = doc.graphs[calls[d].graph];
-      Node& c = m.nodes[calls[d].node];
-      c.subgraph = index;
-      if (!is_opaque_graph(doc.graphs[index])) rewire_call(m, c, doc.graphs[index]);
+    // Every call of this delegate (normally one) opens the same subgraph.
+    for (size_t g = 0; g < static_cast<size_t>(index); ++g) {
+      Graph& m = doc.graphs[g];
+      if (m.kind == "delegate") continue;
+      for (Node& c : m.nodes) {
+        if (c.kind != NodeKind::kDelegate || c.delegate != static_cast<int32_t>(d)) continue;
+        c.subgraph = index;
+        if (!is_opaque_graph(doc.graphs[index])) rewire_call(m, c, doc.graphs[index]);
+      }
     }
   }
 }
