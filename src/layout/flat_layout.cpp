@@ -43,7 +43,7 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options) {
   // Room for self-loops, which go round the right side.
   for (const FlatGraph::Edge& e : graph.edges) {
     if (e.source == e.target)
-      g.width[e.source] = graph.nodes[e.source].width + 2 * options.edge_spacing;
+      g.width[g.of_flat[e.source]] = graph.nodes[e.source].width + 2 * options.edge_spacing;
   }
   const Order order = order_layers(g, options);
   const std::vector<double> x = assign_x(g, order, options);
@@ -61,7 +61,7 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options) {
   FlatLayout layout;
   layout.centers.resize(graph.nodes.size());
   for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
-    layout.centers[v] = {x[v], bands.center(layer[v])};
+    layout.centers[v] = {x[g.of_flat[v]], bands.center(layer[v])};
   }
   layout.route_begin.push_back(0);
   route_edges(graph, g, reversed, x, bands, options, layout);

@@ -19,12 +19,17 @@ struct Segment {
 };
 
 struct LayeredGraph {
-  // Nodes: the flat graph's nodes first (same ids), then dummies.
+  // Nodes are numbered layer by layer (top layer first), so that the sweeps, which walk a
+  // layer and its neighbours, touch memory that is close together. of_flat[v] is the id of
+  // flat node v; creation[id] ranks nodes by creation (flat nodes in order, then dummies),
+  // the order used wherever ties need a stable, input-derived order.
   std::vector<double> width;
   std::vector<double> height;
   std::vector<uint32_t> layer;
   std::vector<uint8_t> is_dummy;
   uint32_t layer_count = 0;
+  std::vector<uint32_t> of_flat;
+  std::vector<uint32_t> by_creation;  // ids in creation order
 
   std::vector<Segment> segments;
   // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.

@@ -26,6 +26,31 @@ void add_segment(LayeredGraph& g, uint32_t upper, uint32_t lower, double upper_o
   g.segments.push_back({upper, lower, upper_offset, lower_offset, weight});
 }
 
+// Renumbers nodes by layer (stable), remapping everything that refers to node ids.
+void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
+  const uint32_t n = g.node_count();
+  std::vector<uint32_t> start(g.layer_count + 1, 0);
+  for (uint32_t v = 0; v < n; ++v) ++start[g.layer[v] + 1];
+  for (uint32_t l = 0; l < g.layer_count; ++l) start[l + 1] += start[l];
+  std::vector<uint32_t> new_id(n);
+  for (uint32_t v = 0; v < n; ++v) new_id[v] = start[g.layer[v]]++;
+  auto permute = [&](auto& values) {
+    auto copy = values;
+    for (uint32_t v = 0; v < n; ++v) values[new_id[v]] = copy[v];
+  };
+  permute(g.width);
+  permute(g.height);
+  permute(g.layer);
+  permute(g.is_dummy);
+  for (Segment& s : g.segments) {
+    s.upper = new_id[s.upper];
+    s.lower = new_id[s.lower];
+  }
+  for (uint32_t& v : g.path_nodes) v = new_id[v];
+  g.of_flat.assign(new_id.begin(), new_id.begin() + flat_count);
+  g.by_creation = std::move(new_id);
+}
+
 void build_adjacency(LayeredGraph& g) {
   const uint32_t n = g.node_count();
   g.up_begin.assign(n + 1, 0);
@@ -143,6 +168,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
 
   for (uint32_t v = 0; v < g.node_count(); ++v)
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
+  number_by_layer(g, n);
   build_adjacency(g);
   return g;
 }

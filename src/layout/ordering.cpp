@@ -7,7 +7,7 @@
 namespace etviz::layout {
 namespace {
 
-// Breadth-first over the undirected graph, started at every source (or every sink) in id
+// Breadth-first over the undirected graph, started at every source (or every sink) in input
 // order, appending nodes to their layer as they are reached.
 Order initial_order(const LayeredGraph& g, bool from_sinks) {
   const uint32_t n = g.node_count();
@@ -26,7 +26,7 @@ Order initial_order(const LayeredGraph& g, bool from_sinks) {
     seen[v] = 1;
     queue.push_back(v);
   };
-  for (uint32_t root = 0; root < n; ++root) {
+  for (const uint32_t root : g.by_creation) {
     if (!(from_sinks ? g.downs(root) : g.ups(root)).empty() || seen[root]) continue;
     enqueue(root);
     for (size_t head = queue.size() - 1; head < queue.size(); ++head) {

@@ -63,8 +63,8 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     const FlatGraph::Edge& edge = flat.edges[e];
     const size_t start = points.size();
     if (edge.source == edge.target) {
-      const uint32_t v = edge.source;
-      route_self_loop(flat.nodes[v], {x[v], bands.center(g.layer[v])}, options, points);
+      const uint32_t v = g.of_flat[edge.source];
+      route_self_loop(flat.nodes[edge.source], {x[v], bands.center(g.layer[v])}, options, points);
     } else {
       const auto path = g.path(e);
       if (reversed[e]) {
