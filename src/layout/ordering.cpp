@@ -214,7 +214,7 @@ class Sweeper {
 Order order_layers(const LayeredGraph& g, const Options& options) {
   if (g.layer_count < 2) return initial_order(g, false);
   constexpr int kInitialSweeps = 4;
-  constexpr int kPatience = 8;  // sweeps without a 0.5 % gain before giving up
+  constexpr int kPatience = 4;  // sweeps without a 0.5 % gain before giving up
   constexpr double kConvergence = 0.995;
 
   Order best_order;
