@@ -40,7 +40,9 @@ TEST(Delegation, MixedProgramCountsCpuKernels) {
   int64_t cpu = 0;
   for (const auto& op : info->operators) {
     cpu += op.non_delegated;
-    if (op.non_delegated > 0) EXPECT_NE(op.op_type.find("::"), std::string::npos) << op.op_type;
+    if (op.non_delegated > 0) {
+      EXPECT_NE(op.op_type.find("::"), std::string::npos) << op.op_type;
+    }
   }
   EXPECT_EQ(cpu, info->num_non_delegated_nodes);
 }
