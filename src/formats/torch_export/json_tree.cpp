@@ -11,7 +11,7 @@ namespace etviz::torch_export {
 
 class JsonParser {
  public:
-  JsonParser(std::string_view text, const JsonLimits& limits, std::vector<JsonTree::Node>& nodes)
+  JsonParser(std::string_view text, const JsonLimits& limits, ChunkedVector<JsonTree::Node>& nodes)
       : p_(text.data()), begin_(text.data()), end_(text.data() + text.size()), limits_(limits),
         nodes_(nodes) {}
 
@@ -28,7 +28,7 @@ class JsonParser {
   const char* begin_;
   const char* end_;
   JsonLimits limits_;
-  std::vector<JsonTree::Node>& nodes_;
+  ChunkedVector<JsonTree::Node>& nodes_;
 
   Error fail(std::string_view expected) const {
     const auto at = static_cast<size_t>(p_ - begin_);
@@ -89,9 +89,8 @@ class JsonParser {
     if (p_ >= end_) return fail("a value");
     const auto index = static_cast<uint32_t>(nodes_.size());
     if (index == JsonTree::kNone) return fail("fewer values");
-    nodes_.emplace_back();
     {
-      auto& n = nodes_.back();
+      auto& n = nodes_.emplace_back();
       n.key_offset = key_off;
       n.key_length = key_len;
       n.key_escaped = key_escaped;
@@ -193,8 +192,6 @@ Result<JsonTree> JsonTree::parse(std::string_view text, const JsonLimits& limits
                              text.size()));
   JsonTree tree;
   tree.text_ = text;
-  // A value takes at least two bytes of text with its separator; reserve a fraction up front.
-  tree.nodes_.reserve(text.size() / 16 + 16);
   JsonParser parser(text, limits, tree.nodes_);
   if (auto s = parser.run(); !s) return s.error();
   return tree;
@@ -238,9 +235,16 @@ std::string json_unescape(std::string_view body) {
   std::string out;
   out.reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {
-    const char c = body[i];
-    if (c != '\\' || i + 1 >= body.size()) {
-      out += c;
+    // Copy the run up to the next backslash in one go.
+    const size_t next = body.find('\\', i);
+    if (next == std::string_view::npos) {
+      out.append(body.substr(i));
+      break;
+    }
+    out.append(body.substr(i, next - i));
+    i = next;
+    if (i + 1 >= body.size()) {
+      out += '\\';
       continue;
     }
     const char e = body[++i];

@@ -7,6 +7,7 @@
 // writes and strict JSON forbids (NaN, Infinity, -Infinity: attention masks use -inf), bounds the
 // nesting depth, and reports errors with a byte offset instead of throwing.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,6 +81,29 @@ class JsonRef {
   uint32_t index_ = 0;
 };
 
+// Append-only storage in fixed 64K-element chunks: growing never copies or moves elements, so
+// a 100 MB document does not pay for reallocating (and faulting in) a 200 MB array twice.
+template <typename T>
+class ChunkedVector {
+ public:
+  static constexpr uint32_t kShift = 16;
+  static constexpr uint32_t kChunk = 1u << kShift;
+  T& operator[](uint32_t i) { return chunks_[i >> kShift][i & (kChunk - 1)]; }
+  const T& operator[](uint32_t i) const { return chunks_[i >> kShift][i & (kChunk - 1)]; }
+  size_t size() const { return size_; }
+  T& emplace_back() {
+    if ((size_ & (kChunk - 1)) == 0) chunks_.push_back(std::make_unique<T[]>(kChunk));
+    T& slot = chunks_.back()[size_ & (kChunk - 1)];
+    slot = T{};
+    ++size_;
+    return slot;
+  }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  size_t size_ = 0;
+};
+
 struct JsonLimits {
   uint32_t max_depth = 256;
 };
@@ -110,7 +134,7 @@ class JsonTree {
   friend class JsonRef;
   friend class JsonParser;
   std::string_view text_;
-  std::vector<Node> nodes_;
+  ChunkedVector<Node> nodes_;
 };
 
 // Unescapes the body of a JSON string (without quotes); invalid escapes become U+FFFD.
