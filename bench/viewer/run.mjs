@@ -49,27 +49,29 @@ for (const blocks of BLOCKS) {
   await page.waitForFunction(() => window.__etviz.engine || window.__etviz.engineError, null, { timeout: 120000 });
   const nodes = await page.evaluate(() => window.__etviz.model.irNodes);
 
-  // Pan and zoom at the initial view, then zoomed out to the whole graph.
-  await page.evaluate(() => { window.__etviz.frameTimes.length = 0; });
+  // Pan and zoom in three views: the initial one, a dense one (35%: labels on, many boxes)
+  // and the whole graph (far level of detail).
   const box = await page.locator('#canvas').boundingBox();
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-  for (let k = 0; k < 40; k++) {
-    await page.mouse.move(cx, cy);
-    await page.mouse.down();
-    await page.mouse.move(cx + 30 * Math.sin(k), cy - 40, { steps: 2 });
-    await page.mouse.up();
+  const phases = {};
+  for (const [phase, setup] of [['initial', null], ['dense', 0.35], ['whole', 'fit']]) {
+    if (setup === 'fit') await page.keyboard.press('f');
+    else if (setup) await page.evaluate((s) => { const a = window.__etviz; a.view.camera.zoomAt(a.width / 2, a.height / 2, s / a.view.camera.scale); a.requestRender(); }, setup);
     await nextFrame(page);
+    await page.evaluate(() => { window.__etviz.frameTimes.length = 0; });
+    for (let k = 0; k < 30; k++) {
+      await page.mouse.move(cx, cy);
+      await page.mouse.down();
+      await page.mouse.move(cx + 40 * Math.sin(k), cy - 30 * Math.cos(k), { steps: 2 });
+      await page.mouse.up();
+      await nextFrame(page);
+    }
+    for (let k = 0; k < 10; k++) { await page.mouse.wheel(0, 100); await nextFrame(page); }
+    for (let k = 0; k < 10; k++) { await page.mouse.wheel(0, -100); await nextFrame(page); }
+    phases[phase] = await page.evaluate(() => window.__etviz.frameTimes.slice());
   }
-  for (let k = 0; k < 30; k++) { await page.mouse.wheel(0, 120); await nextFrame(page); }
-  for (let k = 0; k < 30; k++) {
-    await page.mouse.move(cx, cy);
-    await page.mouse.down();
-    await page.mouse.move(cx - 25, cy + 30 * Math.cos(k), { steps: 2 });
-    await page.mouse.up();
-    await nextFrame(page);
-  }
-  for (let k = 0; k < 30; k++) { await page.mouse.wheel(0, -120); await nextFrame(page); }
-  const frames = await page.evaluate(() => window.__etviz.frameTimes.slice());
+  const frames = Object.values(phases).flat();
+  const phaseMedians = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)]));
 
   // Collapse then expand the first delegate group (the page starts with them collapsed when
   // there are many): WebAssembly layout + the next frame.
@@ -91,7 +93,7 @@ for (const blocks of BLOCKS) {
   await context.close();
   const pick = (exp) => toggle && median(toggle.filter((t) => t.expanded === exp).map((t) => t.total));
   rows.push({
-    blocks, nodes, writeMs, size, paintMs, frameMedian: median(frames), frameP95: p95(frames), frames: frames.length,
+    blocks, nodes, writeMs, size, paintMs, frameMedian: median(frames), frameP95: p95(frames), frames: frames.length, phaseMedians,
     expandMs: pick(1), collapseMs: pick(0), errors: log.errors.length,
   });
 }
@@ -101,8 +103,8 @@ if (args.json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   const f = (v, d = 0) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(d));
-  console.log('| nodes | etviz write | page size | first paint | frame median (p95) | expand | collapse |');
-  console.log('|------:|-----------:|----------:|------------:|-------------------:|-------:|---------:|');
+  console.log('| nodes | etviz write | page size | first paint | frame median (p95) | dense view median | expand | collapse |');
+  console.log('|------:|-----------:|----------:|------------:|-------------------:|------------------:|-------:|---------:|');
   for (const r of rows)
-    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms |`);
+    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.phaseMedians.dense, 1)} ms | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms |`);
 }

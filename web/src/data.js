@@ -47,7 +47,8 @@ export class GraphModel {
     this.valueCount = g.v.name.length;
     const e = g.e;
     this.edgeCount = e.src.length;
-    this.e = { src: i32(e.src), dst: i32(e.dst), val: i32(e.val), sp: i32(e.sp), tp: i32(e.tp), structural: i32(e.structural) };
+    this.e = { src: i32(e.src), dst: i32(e.dst), val: i32(e.val), sp: i32(e.sp), tp: i32(e.tp), structural: i32(e.structural),
+      detached: e.detached ? i32(e.detached) : new Int32Array(e.src.length) };
     const gr = g.g;
     this.groupCount = gr.name.length;
     this.g = {
@@ -71,6 +72,11 @@ export class GraphModel {
     }
     // Adjacency for keyboard walking and the edge panel.
     this.outEdges = buildIndex(this.nodeCount, this.e.src);
+    // Uses drawn only on selection (edges left out of the layout), per source node.
+    this.detachedOut = new Int32Array(this.nodeCount);
+    for (let k = 0; k < this.edgeCount; k++) if (this.e.detached[k]) this.detachedOut[this.e.src[k]]++;
+    this.detachedNodes = [];
+    for (let i = 0; i < this.nodeCount; i++) if (this.detachedOut[i]) this.detachedNodes.push(i);
     this.inEdges = buildIndex(this.nodeCount, this.e.dst);
   }
   s(id) { return id >= 0 ? this.strings[id] : ''; }

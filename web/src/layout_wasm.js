@@ -35,12 +35,26 @@ class WasmLayout {
     const n = model.nodeCount;
     const input = layoutInput(model, expanded);
     const r = this.module.etvizLayout(input);
-    const routes = compactRoutes(model.e.src, r.pointOffsets, r.points);
+    // Back to one route per model edge: detached edges were not laid out (empty routes).
+    const m = model.edgeCount;
+    const ptOff = new Uint32Array(m + 1);
+    const lx = new Float64Array(m), ly = new Float64Array(m);
+    const pts = [];
+    for (let e = 0; e < m; e++) {
+      const k = input.edgeIds[e];
+      if (k >= 0) {
+        for (let p = r.pointOffsets[k]; p < r.pointOffsets[k + 1]; p++) pts.push(r.points[2 * p], r.points[2 * p + 1]);
+        lx[e] = r.labelX[k];
+        ly[e] = r.labelY[k];
+      }
+      ptOff[e + 1] = pts.length / 2;
+    }
+    const routes = compactRoutes(model.e.src, ptOff, pts);
     return {
       nx: r.nodeX, ny: r.nodeY, nw: r.nodeW, nh: r.nodeH,
       gx: r.groupX, gy: r.groupY, gw: r.groupW, gh: r.groupH,
       ptOff: routes.ptOff, pts: routes.pts, share: routes.share, shareN: routes.shareN,
-      lx: r.labelX, ly: r.labelY,
+      lx, ly,
       nodeCount: n,
     };
   }
@@ -51,17 +65,23 @@ export function layoutInput(model, expanded) {
   const NONE = 0xFFFFFFFF;
   const nodeGroup = new Uint32Array(model.nodeCount);
   for (let i = 0; i < model.nodeCount; i++) nodeGroup[i] = model.n.group[i] < 0 ? NONE : model.n.group[i];
-  const edges = new Uint32Array(4 * model.edgeCount);
+  // Detached edges (from broadcast sources, see view_model.h) stay out of the layout.
+  const edgeIds = new Int32Array(model.edgeCount).fill(-1);
+  let laid = 0;
+  for (let e = 0; e < model.edgeCount; e++) if (!model.e.detached[e]) edgeIds[e] = laid++;
+  const edges = new Uint32Array(4 * laid);
   for (let e = 0; e < model.edgeCount; e++) {
-    edges[4 * e] = model.e.src[e];
-    edges[4 * e + 1] = model.e.dst[e];
-    edges[4 * e + 2] = model.e.sp[e] < 0 ? NONE : model.e.sp[e];
-    edges[4 * e + 3] = model.e.tp[e] < 0 ? NONE : model.e.tp[e];
+    const k = edgeIds[e];
+    if (k < 0) continue;
+    edges[4 * k] = model.e.src[e];
+    edges[4 * k + 1] = model.e.dst[e];
+    edges[4 * k + 2] = model.e.sp[e] < 0 ? NONE : model.e.sp[e];
+    edges[4 * k + 3] = model.e.tp[e] < 0 ? NONE : model.e.tp[e];
   }
   const groupParent = new Uint32Array(model.groupCount);
   for (let g = 0; g < model.groupCount; g++) groupParent[g] = model.g.parent[g] < 0 ? NONE : model.g.parent[g];
   return {
-    nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup, edges, groupParent,
+    nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup, edges, edgeIds, groupParent,
     groupExpanded: Uint8Array.from(expanded), groupCollapsedWidth: model.g.cw, groupCollapsedHeight: model.g.ch,
     options: LAYOUT_OPTIONS,
   };

@@ -244,19 +244,28 @@ class App {
     this.requestRender();
   }
   // Small graphs fit the window; tall ones start readable at the top (f fits everything).
+  // The legend covers the top-left corner; fitted views leave it room.
+  legendWidth() {
+    const el = $('legend');
+    return el && el.offsetWidth ? el.offsetWidth + 12 : 0;
+  }
   initialView() {
     const b = this.view.bounds;
     const cam = this.view.camera;
-    cam.fit(b, this.width, this.height, 32, 1.4);
+    const lw = this.legendWidth();
+    cam.fit(b, this.width - lw, this.height, 32, 1.4);
+    cam.x += lw;
     if (cam.scale >= 0.45) return;
     cam.scale = Math.max(cam.scale, Math.min(1, (this.width - 64) / Math.max(b.w, 1)), 0.45);
-    cam.x = this.width / 2 - (b.x + b.w / 2) * cam.scale;
+    cam.x = lw + (this.width - lw) / 2 - (b.x + b.w / 2) * cam.scale;
     cam.y = 32 - b.y * cam.scale;
-    if (b.w * cam.scale > this.width) cam.x = 32 - b.x * cam.scale;
+    if (b.w * cam.scale > this.width - lw) cam.x = lw + 32 - b.x * cam.scale;
   }
   fit() {
     const b = this.view.bounds;
-    this.view.camera.fit(b, this.width, this.height, 32, 1.4);
+    const lw = this.legendWidth();
+    this.view.camera.fit(b, this.width - lw, this.height, 32, 1.4);
+    this.view.camera.x += lw;
     this.requestRender();
   }
   zoomToNode(i) {
@@ -282,9 +291,11 @@ class App {
     this.selectedEdge = -1;
     this.selectedGroup = -1;
     const hl = new Uint8Array(m.edgeCount);
-    for (const e of m.inEdges.of(i)) hl[e] = 1;
-    for (const e of m.outEdges.of(i)) hl[e] = 1;
+    const detached = [];
+    for (const e of m.inEdges.of(i)) { hl[e] = 1; if (m.e.detached[e]) detached.push(e); }
+    for (const e of m.outEdges.of(i)) { hl[e] = 1; if (m.e.detached[e]) detached.push(e); }
     this.edgeHighlight = hl;
+    this.detachedHighlight = detached;
     showNode($('panel'), m, this.data, i, (n) => this.selectNode(n, { center: true }));
     if (center) this.zoomToNode(i);
     this.requestRender();
@@ -298,6 +309,7 @@ class App {
     const v = m.e.val[e];
     for (let k = 0; k < m.edgeCount; k++) if (k === e || (v >= 0 && m.e.val[k] === v)) hl[k] = 1;
     this.edgeHighlight = hl;
+    this.detachedHighlight = [];
     showEdge($('panel'), m, e, (n) => this.selectNode(n, { center: true }));
     this.requestRender();
   }
@@ -590,9 +602,11 @@ class App {
     ctx.fillRect(0, 0, W, H);
     ctx.drawImage(this.minimapImage, ox, oy, b.w * s, b.h * s);
     const r = v.camera.viewRect(this.width, this.height);
+    // Nothing to navigate when the whole drawing is on screen.
+    mm.hidden = r.x0 <= b.x && r.y0 <= b.y && r.x1 >= b.x + b.w && r.y1 >= b.y + b.h;
     ctx.strokeStyle = this.theme.accent;
     ctx.lineWidth = 1.5;
-    ctx.fillStyle = this.theme.accent + '22';
+    ctx.fillStyle = this.theme.accent + '18';
     const rx = ox + (r.x0 - b.x) * s, ry = oy + (r.y0 - b.y) * s;
     ctx.fillRect(rx, ry, (r.x1 - r.x0) * s, (r.y1 - r.y0) * s);
     ctx.strokeRect(rx, ry, (r.x1 - r.x0) * s, (r.y1 - r.y0) * s);
@@ -606,7 +620,7 @@ class App {
       boxes: v.boxes, framesByDepth: v.framesByDepth, edgeBounds: v.edgeBounds, bounds: v.bounds,
       catHidden: this.catHidden, showShapes: this.showShapes, showQdq: this.showQdq, qdqRects: v.qdqRects,
       selectedNode: this.selectedNode, selectedGroup: this.selectedGroup, matches: this.matches,
-      edgeHighlight: this.edgeHighlight, useOverview: true,
+      edgeHighlight: this.edgeHighlight, detachedHighlight: this.edgeHighlight ? this.detachedHighlight : null, useOverview: true,
     };
   }
   requestRender() {

@@ -177,7 +177,7 @@ export class Renderer {
       for (const e of arrows) arrowHead(ctx, L, e, 6 * Math.max(px, 0.7));
       ctx.fill();
     }
-    if (highlighted.length) {
+    if (highlighted.length || (s.detachedHighlight && s.detachedHighlight.length)) {
       ctx.strokeStyle = T.accent;
       ctx.fillStyle = T.accent;
       ctx.lineWidth = Math.max(2 * px, 1);
@@ -187,6 +187,19 @@ export class Renderer {
         ctx.moveTo(r[0], r[1]);
         for (let k = 2; k < r.length; k += 2) ctx.lineTo(r[k], r[k + 1]);
       }
+      ctx.stroke();
+      // Detached edges (not laid out): straight dashed lines while an end is selected.
+      ctx.setLineDash([5 * px, 4 * px]);
+      ctx.beginPath();
+      for (const e of s.detachedHighlight || []) {
+        const a = E.src[e], b = E.dst[e];
+        if (L.nw[a] === 0 || L.nw[b] === 0) continue;
+        ctx.moveTo(L.nx[a] + L.nw[a] / 2, L.ny[a] + L.nh[a]);
+        ctx.lineTo(L.nx[b] + L.nw[b] / 2, L.ny[b]);
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.beginPath();
       ctx.stroke();
       ctx.beginPath();
       for (const e of highlighted) arrowHead(ctx, L, e, 7 * Math.max(px, 0.7));
@@ -267,6 +280,27 @@ export class Renderer {
       for (const i of ids) ctx.fillText(fitText(ctx, FONT, M.nodeLabel(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
     }
     ctx.globalAlpha = 1;
+
+    // Broadcast sources whose many uses are not drawn: a stub and the count.
+    if (lod >= 1) {
+      ctx.font = SMALL_FONT;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      for (const i of M.detachedNodes) {
+        if (nw[i] === 0 || nx[i] > x1 || ny[i] > y1 || nx[i] + nw[i] < x0 || ny[i] + nh[i] + 16 < y0) continue;
+        const cx = nx[i] + nw[i] / 2, by = ny[i] + nh[i];
+        ctx.strokeStyle = T.edge;
+        ctx.lineWidth = px;
+        ctx.setLineDash([3 * px, 2 * px]);
+        ctx.beginPath();
+        ctx.moveTo(cx, by);
+        ctx.lineTo(cx, by + 12);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.fillStyle = T.muted;
+        ctx.fillText(`${M.detachedOut[i]} uses (select to show)`, cx + 4, by + 8);
+      }
+    }
 
     // Edge labels: tensor shapes.
     if (s.showShapes && lod >= 2) {

@@ -3,8 +3,7 @@
 // leading points, thousands of them. Routes are kept compact: edge e lists only its own points
 // after the first shareN[e] points, which it shares with edge share[e].
 
-// Compacts full routes (ptOff/pts as the layout engine returns them). Also drops points that
-// lie on the straight line between their neighbours.
+// Compacts full routes (ptOff/pts as the layout engine returns them), rounded to 0.1.
 export function compactRoutes(src, ptOff, pts) {
   const m = ptOff.length - 1;
   const share = new Int32Array(m).fill(-1);
@@ -42,11 +41,6 @@ function simplify(pts, a, b) {
   const r = [];
   for (let k = a; k < b; k++) {
     const x = Math.round(pts[2 * k] * 10) / 10, y = Math.round(pts[2 * k + 1] * 10) / 10;
-    if (k > a && k + 1 < b) {
-      const ax = pts[2 * k - 2], ay = pts[2 * k - 1], cx = pts[2 * k + 2], cy = pts[2 * k + 3];
-      const cross = (x - ax) * (cy - ay) - (y - ay) * (cx - ax);
-      if (Math.abs(cross) <= 0.25 * Math.max(Math.hypot(cx - ax, cy - ay), 1)) continue;
-    }
     r.push(x, y);
   }
   return r;

@@ -28,8 +28,3 @@ test('shared leading points are stored once and routes reconstruct exactly', () 
   assert.deepEqual([j.jx[1], j.jy[1]], [5, 50]);  // e1 leaves the trunk after its 6th point
 });
 
-test('points on a straight run are dropped', () => {
-  const straight = [0, 0, 0, 10, 0, 20, 0, 30, 10, 40];
-  const L = compactRoutes(Int32Array.from([0]), Uint32Array.from([0, 5]), Float64Array.from(straight));
-  assert.deepEqual(Array.from(L.pts), [0, 0, 0, 30, 10, 40]);
-});

@@ -260,44 +260,38 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("sp", m.edges, [&](const ViewEdge& e) { w.num(e.source_port == layout::kNone ? -1 : int64_t(e.source_port)); });
   w.array("tp", m.edges, [&](const ViewEdge& e) { w.num(e.target_port == layout::kNone ? -1 : int64_t(e.target_port)); });
   w.array("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
+  w.array("detached", m.edges, [&](const ViewEdge& e) { w.num(e.detached ? 1 : 0); });
   {
-    // Routes through many layers carry a point per layer, and the engine bundles edges leaving
-    // one source into a shared trunk (a model input feeding every block: thousands of edges,
-    // thousands of points each). Keep only corners, and store a trunk once: edge e lists its
-    // own points after the first share_n[e] points of edge share[e] (web/src/routes.js).
+    // The engine bundles edges leaving one source into a shared trunk (a model input feeding
+    // every block: thousands of edges, thousands of points each) but returns every route in
+    // full. Store a trunk once: edge e lists its own points after the first share_n[e] points
+    // of edge share[e] (web/src/routes.js reads this). Compared in place, without copies.
     const auto& P = m.layout.points;
-    const auto ne = m.layout.edges.size();
-    std::vector<std::vector<std::pair<double, double>>> routes(ne);
-    auto round1 = [](double v) { return std::round(v * 10) / 10; };
-    for (size_t e = 0; e < ne; ++e) {
-      const auto& r = m.layout.edges[e];
-      const size_t begin = r.first_point;
-      const size_t end = std::min<size_t>(begin + r.point_count, P.size());
-      for (size_t k = begin; k < end; ++k) {
-        if (k > begin && k + 1 < end) {
-          const auto& a = P[k - 1];
-          const auto& b = P[k];
-          const auto& c = P[k + 1];
-          const double cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-          if (std::fabs(cross) <= 0.25 * std::max(std::hypot(c.x - a.x, c.y - a.y), 1.0)) continue;
-        }
-        routes[e].emplace_back(round1(P[k].x), round1(P[k].y));
-      }
-    }
+    const auto ne = m.edges.size();
+    // View edge -> layout edge (detached edges have none).
+    std::vector<int64_t> routed(ne, -1);
+    for (size_t e = 0, k = 0; e < ne; ++e)
+      if (!m.edges[e].detached && k < m.layout.edges.size()) routed[e] = static_cast<int64_t>(k++);
+    auto range = [&](size_t e) {
+      if (routed[e] < 0) return std::pair<size_t, size_t>{0, 0};
+      const auto& r = m.layout.edges[routed[e]];
+      const size_t begin = std::min<size_t>(r.first_point, P.size());
+      return std::pair<size_t, size_t>{begin, std::min<size_t>(begin + r.point_count, P.size())};
+    };
     std::vector<int64_t> off{0};
     std::vector<double> pts;
     std::vector<int32_t> share(ne, -1), share_n(ne, 0);
     std::unordered_map<int32_t, std::vector<int32_t>> by_source;
-    for (size_t e = 0; e < ne && e < m.edges.size(); ++e) {
-      const auto& route = routes[e];
+    for (size_t e = 0; e < ne; ++e) {
+      const auto [begin, end] = range(e);
       auto& previous = by_source[m.edges[e].source];
       int32_t best = -1;
       size_t best_n = 0;
       for (int32_t f : previous) {
-        const auto& other = routes[f];
-        const size_t limit = std::min(other.size(), route.size() >= 1 ? route.size() - 1 : 0);
+        const auto [fb, fe] = range(f);
+        const size_t limit = std::min(fe - fb, end - begin >= 1 ? end - begin - 1 : 0);
         size_t k = 0;
-        while (k < limit && other[k] == route[k]) ++k;
+        while (k < limit && P[fb + k] == P[begin + k]) ++k;
         if (k > best_n) {
           best_n = k;
           best = f;
@@ -309,9 +303,9 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
         share[e] = best;
         share_n[e] = static_cast<int32_t>(start);
       }
-      for (size_t k = start; k < route.size(); ++k) {
-        pts.push_back(route[k].first);
-        pts.push_back(route[k].second);
+      for (size_t k = begin + start; k < end; ++k) {
+        pts.push_back(P[k].x);
+        pts.push_back(P[k].y);
       }
       off.push_back(static_cast<int64_t>(pts.size() / 2));
     }
@@ -319,8 +313,8 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
     w.array("shareN", share_n, [&](int32_t v) { w.num(v); });
     w.array("ptOff", off, [&](int64_t v) { w.num(v); });
     w.array("pts", pts, [&](double v) { w.real(v); });
-    w.array("lx", m.layout.edges, [&](const layout::EdgeRoute& r) { w.real(r.label.x); });
-    w.array("ly", m.layout.edges, [&](const layout::EdgeRoute& r) { w.real(r.label.y); });
+    w.array("lx", routed, [&](int64_t k) { w.real(k < 0 ? 0 : m.layout.edges[k].label.x); });
+    w.array("ly", routed, [&](int64_t k) { w.real(k < 0 ? 0 : m.layout.edges[k].label.y); });
   }
   w.close('}');
 

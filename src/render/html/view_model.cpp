@@ -224,7 +224,7 @@ layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expa
     g.nodes.push_back({n.width, n.height, n.group < 0 ? layout::kNone : static_cast<uint32_t>(n.group)});
   g.edges.reserve(model.edges.size());
   for (const ViewEdge& e : model.edges)
-    g.edges.push_back({static_cast<uint32_t>(e.source), static_cast<uint32_t>(e.target),
+    if (!e.detached) g.edges.push_back({static_cast<uint32_t>(e.source), static_cast<uint32_t>(e.target),
                        e.source_port, e.target_port});
   g.groups.reserve(model.groups.size());
   for (size_t i = 0; i < model.groups.size(); ++i) {
@@ -244,6 +244,13 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   m.root_node_count = static_cast<int32_t>(doc.graphs[graph].nodes.size());
   Builder b(doc, categories, m);
   b.add_graph(graph, -1, 0);
+
+  {
+    std::vector<int32_t> fan_out(m.nodes.size(), 0);
+    for (const ViewEdge& e : m.edges) fan_out[e.source] += e.structural ? 0 : 1;
+    for (ViewEdge& e : m.edges)
+      e.detached = !e.structural && fan_out[e.source] > options.max_laid_out_fan_out;
+  }
 
   // Depth, size and label of every group; groups nest, so walk parents with a step bound.
   const auto ng = m.groups.size();

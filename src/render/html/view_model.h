@@ -39,6 +39,11 @@ struct ViewEdge {
   int32_t value = -1;              // global value id (see ViewModel::value_base)
   uint32_t source_port = layout::kNone, target_port = layout::kNone;
   bool structural = false;         // owner node -> its subgraph's inputs, not a tensor
+  // Left out of the layout: one of many edges from a broadcast source (a model input such
+  // as a mask or rotary table feeding every block). Laid out, such edges cost a route through
+  // every layer each (quadratic in the model's depth) and bury the drawing; the viewer draws
+  // them when an end is selected.
+  bool detached = false;
 };
 
 struct ViewModel {
@@ -54,6 +59,8 @@ struct ViewModel {
 };
 
 struct ViewOptions {
+  // Sources with more outgoing edges than this keep them out of the layout (see detached).
+  int32_t max_laid_out_fan_out = 32;
   // Groups start expanded down to the deepest level that keeps this many boxes visible.
   int32_t initial_visible_budget = 400;
 };
@@ -66,6 +73,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
                            const ViewOptions& options = {});
 
 // The layout engine's input for a given expand state (one flag per ViewModel::groups entry).
+// Detached edges are left out: layout edge k is the k-th edge that is not detached.
 layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expanded);
 layout::Options layout_options();
 
