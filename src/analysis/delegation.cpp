@@ -19,7 +19,15 @@ std::string value_text(const Graph& g, ValueId id) {
   if (v.kind == ValueKind::kTensor) {
     std::string s = fmt::format("%{}:{}{}", v.name.empty() ? std::to_string(id) : v.name,
                                 v.tensor.dtype, v.tensor.shape_string());
-    if (v.tensor.quantization) s += "{" + v.tensor.quantization->scheme + "}";
+    if (const auto& q = v.tensor.quantization) {
+      s += "{" + q->scheme;
+      if (q->scheme == "per_tensor" && !q->scales.empty())
+        s += fmt::format(" scale={:g} zp={}", q->scales[0],
+                         q->zero_points.empty() ? 0 : q->zero_points[0]);
+      else if (q->axis >= 0)
+        s += fmt::format(" axis={} scales={}", q->axis, q->num_scales);
+      s += "}";
+    }
     if (v.tensor.is_constant()) s += "=const";
     return s;
   }

@@ -71,3 +71,34 @@ TEST(Delegation, GraphTextInlinesSubgraphs) {
 
 }  // namespace
 }  // namespace etviz::test
+
+namespace etviz::test {
+namespace {
+
+TEST(Delegation, GraphTextShowsQuantization) {
+  Document doc =
+      open_or_die(corpus("pte/corey-cole__executorch-numpy-runtime__tests__models__quantized.pte"));
+  const std::string text = analysis::format_delegated_graph(doc);
+  EXPECT_NE(
+      text.find("XNNFullyConnected_1 XNNFullyConnected(input=%v1:qint8[2, 8]{per_tensor scale="),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("XNNConvert_2 XNNConvert("), std::string::npos) << text;
+}
+
+TEST(Delegation, OpaquePayloadsAreSaidSo) {
+  Document doc = open_or_die(corpus("pte/dinusha94__executorch__model-u55-128.b97f2ffe.pte"));
+  auto info = analysis::delegation_info(doc);
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->num_opaque_subgraphs, 1);
+  EXPECT_EQ(info->num_delegated_nodes, 0);
+  ASSERT_EQ(info->delegates.size(), 1u);
+  EXPECT_EQ(info->delegates[0].status, "summary");
+  EXPECT_NE(info->delegates[0].note.find("summary only"), std::string::npos);
+  const std::string text = analysis::format_delegated_graph(doc);
+  EXPECT_NE(text.find("[ArmBackend summary: forward/ArmBackend#0"), std::string::npos) << text;
+  EXPECT_NE(text.find("npu_operations = CONV 151"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace etviz::test
