@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace etviz::analysis {
 namespace {
@@ -28,6 +29,7 @@ std::string short_stack(const std::vector<StackFrame>& stack) {
   const StackFrame& f = stack.back();  // innermost last
   std::string file = f.file;
   if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  if (f.function.empty()) return fmt::format("{}:{}", file, f.line);
   return fmt::format("{}:{} in {}", file, f.line, f.function);
 }
 
@@ -175,10 +177,26 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
 }
 
 std::vector<ModuleTotal> module_totals(const std::vector<EventRow>& rows) {
+  // Nested events would count the same time twice (OPERATOR_CALL around native_call_<op>,
+  // DELEGATE_CALL around the backend's own events): per instruction only the outermost event,
+  // the one with the largest total, counts. Delegate-internal events count only when the
+  // instruction has no event of its own.
+  std::map<std::tuple<std::string, int32_t, int32_t>, const EventRow*> outer;
+  for (const EventRow& row : rows) {
+    if (row.is_framework() || row.has_delegate_debug_id()) continue;
+    const EventRow*& best = outer[{row.block, row.chain, row.instruction}];
+    if (!best || row.stats.total > best->stats.total) best = &row;
+  }
+  auto counts = [&](const EventRow& row) {
+    if (row.is_framework()) return false;
+    auto it = outer.find({row.block, row.chain, row.instruction});
+    if (row.has_delegate_debug_id()) return it == outer.end();
+    return it != outer.end() && it->second == &row;
+  };
   std::map<std::pair<std::string, std::string>, ModuleTotal> totals;
   std::vector<std::pair<std::string, std::string>> order;
   for (const EventRow& row : rows) {
-    if (row.is_framework()) continue;
+    if (!counts(row)) continue;
     std::set<std::string> modules;  // each event counts once per module
     for (const std::string& path : row.join.module_paths) {
       for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1))

@@ -58,7 +58,10 @@ struct JoinReport {
 Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources);
 
 // Time per module path like the Inspector's find_total_for_module: an event counts once for
-// every module on its path (and each ancestor), with its average time. Needs module paths.
+// every module on its path (and each ancestor), with its average time. Unlike the Inspector,
+// nested events are not added twice: per instruction only the outermost event counts
+// (OPERATOR_CALL, not also native_call_<op>; DELEGATE_CALL, not also the events inside it).
+// Needs module paths.
 struct ModuleTotal {
   std::string block;
   std::string module;  // "features" / "features.0"

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/profile_etrecord.h"
 #include "analysis/profile_join.h"
 #include "analysis/profile_stats.h"
 #include "cli/commands.h"
@@ -65,19 +66,29 @@ int run_profile(const ProfileOptions& opt) {
     program = std::move(*doc);
     report.program_path = opt.pte;
   }
+  std::optional<analysis::EtrecordMaps> etrecord;
   if (!opt.etrecord.empty()) {
-    // The ETRecord reader is not part of this build yet; say so rather than ignore the file.
-    return report_error(Error(opt.etrecord +
-                              ": reading ETRecords is not supported by this build yet; run without "
-                              "--etrecord (the program join via --pte still gives ops and backends)"));
+    auto doc = open_document(opt.etrecord);
+    if (!doc) return report_error(doc.error());
+    if (!doc->etrecord)
+      return report_error(Error(fmt::format("{}: --etrecord expects an ETRecord (a zip with ETRECORD_V0); "
+                                            "this is {}",
+                                            opt.etrecord, doc->format)));
+    etrecord = analysis::etrecord_maps_from_document(*doc, opt.method.empty() ? "forward" : opt.method);
+    if (etrecord->debug_handle_map.empty() && etrecord->delegate_map.empty())
+      report.warnings.push_back(opt.etrecord +
+                                ": the ETRecord has no debug_handle_map or delegate_map entries, so "
+                                "events cannot be tied to module paths or stack traces");
+    report.etrecord_path = opt.etrecord;
   }
   analysis::JoinSources sources;
+  sources.etrecord = etrecord ? &*etrecord : nullptr;
   sources.program = program ? &*program : nullptr;
   sources.method = opt.method;
   analysis::JoinReport join;
-  if (sources.program || !opt.method.empty()) {
+  if (sources.program || sources.etrecord || !opt.method.empty()) {
     auto joined = analysis::join_profile(stats, sources);
-    if (!joined) return report_error(joined.error().within(opt.pte.empty() ? opt.file : opt.pte));
+    if (!joined) return report_error(joined.error().within(!opt.pte.empty() ? opt.pte : opt.file));
     join = std::move(*joined);
     report.join = &join;
     report.warnings.insert(report.warnings.end(), join.warnings.begin(), join.warnings.end());
