@@ -37,7 +37,8 @@ EtrecordMaps etrecord_maps_from_document(const Document& etrecord, const std::st
   for (const Graph* g : graphs)
     for (const Node& node : g->nodes)
       for (int64_t h : node.provenance.debug_handles)
-        maps.handles.try_emplace(h, EtrecordMaps::HandleInfo{node.op, node.provenance.module_path, node.provenance.stack});
+        maps.handles.try_emplace(h, EtrecordMaps::HandleInfo{node.op, node.provenance.module_path,
+                                                             node.provenance.stack});
   return maps;
 }
 

@@ -10,6 +10,7 @@ namespace etviz::analysis {
 // Empty maps when the document is not an ETRecord. Handles are taken from the edge-dialect
 // graph of `method` when it has one (edge_dialect_exported_program/<method>), else from any
 // edge-dialect graph: handles are only unique within one method's graph.
-EtrecordMaps etrecord_maps_from_document(const Document& etrecord, const std::string& method = "forward");
+EtrecordMaps etrecord_maps_from_document(const Document& etrecord,
+                                         const std::string& method = "forward");
 
 }  // namespace etviz::analysis

@@ -28,7 +28,8 @@ std::string short_stack(const std::vector<StackFrame>& stack) {
   if (stack.empty()) return {};
   const StackFrame& f = stack.back();  // innermost last
   std::string file = f.file;
-  if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  if (auto slash = file.find_last_of('/'); slash != std::string::npos)
+    file = file.substr(slash + 1);
   if (f.function.empty()) return fmt::format("{}:{}", file, f.line);
   return fmt::format("{}:{} in {}", file, f.line, f.function);
 }
@@ -42,7 +43,8 @@ const Graph* choose_method(const Document& doc, const std::string& wanted, std::
       if (g->name == wanted) return g;
     std::vector<std::string> names;
     for (const Graph* g : methods) names.push_back(g->name);
-    error = fmt::format("the program has no method '{}' (methods: {})", wanted, fmt::join(names, ", "));
+    error =
+        fmt::format("the program has no method '{}' (methods: {})", wanted, fmt::join(names, ", "));
     return nullptr;
   }
   for (const Graph* g : methods)
@@ -50,11 +52,11 @@ const Graph* choose_method(const Document& doc, const std::string& wanted, std::
   if (methods.size() == 1) return methods.front();
   std::vector<std::string> names;
   for (const Graph* g : methods) names.push_back(g->name);
-  error = methods.empty()
-              ? "the program has no methods to join the profile with"
-              : fmt::format("an ETDump does not record which method ran and the program has {} "
-                            "methods and no 'forward'; choose one with --method ({})",
-                            methods.size(), fmt::join(names, ", "));
+  error = methods.empty() ? "the program has no methods to join the profile with"
+                          : fmt::format(
+                                "an ETDump does not record which method ran and the program has {} "
+                                "methods and no 'forward'; choose one with --method ({})",
+                                methods.size(), fmt::join(names, ", "));
   return nullptr;
 }
 
@@ -74,8 +76,8 @@ void apply_handles(const EtrecordMaps& maps, const std::vector<int64_t>& handles
 }
 
 template <typename Map>
-auto find_instruction(const Map& by_method, const std::string& method, int64_t instruction)
-    -> const typename Map::mapped_type::mapped_type* {
+auto find_instruction(const Map& by_method, const std::string& method, int64_t instruction) -> const
+    typename Map::mapped_type::mapped_type* {
   auto m = by_method.find(method);
   if (m == by_method.end()) return nullptr;
   auto i = m->second.find(instruction);
@@ -113,7 +115,8 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
       auto it = by_instruction.find({row.chain, row.instruction});
       if (it == by_instruction.end()) {
         ++report.out_of_range;
-        if (reported_missing.insert({row.chain, row.instruction}).second && reported_missing.size() <= 5)
+        if (reported_missing.insert({row.chain, row.instruction}).second &&
+            reported_missing.size() <= 5)
           report.warnings.push_back(fmt::format(
               "event '{}' names chain {} instruction {}, which method '{}' does not have: is this "
               "the program that was profiled?",
@@ -168,8 +171,9 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
   for (EventRow& row : stats.events) join_row(row);
   for (EventRow& row : stats.method_events) join_row(row);
   if (report.out_of_range > 5)
-    report.warnings.push_back(fmt::format("{} event rows in all name instructions method '{}' does not have",
-                                          report.out_of_range, report.method));
+    report.warnings.push_back(
+        fmt::format("{} event rows in all name instructions method '{}' does not have",
+                    report.out_of_range, report.method));
   if (report.name_mismatches > 5)
     report.warnings.push_back(fmt::format("{} event rows in all disagree with the program's ops",
                                           report.name_mismatches));
@@ -216,12 +220,14 @@ std::vector<ModuleTotal> module_totals(const std::vector<EventRow>& rows) {
   }
   std::vector<ModuleTotal> out;
   for (const auto& key : order) out.push_back(totals[key]);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const ModuleTotal& a, const ModuleTotal& b) { return a.total_avg > b.total_avg; });
+  std::stable_sort(out.begin(), out.end(), [](const ModuleTotal& a, const ModuleTotal& b) {
+    return a.total_avg > b.total_avg;
+  });
   return out;
 }
 
-std::vector<NodeTiming> node_timings(const ProfileStats& stats, const Graph& graph, const std::string& block) {
+std::vector<NodeTiming> node_timings(const ProfileStats& stats, const Graph& graph,
+                                     const std::string& block) {
   std::vector<NodeTiming> out(graph.nodes.size());
   for (NodeId n = 0; n < static_cast<NodeId>(out.size()); ++n) out[static_cast<size_t>(n)].node = n;
   std::map<std::pair<int32_t, int64_t>, NodeId> by_instruction;

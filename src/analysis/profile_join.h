@@ -46,10 +46,10 @@ struct JoinSources {
 };
 
 struct JoinReport {
-  std::string method;             // method joined against ("" when no program)
-  size_t joined = 0;              // rows matched to a node
-  size_t out_of_range = 0;        // rows whose instruction the method does not have
-  size_t name_mismatches = 0;     // native_call_<op> whose op differs from the node's
+  std::string method;          // method joined against ("" when no program)
+  size_t joined = 0;           // rows matched to a node
+  size_t out_of_range = 0;     // rows whose instruction the method does not have
+  size_t name_mismatches = 0;  // native_call_<op> whose op differs from the node's
   std::vector<std::string> warnings;
 };
 
@@ -77,7 +77,7 @@ std::vector<ModuleTotal> module_totals(const std::vector<EventRow>& rows);
 // (work inside a delegate) are not node time: the DELEGATE_CALL that encloses them is.
 struct NodeTiming {
   NodeId node = kNoId;
-  std::string event;   // the event the figures come from
+  std::string event;    // the event the figures come from
   DurationStats stats;  // raw ticks
   double share = 0;     // stats.total / Method::execute total of the block (or sum of nodes)
 };

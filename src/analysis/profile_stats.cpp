@@ -24,11 +24,16 @@ std::optional<TimeUnit> parse_time_unit(std::string_view text) {
 
 const char* to_string(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kTicks: return "ticks";
-    case TimeUnit::kNanoseconds: return "ns";
-    case TimeUnit::kMicroseconds: return "us";
-    case TimeUnit::kMilliseconds: return "ms";
-    case TimeUnit::kSeconds: return "s";
+    case TimeUnit::kTicks:
+      return "ticks";
+    case TimeUnit::kNanoseconds:
+      return "ns";
+    case TimeUnit::kMicroseconds:
+      return "us";
+    case TimeUnit::kMilliseconds:
+      return "ms";
+    case TimeUnit::kSeconds:
+      return "s";
   }
   return "ticks";
 }
@@ -36,11 +41,16 @@ const char* to_string(TimeUnit unit) {
 namespace {
 double nanoseconds_per(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kNanoseconds: return 1;
-    case TimeUnit::kMicroseconds: return 1e3;
-    case TimeUnit::kMilliseconds: return 1e6;
-    case TimeUnit::kSeconds: return 1e9;
-    case TimeUnit::kTicks: return 0;
+    case TimeUnit::kNanoseconds:
+      return 1;
+    case TimeUnit::kMicroseconds:
+      return 1e3;
+    case TimeUnit::kMilliseconds:
+      return 1e6;
+    case TimeUnit::kSeconds:
+      return 1e9;
+    case TimeUnit::kTicks:
+      return 0;
   }
   return 0;
 }
@@ -189,20 +199,28 @@ DebugRow debug_row(const Profile& profile, const std::string& block, const Debug
   row.kind = to_string(v.kind);
   row.is_output = v.is_output;
   switch (v.kind) {
-    case ProfileValue::Kind::kInt: row.description = std::to_string(v.int_value); break;
-    case ProfileValue::Kind::kBool: row.description = v.bool_value ? "True" : "False"; break;
+    case ProfileValue::Kind::kInt:
+      row.description = std::to_string(v.int_value);
+      break;
+    case ProfileValue::Kind::kBool:
+      row.description = v.bool_value ? "True" : "False";
+      break;
     case ProfileValue::Kind::kFloat:
-    case ProfileValue::Kind::kDouble: row.description = fmt::format("{:.9g}", v.float_value); break;
+    case ProfileValue::Kind::kDouble:
+      row.description = fmt::format("{:.9g}", v.float_value);
+      break;
     case ProfileValue::Kind::kTensor:
     case ProfileValue::Kind::kTensorList: {
       std::vector<std::string> parts;
       for (const auto& t : v.tensors) parts.push_back(t.dtype + shape_text(t.sizes));
-      row.description = v.kind == ProfileValue::Kind::kTensor ? fmt::format("{}", fmt::join(parts, ""))
-                                                              : fmt::format("[{}]", fmt::join(parts, ", "));
+      row.description = v.kind == ProfileValue::Kind::kTensor
+                            ? fmt::format("{}", fmt::join(parts, ""))
+                            : fmt::format("[{}]", fmt::join(parts, ", "));
       if (v.tensors.size() == 1) describe_tensor_data(profile, v.tensors[0], row);
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return row;
 }
@@ -222,8 +240,12 @@ ProfileStats summarize_profile(const Profile& profile) {
     if (fresh) stats.blocks.push_back(run.name);
     const size_t block = it->second;
     for (const ProfileEvent& e : run.profile_events) {
-      EventKey key{block, e.name, e.chain, e.is_framework() ? -1 : e.instruction,
-                   e.delegate_debug_id_int, e.delegate_debug_id_str};
+      EventKey key{block,
+                   e.name,
+                   e.chain,
+                   e.is_framework() ? -1 : e.instruction,
+                   e.delegate_debug_id_int,
+                   e.delegate_debug_id_str};
       auto [slot, added] = row_index.try_emplace(key, rows.size());
       if (added) {
         EventRow row;
@@ -239,9 +261,10 @@ ProfileStats summarize_profile(const Profile& profile) {
       rows[slot->second].samples.push_back(static_cast<double>(e.duration()));
     }
     for (const AllocationEvent& a : run.allocations) {
-      const std::string name = a.allocator >= 0 && static_cast<size_t>(a.allocator) < run.allocators.size()
-                                   ? run.allocators[static_cast<size_t>(a.allocator)]
-                                   : fmt::format("allocator {}", a.allocator);
+      const std::string name =
+          a.allocator >= 0 && static_cast<size_t>(a.allocator) < run.allocators.size()
+              ? run.allocators[static_cast<size_t>(a.allocator)]
+              : fmt::format("allocator {}", a.allocator);
       AllocatorRow& row = allocators[{block, name}];
       row.block = run.name;
       row.allocator = name;
@@ -249,7 +272,8 @@ ProfileStats summarize_profile(const Profile& profile) {
       row.total_bytes += a.size;
       row.max_bytes = std::max(row.max_bytes, a.size);
     }
-    for (const DebugEvent& d : run.debug_events) stats.debug_events.push_back(debug_row(profile, run.name, d));
+    for (const DebugEvent& d : run.debug_events)
+      stats.debug_events.push_back(debug_row(profile, run.name, d));
   }
 
   for (EventRow& row : rows) row.stats = compute_stats(row.samples);
@@ -262,13 +286,15 @@ ProfileStats summarize_profile(const Profile& profile) {
       stats.events.push_back(std::move(row));
     }
   }
-  for (size_t b = 0; b < stats.blocks.size(); ++b) stats.execute_totals.emplace_back(stats.blocks[b], execute[b]);
-  std::stable_sort(stats.events.begin(), stats.events.end(), [&](const EventRow& a, const EventRow& b) {
-    if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;
-    const size_t ba = block_index[a.block], bb = block_index[b.block];
-    if (ba != bb) return ba < bb;
-    return std::tie(a.chain, a.instruction) < std::tie(b.chain, b.instruction);
-  });
+  for (size_t b = 0; b < stats.blocks.size(); ++b)
+    stats.execute_totals.emplace_back(stats.blocks[b], execute[b]);
+  std::stable_sort(stats.events.begin(), stats.events.end(),
+                   [&](const EventRow& a, const EventRow& b) {
+                     if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;
+                     const size_t ba = block_index[a.block], bb = block_index[b.block];
+                     if (ba != bb) return ba < bb;
+                     return std::tie(a.chain, a.instruction) < std::tie(b.chain, b.instruction);
+                   });
   for (auto& [key, row] : allocators) stats.allocators.push_back(row);
   return stats;
 }
@@ -302,8 +328,9 @@ std::vector<EventRow> group_by_name(const std::vector<EventRow>& rows) {
     if (m.join.backend != row.join.backend) m.join.backend.clear();
   }
   for (EventRow& row : out) row.stats = compute_stats(row.samples);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const EventRow& a, const EventRow& b) { return a.stats.total > b.stats.total; });
+  std::stable_sort(out.begin(), out.end(), [](const EventRow& a, const EventRow& b) {
+    return a.stats.total > b.stats.total;
+  });
   return out;
 }
 

@@ -106,7 +106,7 @@ struct DebugRow {
 
 struct ProfileStats {
   size_t runs = 0;
-  std::vector<std::string> blocks;  // in first-seen order
+  std::vector<std::string> blocks;      // in first-seen order
   std::vector<EventRow> method_events;  // framework events (chain -1)
   std::vector<EventRow> events;         // operator and delegate events, sorted by total time
   std::vector<AllocatorRow> allocators;

@@ -62,7 +62,8 @@ int run_profile(const ProfileOptions& opt) {
     auto doc = open_document(opt.pte);
     if (!doc) return report_error(doc.error());
     if (doc->graphs.empty())
-      return report_error(Error(opt.pte + ": --pte expects a program (.pte) or bundled program (.bpte)"));
+      return report_error(
+          Error(opt.pte + ": --pte expects a program (.pte) or bundled program (.bpte)"));
     program = std::move(*doc);
     report.program_path = opt.pte;
   }
@@ -71,14 +72,17 @@ int run_profile(const ProfileOptions& opt) {
     auto doc = open_document(opt.etrecord);
     if (!doc) return report_error(doc.error());
     if (!doc->etrecord)
-      return report_error(Error(fmt::format("{}: --etrecord expects an ETRecord (a zip with ETRECORD_V0); "
-                                            "this is {}",
-                                            opt.etrecord, doc->format)));
-    etrecord = analysis::etrecord_maps_from_document(*doc, opt.method.empty() ? "forward" : opt.method);
+      return report_error(
+          Error(fmt::format("{}: --etrecord expects an ETRecord (a zip with ETRECORD_V0); "
+                            "this is {}",
+                            opt.etrecord, doc->format)));
+    etrecord =
+        analysis::etrecord_maps_from_document(*doc, opt.method.empty() ? "forward" : opt.method);
     if (etrecord->debug_handle_map.empty() && etrecord->delegate_map.empty())
-      report.warnings.push_back(opt.etrecord +
-                                ": the ETRecord has no debug_handle_map or delegate_map entries, so "
-                                "events cannot be tied to module paths or stack traces");
+      report.warnings.push_back(
+          opt.etrecord +
+          ": the ETRecord has no debug_handle_map or delegate_map entries, so "
+          "events cannot be tied to module paths or stack traces");
     report.etrecord_path = opt.etrecord;
   }
   analysis::JoinSources sources;
@@ -114,19 +118,26 @@ int run_profile(const ProfileOptions& opt) {
 void register_profile(CLI::App& app) {
   auto opt = std::make_shared<ProfileOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "profile", "Runtime profile (ETDump .etdp): time per event like the Inspector, joined with the program");
-  cmd->add_option("file", opt->file, "ETDump file (.etdp) written by the ExecuTorch runtime")->required();
-  cmd->add_option("--pte", opt->pte, "The program that was profiled (.pte or .bpte): ops, delegates, backends");
-  cmd->add_option("--etrecord", opt->etrecord, "ETRecord of the program: module hierarchy and stack traces");
-  cmd->add_option("--debug-buffer", opt->debug_buffer, "Debug buffer file holding intermediate tensors");
-  cmd->add_option("--method", opt->method, "Method that ran (default: forward, or the only method)");
+      "profile",
+      "Runtime profile (ETDump .etdp): time per event like the Inspector, joined with the program");
+  cmd->add_option("file", opt->file, "ETDump file (.etdp) written by the ExecuTorch runtime")
+      ->required();
+  cmd->add_option("--pte", opt->pte,
+                  "The program that was profiled (.pte or .bpte): ops, delegates, backends");
+  cmd->add_option("--etrecord", opt->etrecord,
+                  "ETRecord of the program: module hierarchy and stack traces");
+  cmd->add_option("--debug-buffer", opt->debug_buffer,
+                  "Debug buffer file holding intermediate tensors");
+  cmd->add_option("--method", opt->method,
+                  "Method that ran (default: forward, or the only method)");
   cmd->add_option("--unit", opt->unit, "Show times in ns, us, ms or s (needs --source-unit)");
   cmd->add_option("--source-unit", opt->source_unit,
                   "What one tick of the file is: ns, us, ms or s (the file does not say)");
   cmd->add_option("--by", opt->by, "Rows per event (name + instruction) or per event name")
       ->check(CLI::IsMember({"event", "name"}));
   cmd->add_flag("--module-totals", opt->module_totals, "Time per nn.Module (needs --etrecord)");
-  cmd->add_option("--format", opt->format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
+  cmd->add_option("--format", opt->format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
   cmd->callback([opt] { set_exit_code(run_profile(*opt)); });
 }

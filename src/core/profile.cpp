@@ -4,15 +4,24 @@ namespace etviz {
 
 const char* to_string(ProfileValue::Kind kind) {
   switch (kind) {
-    case ProfileValue::Kind::kNull: return "Null";
-    case ProfileValue::Kind::kInt: return "Int";
-    case ProfileValue::Kind::kBool: return "Bool";
-    case ProfileValue::Kind::kFloat: return "Float";
-    case ProfileValue::Kind::kDouble: return "Double";
-    case ProfileValue::Kind::kTensor: return "Tensor";
-    case ProfileValue::Kind::kTensorList: return "TensorList";
-    case ProfileValue::Kind::kString: return "String";
-    case ProfileValue::Kind::kUnknown: return "Unknown";
+    case ProfileValue::Kind::kNull:
+      return "Null";
+    case ProfileValue::Kind::kInt:
+      return "Int";
+    case ProfileValue::Kind::kBool:
+      return "Bool";
+    case ProfileValue::Kind::kFloat:
+      return "Float";
+    case ProfileValue::Kind::kDouble:
+      return "Double";
+    case ProfileValue::Kind::kTensor:
+      return "Tensor";
+    case ProfileValue::Kind::kTensorList:
+      return "TensorList";
+    case ProfileValue::Kind::kString:
+      return "String";
+    case ProfileValue::Kind::kUnknown:
+      return "Unknown";
   }
   return "Unknown";
 }

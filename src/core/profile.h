@@ -43,8 +43,8 @@ const char* to_string(ProfileValue::Kind kind);
 
 struct ProfileEvent {
   std::string name;
-  int32_t chain = -1;        // -1: a framework event (Method::execute, Method::init, ...)
-  int32_t instruction = -1;  // index into ExecutionPlan.chains[chain].instructions
+  int32_t chain = -1;                  // -1: a framework event (Method::execute, Method::init, ...)
+  int32_t instruction = -1;            // index into ExecutionPlan.chains[chain].instructions
   int32_t delegate_debug_id_int = -1;  // -1 when unset
   std::string delegate_debug_id_str;   // empty when unset
   std::vector<uint8_t> delegate_debug_metadata;
@@ -86,7 +86,7 @@ struct ProfileRun {
 
 struct Profile {
   std::string path;
-  uint32_t version = 0;       // ETDump schema version
+  uint32_t version = 0;        // ETDump schema version
   bool size_prefixed = false;  // the runtime writes a u32 size prefix; Python tools do not
   std::vector<ProfileRun> runs;
   std::vector<std::string> warnings;  // what the reader skipped or could not resolve

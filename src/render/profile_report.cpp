@@ -22,7 +22,8 @@ std::string number(double v, const analysis::TimeScale& scale, bool plain = fals
     const double tenths = std::round(x * 10);
     const auto whole = static_cast<int64_t>(tenths / 10);
     const auto fraction = static_cast<int>(std::fabs(tenths - static_cast<double>(whole) * 10));
-    return fraction == 0 ? with_thousands(whole) : fmt::format("{}.{}", with_thousands(whole), fraction);
+    return fraction == 0 ? with_thousands(whole)
+                         : fmt::format("{}.{}", with_thousands(whole), fraction);
   }
   return fmt::format("{:.3f}", x);
 }
@@ -30,7 +31,8 @@ std::string number(double v, const analysis::TimeScale& scale, bool plain = fals
 std::string instruction_text(const EventRow& row) {
   if (row.is_framework()) return "";
   if (row.instruction < 0) return row.chain == -2 || row.chain >= 0 ? "*" : "";
-  return row.chain == 0 ? std::to_string(row.instruction) : fmt::format("{}:{}", row.chain, row.instruction);
+  return row.chain == 0 ? std::to_string(row.instruction)
+                        : fmt::format("{}:{}", row.chain, row.instruction);
 }
 
 std::string delegated_text(const EventRow& row) {
@@ -110,7 +112,8 @@ Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, boo
     if (c.delegate_id) cells.push_back(row.delegate_debug_id());
     const auto& s = row.stats;
     cells.push_back(std::to_string(s.count));
-    for (double v : {s.p10, s.p50, s.p90, s.avg, s.min, s.max, s.total}) cells.push_back(number(v, r.scale, plain_numbers));
+    for (double v : {s.p10, s.p50, s.p90, s.avg, s.min, s.max, s.total})
+      cells.push_back(number(v, r.scale, plain_numbers));
     if (with_share) cells.push_back(share_text(row, *r.stats));
     if (c.join) {
       std::string ops = fmt::format("{}", fmt::join(row.join.op_types, ", "));
@@ -129,11 +132,13 @@ Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, boo
 }
 
 Table module_table(const ProfileReport& r, bool plain_numbers = false) {
-  Table t({"block", "module", "events", fmt::format("total of averages ({})", r.scale.label()), "share"},
+  Table t({"block", "module", "events", fmt::format("total of averages ({})", r.scale.label()),
+           "share"},
           {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
   for (const auto& m : r.modules) {
     const double execute = r.stats->execute_total(m.block);
-    t.add_row({m.block, m.module, std::to_string(m.events), number(m.total_avg, r.scale, plain_numbers),
+    t.add_row({m.block, m.module, std::to_string(m.events),
+               number(m.total_avg, r.scale, plain_numbers),
                execute > 0 ? fmt::format("{:.1f}%", 100.0 * m.total_avg / execute) : ""});
   }
   return t;
@@ -143,7 +148,8 @@ std::string time_note(const analysis::TimeScale& scale) {
   if (scale.target == analysis::TimeUnit::kTicks)
     return "Times are raw ticks of the device clock (an ETDump does not say what a tick is; "
            "--source-unit sets it, --unit converts).";
-  return fmt::format("Times in {} (ticks read as {}).", to_string(scale.target), to_string(scale.source));
+  return fmt::format("Times in {} (ticks read as {}).", to_string(scale.target),
+                     to_string(scale.source));
 }
 
 }  // namespace
@@ -158,12 +164,14 @@ std::string profile_text(const ProfileReport& r) {
     debug += run.debug_events.size();
   }
   std::string out = fmt::format(
-      "ETDump {}: schema version {}, {}, {} run{} ({}): {} profile, {} allocation, {} debug events\n",
+      "ETDump {}: schema version {}, {}, {} run{} ({}): {} profile, {} allocation, {} debug "
+      "events\n",
       p.path, p.version, p.size_prefixed ? "size-prefixed" : "no size prefix", p.runs.size(),
-      p.runs.size() == 1 ? "" : "s", fmt::join(stats.blocks, ", "), profile_events, allocations, debug);
+      p.runs.size() == 1 ? "" : "s", fmt::join(stats.blocks, ", "), profile_events, allocations,
+      debug);
   if (!r.program_path.empty() && r.join)
-    out += fmt::format("Program {}: method '{}', {} event rows joined to instructions\n", r.program_path,
-                       r.join->method, r.join->joined);
+    out += fmt::format("Program {}: method '{}', {} event rows joined to instructions\n",
+                       r.program_path, r.join->method, r.join->joined);
   if (!r.etrecord_path.empty()) out += fmt::format("ETRecord {}\n", r.etrecord_path);
   out += time_note(r.scale) + "\n";
 
@@ -180,12 +188,14 @@ std::string profile_text(const ProfileReport& r) {
     Table t({"block", "allocator", "allocations", "total", "largest"},
             {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
     for (const auto& a : stats.allocators)
-      t.add_row({a.block, a.allocator, std::to_string(a.allocations), human_bytes(a.total_bytes), human_bytes(a.max_bytes)});
+      t.add_row({a.block, a.allocator, std::to_string(a.allocations), human_bytes(a.total_bytes),
+                 human_bytes(a.max_bytes)});
     out += t.to_text("  ");
   }
   if (!stats.debug_events.empty()) {
     out += "\nDebug events (intermediate outputs)\n";
-    Table t({"block", "event", "instr", "delegate id", "value", "output", "min", "max", "mean", "NaN", "data"},
+    Table t({"block", "event", "instr", "delegate id", "value", "output", "min", "max", "mean",
+             "NaN", "data"},
             {Align::kLeft, Align::kLeft, Align::kRight, Align::kLeft, Align::kLeft, Align::kLeft,
              Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
     // Long runs log thousands of tensors; the text view shows the first ones, JSON has all.
@@ -193,22 +203,28 @@ std::string profile_text(const ProfileReport& r) {
     size_t shown = 0;
     for (const auto& d : stats.debug_events) {
       if (shown++ == kMaxDebugRows) break;
-      auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
-      t.add_row({d.block, d.name, d.instruction >= 0 ? std::to_string(d.instruction) : "", d.delegate_debug_id,
-                 d.description.empty() ? d.kind : d.description, d.is_output ? "yes" : "", opt(d.min),
-                 opt(d.max), opt(d.mean), d.nan_count ? std::to_string(d.nan_count) : "", d.preview});
+      auto opt = [](const std::optional<double>& v) {
+        return v ? fmt::format("{:.6g}", *v) : std::string();
+      };
+      t.add_row({d.block, d.name, d.instruction >= 0 ? std::to_string(d.instruction) : "",
+                 d.delegate_debug_id, d.description.empty() ? d.kind : d.description,
+                 d.is_output ? "yes" : "", opt(d.min), opt(d.max), opt(d.mean),
+                 d.nan_count ? std::to_string(d.nan_count) : "", d.preview});
     }
     out += t.to_text("  ");
     if (stats.debug_events.size() > kMaxDebugRows)
       out += fmt::format("  ... {} more debug events (--format json lists all)\n",
                          stats.debug_events.size() - kMaxDebugRows);
     if (!p.debug_buffer)
-      out += "  (tensor data lives in a separate debug buffer; pass --debug-buffer to see values)\n";
+      out +=
+          "  (tensor data lives in a separate debug buffer; pass --debug-buffer to see values)\n";
   }
   if (r.module_totals) {
     out += "\nTime per module (each event counted once per module on its path)\n";
     if (r.modules.empty())
-      out += "  no module paths: they come from an ETRecord (--etrecord) whose graph carries nn_module_stack\n";
+      out +=
+          "  no module paths: they come from an ETRecord (--etrecord) whose graph carries "
+          "nn_module_stack\n";
     else
       out += module_table(r).to_text("  ");
   }
@@ -228,8 +244,8 @@ std::string profile_json(const ProfileReport& r) {
   const Profile& p = *r.profile;
   auto row_json = [&](const EventRow& row) {
     const auto& s = row.stats;
-    json o = {{"block", row.block}, {"name", row.name}, {"chain", row.chain},
-              {"occurrences", s.count}};
+    json o = {
+        {"block", row.block}, {"name", row.name}, {"chain", row.chain}, {"occurrences", s.count}};
     if (!row.is_framework()) o["instruction"] = row.instruction;
     if (row.has_delegate_debug_id()) o["delegate_debug_id"] = row.delegate_debug_id();
     o["p10"] = r.scale.apply(s.p10);
@@ -251,8 +267,9 @@ std::string profile_json(const ProfileReport& r) {
     if (!row.join.stack.empty()) o["stack"] = row.join.stack;
     return o;
   };
-  json doc = {{"file", p.path}, {"schema_version", p.version}, {"size_prefixed", p.size_prefixed},
-              {"unit", r.scale.label()}, {"runs", p.runs.size()}, {"blocks", r.stats->blocks}};
+  json doc = {
+      {"file", p.path},          {"schema_version", p.version}, {"size_prefixed", p.size_prefixed},
+      {"unit", r.scale.label()}, {"runs", p.runs.size()},       {"blocks", r.stats->blocks}};
   if (!r.program_path.empty()) doc["program"] = r.program_path;
   if (!r.etrecord_path.empty()) doc["etrecord"] = r.etrecord_path;
   if (r.join && !r.join->method.empty()) doc["method"] = r.join->method;
@@ -263,13 +280,18 @@ std::string profile_json(const ProfileReport& r) {
   doc["events"] = std::move(events);
   json allocators = json::array();
   for (const auto& a : r.stats->allocators)
-    allocators.push_back({{"block", a.block}, {"allocator", a.allocator}, {"allocations", a.allocations},
-                          {"total_bytes", a.total_bytes}, {"max_bytes", a.max_bytes}});
+    allocators.push_back({{"block", a.block},
+                          {"allocator", a.allocator},
+                          {"allocations", a.allocations},
+                          {"total_bytes", a.total_bytes},
+                          {"max_bytes", a.max_bytes}});
   doc["allocators"] = std::move(allocators);
   json debug = json::array();
   for (const auto& d : r.stats->debug_events) {
-    json o = {{"block", d.block}, {"name", d.name}, {"chain", d.chain}, {"instruction", d.instruction},
-              {"kind", d.kind}, {"value", d.description}, {"output", d.is_output}};
+    json o = {{"block", d.block},     {"name", d.name},
+              {"chain", d.chain},     {"instruction", d.instruction},
+              {"kind", d.kind},       {"value", d.description},
+              {"output", d.is_output}};
     if (!d.delegate_debug_id.empty()) o["delegate_debug_id"] = d.delegate_debug_id;
     if (d.min) o["min"] = *d.min;
     if (d.max) o["max"] = *d.max;
@@ -281,7 +303,9 @@ std::string profile_json(const ProfileReport& r) {
   if (r.module_totals) {
     json modules = json::array();
     for (const auto& m : r.modules)
-      modules.push_back({{"block", m.block}, {"module", m.module}, {"events", m.events},
+      modules.push_back({{"block", m.block},
+                         {"module", m.module},
+                         {"events", m.events},
                          {"total_of_averages", r.scale.apply(m.total_avg)}});
     doc["module_totals"] = std::move(modules);
   }

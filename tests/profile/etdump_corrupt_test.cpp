@@ -39,8 +39,9 @@ TEST(EtdumpCorrupt, EveryTruncationOfTheCorpusFile) {
   // A truncation past the identifier is diagnosed through the size prefix.
   auto cut = executorch::read_etdump(std::span(bytes).first(1000));
   ASSERT_FALSE(cut);
-  EXPECT_NE(cut.error().message().find("size prefix says the ETDump is 2316 bytes, but only 996 follow"),
-            std::string::npos)
+  EXPECT_NE(
+      cut.error().message().find("size prefix says the ETDump is 2316 bytes, but only 996 follow"),
+      std::string::npos)
       << cut.error().message();
 }
 

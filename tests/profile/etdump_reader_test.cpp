@@ -1,11 +1,12 @@
 // The ETDump reader against the corpus file (facts measured with flatc and the test's own
 // table walker) and against files our writer makes (round trips, both framings).
+#include "formats/executorch/etdump_reader.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "etdump_writer.h"
-#include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
 #include "raw_etdump.h"
 #include "test_files.h"
@@ -169,7 +170,8 @@ TEST(EtdumpReader, RoundTripsBothFramings) {
   const Profile original = sample_profile();
   for (bool prefixed : {true, false}) {
     const auto bytes = gen::write_etdump(original, prefixed);
-    ASSERT_EQ(std::string(bytes.begin() + (prefixed ? 8 : 4), bytes.begin() + (prefixed ? 12 : 8)), "ED00");
+    ASSERT_EQ(std::string(bytes.begin() + (prefixed ? 8 : 4), bytes.begin() + (prefixed ? 12 : 8)),
+              "ED00");
     auto back = executorch::read_etdump(bytes);
     ASSERT_TRUE(back) << back.error().message();
     EXPECT_EQ(back->size_prefixed, prefixed);

@@ -1,11 +1,12 @@
 // Joins: the corpus profile with the program it was recorded from, and generated program +
 // ETDump pairs with delegate calls and delegate debug ids, with and without ETRecord maps.
+#include "analysis/profile_join.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "analysis/profile_join.h"
 #include "etdump_writer.h"
 #include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
@@ -68,8 +69,9 @@ TEST(ProfileJoin, WrongProgramIsNoticed) {
   auto profile = executorch::read_etdump_file(testing::corpus_etdump());
   ASSERT_TRUE(profile);
   // The other bundled program (add/mul, a handful of instructions) did not record this run.
-  auto program = open_document(std::string(ETVIZ_CORPUS_DIR) +
-                               "/bpte/pytorch__executorch__extension__module__test__resources__bundled_program.bpte");
+  auto program = open_document(
+      std::string(ETVIZ_CORPUS_DIR) +
+      "/bpte/pytorch__executorch__extension__module__test__resources__bundled_program.bpte");
   ASSERT_TRUE(program) << program.error().message();
   auto stats = analysis::summarize_profile(*profile);
   analysis::JoinSources sources;
@@ -97,7 +99,8 @@ std::string write_generated_program() {
   auto out = m.tensor(gen::ScalarType::kFloat32, {1, 8});
   m.input(x);
   m.kernel("aten::mm.out", {x, w, y});
-  const int32_t npu = m.add_delegate("ExampleNpuBackend", {{"target", "npu-v1"}}, std::vector<uint8_t>(64, 7));
+  const int32_t npu =
+      m.add_delegate("ExampleNpuBackend", {{"target", "npu-v1"}}, std::vector<uint8_t>(64, 7));
   m.delegate_call(npu, {y, z});
   m.kernel("aten::relu.out", {z, out});
   m.output(out);
@@ -114,7 +117,8 @@ analysis::EtrecordMaps cnn_etrecord_maps() {
   entry.backend = "ExampleNpuBackend";
   entry.ids = {{"0", {2}}, {"1", {3}}};
   maps.delegate_map["forward"][1] = entry;
-  maps.handles[1] = {"aten.mm.default", "encoder.fc", {{"model.py", 10, "forward", "x = self.fc(x)"}}};
+  maps.handles[1] = {
+      "aten.mm.default", "encoder.fc", {{"model.py", 10, "forward", "x = self.fc(x)"}}};
   maps.handles[2] = {"aten.add.Tensor", "encoder.block.add", {}};
   maps.handles[3] = {"aten.gelu.default", "encoder.block.act", {}};
   maps.handles[4] = {"aten.relu.default", "head", {}};
@@ -206,11 +210,14 @@ TEST(ProfileJoin, EtrecordMapsResolveDelegateIdsAndModules) {
         EXPECT_EQ(row.join.stack, "model.py:10 in forward");
       } else if (row.instruction == 1 && row.has_delegate_debug_id()) {
         const bool first = row.delegate_debug_id() == (string_ids ? "op_0" : "0");
-        EXPECT_EQ(row.join.op_types, std::vector<std::string>{first ? "aten.add.Tensor" : "aten.gelu.default"});
+        EXPECT_EQ(row.join.op_types,
+                  std::vector<std::string>{first ? "aten.add.Tensor" : "aten.gelu.default"});
         EXPECT_EQ(row.join.debug_handles, std::vector<int64_t>{first ? 2 : 3});
       } else if (row.instruction == 1) {
-        EXPECT_EQ(row.join.op_types, (std::vector<std::string>{"aten.add.Tensor", "aten.gelu.default"}));
-        EXPECT_EQ(row.join.module_paths, (std::vector<std::string>{"encoder.block.add", "encoder.block.act"}));
+        EXPECT_EQ(row.join.op_types,
+                  (std::vector<std::string>{"aten.add.Tensor", "aten.gelu.default"}));
+        EXPECT_EQ(row.join.module_paths,
+                  (std::vector<std::string>{"encoder.block.add", "encoder.block.act"}));
       } else {
         EXPECT_EQ(row.join.module_paths, std::vector<std::string>{"head"});
       }
@@ -219,7 +226,8 @@ TEST(ProfileJoin, EtrecordMapsResolveDelegateIdsAndModules) {
     // Module totals: an event counts once per module on its path, with its average.
     const auto totals = analysis::module_totals(stats.events);
     auto find = [&](const std::string& m) {
-      auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.module == m; });
+      auto it =
+          std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.module == m; });
       return it == totals.end() ? nullptr : &*it;
     };
     // Only the outermost event per instruction counts: OPERATOR_CALL and DELEGATE_CALL.
@@ -339,7 +347,8 @@ TEST(ProfileJoin, AllThreeWithAnEtrecordArchive) {
     if (row.instruction == 2) {
       EXPECT_EQ(row.join.op_types, std::vector<std::string>{by_handle[4]->op});
       if (!by_handle[4]->provenance.module_path.empty()) {
-        EXPECT_EQ(row.join.module_paths, std::vector<std::string>{by_handle[4]->provenance.module_path});
+        EXPECT_EQ(row.join.module_paths,
+                  std::vector<std::string>{by_handle[4]->provenance.module_path});
       }
     }
   }

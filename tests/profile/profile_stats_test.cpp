@@ -1,12 +1,13 @@
 // Inspector-style statistics: the corpus profile against figures the test derives itself from
 // the raw events, percentiles against numpy's definition, and units.
+#include "analysis/profile_stats.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 
-#include "analysis/profile_stats.h"
 #include "etdump_writer.h"
 #include "formats/executorch/etdump_reader.h"
 #include "raw_etdump.h"
@@ -92,13 +93,15 @@ TEST(ProfileStats, CorpusRowsMatchRawEvents) {
 
   // Grouped by name: all four relu calls pool into one row.
   const auto by_name = analysis::group_by_name(stats.events);
-  auto relu = std::find_if(by_name.begin(), by_name.end(), [](const auto& r) { return r.name == "native_call_relu.out"; });
+  auto relu = std::find_if(by_name.begin(), by_name.end(),
+                           [](const auto& r) { return r.name == "native_call_relu.out"; });
   ASSERT_NE(relu, by_name.end());
   EXPECT_EQ(relu->stats.count, 4u);
   EXPECT_EQ(relu->stats.total, 8394 + 971 + 151 + 100);
   EXPECT_EQ(relu->stats.min, 100);
   EXPECT_EQ(relu->stats.max, 8394);
-  auto op = std::find_if(by_name.begin(), by_name.end(), [](const auto& r) { return r.name == "OPERATOR_CALL"; });
+  auto op = std::find_if(by_name.begin(), by_name.end(),
+                         [](const auto& r) { return r.name == "OPERATOR_CALL"; });
   ASSERT_NE(op, by_name.end());
   EXPECT_EQ(op->stats.count, 14u);
 }
@@ -139,14 +142,16 @@ TEST(ProfileStats, TimeUnits) {
   auto refused = analysis::make_time_scale(std::nullopt, analysis::TimeUnit::kMilliseconds);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message().find("--source-unit"), std::string::npos);
-  auto us = analysis::make_time_scale(analysis::TimeUnit::kNanoseconds, analysis::TimeUnit::kMicroseconds);
+  auto us = analysis::make_time_scale(analysis::TimeUnit::kNanoseconds,
+                                      analysis::TimeUnit::kMicroseconds);
   ASSERT_TRUE(us);
   EXPECT_DOUBLE_EQ(us->apply(1898821), 1898.821);
   EXPECT_STREQ(us->label(), "us");
   auto same = analysis::make_time_scale(analysis::TimeUnit::kMicroseconds, std::nullopt);
   ASSERT_TRUE(same);
   EXPECT_EQ(same->target, analysis::TimeUnit::kMicroseconds);
-  auto s = analysis::make_time_scale(analysis::TimeUnit::kMilliseconds, analysis::TimeUnit::kSeconds);
+  auto s =
+      analysis::make_time_scale(analysis::TimeUnit::kMilliseconds, analysis::TimeUnit::kSeconds);
   EXPECT_DOUBLE_EQ(s->apply(1500), 1.5);
   EXPECT_FALSE(analysis::parse_time_unit("fortnights"));
 }
@@ -165,13 +170,15 @@ TEST(ProfileStats, ReportsLabelUnitsAndKeepNumbers) {
   EXPECT_NE(text.find("Method-level"), std::string::npos);
   EXPECT_NE(text.find("54.4%"), std::string::npos);  // 1,032,230 / 1,898,821
 
-  report.scale = *analysis::make_time_scale(analysis::TimeUnit::kNanoseconds, analysis::TimeUnit::kMilliseconds);
+  report.scale = *analysis::make_time_scale(analysis::TimeUnit::kNanoseconds,
+                                            analysis::TimeUnit::kMilliseconds);
   const std::string json = render::profile_json(report);
   EXPECT_NE(json.find("\"unit\": \"ms\""), std::string::npos);
   EXPECT_NE(json.find("1.03223"), std::string::npos) << json.substr(0, 2000);
   const std::string csv = render::profile_csv(report);
   EXPECT_NE(csv.find("p90 (ms)"), std::string::npos);
-  EXPECT_NE(csv.find("OPERATOR_CALL,3,1,1.03223,1.03223,"), std::string::npos) << csv;  // plain numbers
+  EXPECT_NE(csv.find("OPERATOR_CALL,3,1,1.03223,1.03223,"), std::string::npos)
+      << csv;  // plain numbers
   // One header, three method rows and 28 event rows.
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 32);
 }

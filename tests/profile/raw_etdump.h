@@ -23,10 +23,26 @@ struct RawRun {
 // Assumes a well-formed, size-prefixed buffer (the corpus file); no bounds checks.
 inline std::vector<RawRun> raw_read_prefixed_etdump(const std::vector<uint8_t>& file) {
   const uint8_t* b = file.data() + 4;  // offsets are relative to the bytes after the prefix
-  auto u16 = [&](size_t o) { uint16_t v; std::memcpy(&v, b + o, 2); return v; };
-  auto u32 = [&](size_t o) { uint32_t v; std::memcpy(&v, b + o, 4); return v; };
-  auto i32 = [&](size_t o) { int32_t v; std::memcpy(&v, b + o, 4); return v; };
-  auto u64 = [&](size_t o) { uint64_t v; std::memcpy(&v, b + o, 8); return v; };
+  auto u16 = [&](size_t o) {
+    uint16_t v;
+    std::memcpy(&v, b + o, 2);
+    return v;
+  };
+  auto u32 = [&](size_t o) {
+    uint32_t v;
+    std::memcpy(&v, b + o, 4);
+    return v;
+  };
+  auto i32 = [&](size_t o) {
+    int32_t v;
+    std::memcpy(&v, b + o, 4);
+    return v;
+  };
+  auto u64 = [&](size_t o) {
+    uint64_t v;
+    std::memcpy(&v, b + o, 8);
+    return v;
+  };
   auto field = [&](size_t table, int slot) -> size_t {
     const size_t vtable = table - static_cast<size_t>(i32(table));
     const size_t entry = 4 + 2 * static_cast<size_t>(slot);

@@ -9,7 +9,8 @@
 namespace etviz::testing {
 
 inline std::string corpus_etdump() {
-  return std::string(ETVIZ_CORPUS_DIR) + "/etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp";
+  return std::string(ETVIZ_CORPUS_DIR) +
+         "/etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp";
 }
 inline std::string corpus_cnn_bundle() {
   return std::string(ETVIZ_CORPUS_DIR) +
@@ -21,7 +22,8 @@ inline std::vector<uint8_t> read_bytes(const std::string& path) {
 }
 inline void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
 }
 // A scratch directory in the build tree (tests never write next to the corpus).
 inline std::string scratch_dir() {

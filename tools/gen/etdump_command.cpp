@@ -35,15 +35,20 @@ void fail(const std::string& message) {
 
 void register_etdump_command(CLI::App& app) {
   auto opt = std::make_shared<EtdumpOptions>();
-  CLI::App* cmd = app.add_subcommand("etdump", "An ETDump profile (.etdp) matching a program's method");
-  cmd->add_option("--program", opt->program, "Program (.pte/.bpte) whose instructions the events name")->required();
+  CLI::App* cmd =
+      app.add_subcommand("etdump", "An ETDump profile (.etdp) matching a program's method");
+  cmd->add_option("--program", opt->program,
+                  "Program (.pte/.bpte) whose instructions the events name")
+      ->required();
   cmd->add_option("--method", opt->spec.method, "Method that 'ran'");
   cmd->add_option("--runs", opt->spec.runs, "Execute runs")->check(CLI::Range(0, 100000));
-  cmd->add_option("--delegate-events", opt->spec.delegate_events, "Events with debug ids inside each delegate call")
+  cmd->add_option("--delegate-events", opt->spec.delegate_events,
+                  "Events with debug ids inside each delegate call")
       ->check(CLI::Range(0, 10000));
   cmd->add_flag("--string-ids", opt->spec.delegate_ids_as_strings, "Delegate debug ids as strings");
   cmd->add_flag("--allocations", opt->spec.allocations, "Add allocation events");
-  cmd->add_option("--debug-buffer", opt->debug_buffer, "Also log intermediate outputs, their bytes in this file");
+  cmd->add_option("--debug-buffer", opt->debug_buffer,
+                  "Also log intermediate outputs, their bytes in this file");
   cmd->add_option("--seed", opt->spec.seed, "Seed of the durations");
   cmd->add_flag("--plain", opt->plain, "No u32 size prefix (as Python tools write)");
   cmd->add_option("-o,--output", opt->output, "Output .etdp")->required();
@@ -54,10 +59,12 @@ void register_etdump_command(CLI::App& app) {
     std::vector<uint8_t> buffer;
     auto profile = synthesize_profile(*doc, opt->spec, &buffer);
     if (!profile) fail(profile.error().within(opt->program).message());
-    if (!write_file(opt->output, write_etdump(*profile, !opt->plain))) fail(opt->output + ": cannot write");
-    if (!opt->debug_buffer.empty() && !write_file(opt->debug_buffer, buffer)) fail(opt->debug_buffer + ": cannot write");
-    fmt::print(stderr, "etviz-gen: wrote {} ({} runs, {} events)\n", opt->output, profile->runs.size(),
-               profile->event_count());
+    if (!write_file(opt->output, write_etdump(*profile, !opt->plain)))
+      fail(opt->output + ": cannot write");
+    if (!opt->debug_buffer.empty() && !write_file(opt->debug_buffer, buffer))
+      fail(opt->debug_buffer + ": cannot write");
+    fmt::print(stderr, "etviz-gen: wrote {} ({} runs, {} events)\n", opt->output,
+               profile->runs.size(), profile->event_count());
   });
 }
 

@@ -29,10 +29,22 @@ flatbuffers::Offset<fb::Value> value(flatbuffers::FlatBufferBuilder& b, const Pr
   flatbuffers::Offset<fb::Bool> bo;
   fb::ValueType type = fb::ValueType::Null;
   switch (v.kind) {
-    case K::kInt: type = fb::ValueType::Int; i = fb::CreateInt(b, v.int_value); break;
-    case K::kBool: type = fb::ValueType::Bool; bo = fb::CreateBool(b, v.bool_value); break;
-    case K::kFloat: type = fb::ValueType::Float; f = fb::CreateFloat(b, static_cast<float>(v.float_value)); break;
-    case K::kDouble: type = fb::ValueType::Double; d = fb::CreateDouble(b, v.float_value); break;
+    case K::kInt:
+      type = fb::ValueType::Int;
+      i = fb::CreateInt(b, v.int_value);
+      break;
+    case K::kBool:
+      type = fb::ValueType::Bool;
+      bo = fb::CreateBool(b, v.bool_value);
+      break;
+    case K::kFloat:
+      type = fb::ValueType::Float;
+      f = fb::CreateFloat(b, static_cast<float>(v.float_value));
+      break;
+    case K::kDouble:
+      type = fb::ValueType::Double;
+      d = fb::CreateDouble(b, v.float_value);
+      break;
     case K::kTensor:
       type = fb::ValueType::Tensor;
       if (!v.tensors.empty()) t = tensor(b, v.tensors.front());
@@ -44,8 +56,11 @@ flatbuffers::Offset<fb::Value> value(flatbuffers::FlatBufferBuilder& b, const Pr
       list = fb::CreateTensorList(b, b.CreateVector(ts));
       break;
     }
-    case K::kString: type = fb::ValueType::String; break;
-    default: break;
+    case K::kString:
+      type = fb::ValueType::String;
+      break;
+    default:
+      break;
   }
   auto output = v.is_output ? fb::CreateBool(b, true) : flatbuffers::Offset<fb::Bool>();
   return fb::CreateValue(b, type, t, list, i, f, d, bo, output);
@@ -76,16 +91,18 @@ std::vector<uint8_t> write_etdump(const Profile& profile, bool size_prefixed) {
   std::vector<flatbuffers::Offset<fb::RunData>> runs;
   for (const ProfileRun& run : profile.runs) {
     std::vector<flatbuffers::Offset<fb::Allocator>> allocators;
-    for (const auto& a : run.allocators) allocators.push_back(fb::CreateAllocator(b, b.CreateString(a)));
+    for (const auto& a : run.allocators)
+      allocators.push_back(fb::CreateAllocator(b, b.CreateString(a)));
     std::vector<flatbuffers::Offset<fb::Event>> events;
     for (const ProfileEvent& e : run.profile_events) {
       auto name = b.CreateString(e.name);
       auto id_str = e.delegate_debug_id_str.empty() ? flatbuffers::Offset<flatbuffers::String>()
                                                     : b.CreateString(e.delegate_debug_id_str);
-      auto meta = e.delegate_debug_metadata.empty() ? flatbuffers::Offset<flatbuffers::Vector<uint8_t>>()
-                                                    : b.CreateVector(e.delegate_debug_metadata);
-      auto p = fb::CreateProfileEvent(b, name, e.chain, e.instruction, e.delegate_debug_id_int, id_str,
-                                      meta, e.start, e.end);
+      auto meta = e.delegate_debug_metadata.empty()
+                      ? flatbuffers::Offset<flatbuffers::Vector<uint8_t>>()
+                      : b.CreateVector(e.delegate_debug_metadata);
+      auto p = fb::CreateProfileEvent(b, name, e.chain, e.instruction, e.delegate_debug_id_int,
+                                      id_str, meta, e.start, e.end);
       events.push_back(fb::CreateEvent(b, p));
     }
     for (const AllocationEvent& a : run.allocations)
@@ -123,7 +140,8 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
   load.name = "Default";
   uint64_t clock = 1000;
   const uint64_t load_start = clock;
-  ProfileEvent init{"Method::init", -1, 0, -1, "", {}, clock + 50, clock + 50 + rng.between(1000, 5000)};
+  ProfileEvent init{
+      "Method::init", -1, 0, -1, "", {}, clock + 50, clock + 50 + rng.between(1000, 5000)};
   clock = init.end + 20;
   load.profile_events.push_back(init);
   load.profile_events.push_back({"Program::load_method", -1, 0, -1, "", {}, load_start, clock});
@@ -146,8 +164,14 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
         const uint64_t inner_start = clock += rng.between(5, 20);
         const uint64_t inner_end = clock += rng.between(100, 10000);
         const uint64_t end = clock += rng.between(5, 20);
-        run.profile_events.push_back({"native_call_" + bare_op(node.op), chain, instruction, -1, "", {},
-                                      inner_start, inner_end});
+        run.profile_events.push_back({"native_call_" + bare_op(node.op),
+                                      chain,
+                                      instruction,
+                                      -1,
+                                      "",
+                                      {},
+                                      inner_start,
+                                      inner_end});
         run.profile_events.push_back({"OPERATOR_CALL", chain, instruction, -1, "", {}, start, end});
         if (spec.debug_events && debug_buffer && !node.outputs.empty()) {
           const Value& out = graph->values[static_cast<size_t>(node.outputs.back().value)];
@@ -175,7 +199,8 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
           t.nbytes = numel * 4;
           for (int64_t k = 0; k < numel; ++k) {
             // Values a test can predict: instruction + k / numel.
-            const float x = static_cast<float>(instruction) + static_cast<float>(k) / static_cast<float>(numel);
+            const float x =
+                static_cast<float>(instruction) + static_cast<float>(k) / static_cast<float>(numel);
             uint8_t bytes[4];
             std::memcpy(bytes, &x, 4);
             debug_buffer->insert(debug_buffer->end(), bytes, bytes + 4);
@@ -202,7 +227,8 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
         run.profile_events.push_back({"DELEGATE_CALL", chain, instruction, -1, "", {}, start, end});
       }
     }
-    run.profile_events.push_back({"Method::execute", -1, 0, -1, "", {}, execute_start, clock += 10});
+    run.profile_events.push_back(
+        {"Method::execute", -1, 0, -1, "", {}, execute_start, clock += 10});
     profile.runs.push_back(std::move(run));
   }
   return profile;

@@ -17,11 +17,11 @@ std::vector<uint8_t> write_etdump(const Profile& profile, bool size_prefixed = t
 
 struct SyntheticProfileSpec {
   std::string method = "forward";
-  int runs = 3;                  // "Execute" runs
-  int delegate_events = 2;       // events logged inside each delegate call, with debug ids
+  int runs = 3;             // "Execute" runs
+  int delegate_events = 2;  // events logged inside each delegate call, with debug ids
   bool delegate_ids_as_strings = false;
-  bool debug_events = false;     // log each kernel's first output tensor (needs a debug buffer)
-  bool allocations = false;      // allocation events on two allocators
+  bool debug_events = false;  // log each kernel's first output tensor (needs a debug buffer)
+  bool allocations = false;   // allocation events on two allocators
   uint64_t seed = 1;
 };
 

@@ -19,7 +19,9 @@ bool tag_at(std::span<const uint8_t> b, size_t at) {
   return b.size() >= at + 4 && std::memcmp(b.data() + at, "ED00", 4) == 0;
 }
 
-std::string str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+std::string str(const flatbuffers::String* s) {
+  return s ? s->str() : std::string();
+}
 
 // Copies one flatbuffer table tree into plain data, charging every copied element to a
 // budget proportional to the input so shared subtables cannot blow up memory.
@@ -52,7 +54,8 @@ class Converter {
       if (!budget_.charge(allocators->size())) return ExpansionBudget::exhausted_error();
       for (const fb::Allocator* a : *allocators) {
         run.allocators.push_back(str(a->name()));
-        if (!budget_.charge(run.allocators.back().size())) return ExpansionBudget::exhausted_error();
+        if (!budget_.charge(run.allocators.back().size()))
+          return ExpansionBudget::exhausted_error();
       }
     }
     const auto* events = in.events();
@@ -76,9 +79,10 @@ class Converter {
         out.allocator = a->allocator_id();
         out.size = a->allocation_size();
         if (out.allocator < 0 || static_cast<size_t>(out.allocator) >= run.allocators.size())
-          warnings.push_back(fmt::format("run {} ('{}') event {}: allocation names allocator {}, "
-                                         "but the run lists {} allocators",
-                                         index, run.name, e, out.allocator, run.allocators.size()));
+          warnings.push_back(
+              fmt::format("run {} ('{}') event {}: allocation names allocator {}, "
+                          "but the run lists {} allocators",
+                          index, run.name, e, out.allocator, run.allocators.size()));
         run.allocations.push_back(out);
       }
       if (const auto* d = event->debug_event()) {
@@ -86,12 +90,13 @@ class Converter {
       }
     }
     if (empty)
-      warnings.push_back(fmt::format("run {} ('{}'): {} events set none of profile, allocation or "
-                                     "debug event and were skipped",
-                                     index, run.name, empty));
+      warnings.push_back(
+          fmt::format("run {} ('{}'): {} events set none of profile, allocation or "
+                      "debug event and were skipped",
+                      index, run.name, empty));
     if (ambiguous)
-      warnings.push_back(fmt::format("run {} ('{}'): {} events set more than one event kind",
-                                     index, run.name, ambiguous));
+      warnings.push_back(fmt::format("run {} ('{}'): {} events set more than one event kind", index,
+                                     run.name, ambiguous));
     return Status::Ok();
   }
 
@@ -117,8 +122,9 @@ class Converter {
     DebugEvent out;
     out.name = str(in.name());
     // The schema stores an unsigned chain here; anything past int64 is nonsense, clamp it.
-    out.chain = in.chain_index() > static_cast<uint64_t>(INT64_MAX) ? -1
-                                                                     : static_cast<int64_t>(in.chain_index());
+    out.chain = in.chain_index() > static_cast<uint64_t>(INT64_MAX)
+                    ? -1
+                    : static_cast<int64_t>(in.chain_index());
     out.instruction = in.instruction_id();
     out.delegate_debug_id_int = in.delegate_debug_id_int();
     out.delegate_debug_id_str = str(in.delegate_debug_id_str());
@@ -135,7 +141,9 @@ class Converter {
     out.is_output = in.output() && in.output()->bool_val();
     using K = ProfileValue::Kind;
     switch (in.val()) {
-      case fb::ValueType::Null: out.kind = K::kNull; break;
+      case fb::ValueType::Null:
+        out.kind = K::kNull;
+        break;
       case fb::ValueType::Int:
         out.kind = K::kInt;
         if (in.int_value()) out.int_value = in.int_value()->int_val();
@@ -170,7 +178,9 @@ class Converter {
         // The schema names the kind but has no field that carries the text.
         out.kind = K::kString;
         break;
-      default: out.kind = K::kUnknown; break;
+      default:
+        out.kind = K::kUnknown;
+        break;
     }
     return Status::Ok();
   }
@@ -181,7 +191,8 @@ class Converter {
     t.dtype = scalar_type_name(t.scalar_type);
     if (const auto* sizes = in.sizes()) t.sizes.assign(sizes->begin(), sizes->end());
     if (const auto* strides = in.strides()) t.strides.assign(strides->begin(), strides->end());
-    if (!budget_.charge(t.sizes.size() + t.strides.size() + 1)) return ExpansionBudget::exhausted_error();
+    if (!budget_.charge(t.sizes.size() + t.strides.size() + 1))
+      return ExpansionBudget::exhausted_error();
     t.offset = in.offset();
     // numel with overflow checks: a hostile shape must not wrap into a small, wrong size.
     const int64_t element = dtype_element_size(t.dtype);
@@ -210,7 +221,9 @@ flatbuffers::Verifier make_verifier(std::span<const uint8_t> bytes) {
 
 }  // namespace
 
-bool looks_like_etdump(std::span<const uint8_t> head) { return tag_at(head, 4) || tag_at(head, 8); }
+bool looks_like_etdump(std::span<const uint8_t> head) {
+  return tag_at(head, 4) || tag_at(head, 8);
+}
 
 Result<Profile> read_etdump(std::span<const uint8_t> bytes) {
   if (bytes.size() < 8)
@@ -225,10 +238,11 @@ Result<Profile> read_etdump(std::span<const uint8_t> bytes) {
   const bool plain = tag_at(bytes, 4);
   const bool prefixed = !plain && tag_at(bytes, 8);
   if (!plain && !prefixed)
-    return Error(fmt::format("not an ETDump: expected identifier 'ED00' at bytes 4..8 (plain) or "
-                             "8..12 (size-prefixed), found '{}' and '{}'",
-                             printable_tag(bytes.subspan(4, 4)),
-                             printable_tag(bytes.subspan(8, std::min<size_t>(4, bytes.size() - 8)))));
+    return Error(
+        fmt::format("not an ETDump: expected identifier 'ED00' at bytes 4..8 (plain) or "
+                    "8..12 (size-prefixed), found '{}' and '{}'",
+                    printable_tag(bytes.subspan(4, 4)),
+                    printable_tag(bytes.subspan(8, std::min<size_t>(4, bytes.size() - 8)))));
 
   std::vector<std::string> notes;
   const fb::ETDump* root = nullptr;
@@ -236,9 +250,10 @@ Result<Profile> read_etdump(std::span<const uint8_t> bytes) {
     const uint64_t declared = load_le<uint32_t>(bytes.data());
     const uint64_t available = bytes.size() - 4;
     if (declared > available)
-      return Error(fmt::format("size prefix says the ETDump is {} bytes, but only {} follow it "
-                               "(truncated file?)",
-                               declared, available));
+      return Error(
+          fmt::format("size prefix says the ETDump is {} bytes, but only {} follow it "
+                      "(truncated file?)",
+                      declared, available));
     if (declared < available)
       notes.push_back(fmt::format("{} bytes after the end of the size-prefixed ETDump were ignored",
                                   available - declared));
@@ -247,18 +262,20 @@ Result<Profile> read_etdump(std::span<const uint8_t> bytes) {
     const auto region = bytes.first(declared + 4);
     auto verifier = make_verifier(region);
     if (!verifier.VerifySizePrefixedBuffer<fb::ETDump>("ED00"))
-      return Error(fmt::format("size-prefixed ETDump failed flatbuffer verification: an offset, "
-                               "vector length or table lies outside its {} bytes or is misaligned "
-                               "(truncated or corrupted file?)",
-                               declared));
+      return Error(
+          fmt::format("size-prefixed ETDump failed flatbuffer verification: an offset, "
+                      "vector length or table lies outside its {} bytes or is misaligned "
+                      "(truncated or corrupted file?)",
+                      declared));
     root = flatbuffers::GetSizePrefixedRoot<fb::ETDump>(region.data());
   } else {
     auto verifier = make_verifier(bytes);
     if (!verifier.VerifyBuffer<fb::ETDump>("ED00"))
-      return Error(fmt::format("ETDump failed flatbuffer verification: an offset, vector length or "
-                               "table lies outside its {} bytes or is misaligned (truncated or "
-                               "corrupted file?)",
-                               bytes.size()));
+      return Error(
+          fmt::format("ETDump failed flatbuffer verification: an offset, vector length or "
+                      "table lies outside its {} bytes or is misaligned (truncated or "
+                      "corrupted file?)",
+                      bytes.size()));
     root = flatbuffers::GetRoot<fb::ETDump>(bytes.data());
   }
 

@@ -18,6 +18,7 @@ Result<Profile> read_etdump(std::span<const uint8_t> bytes);
 
 // Opens, maps and parses `path`; `debug_buffer_path` (may be empty) is mapped and attached so
 // Profile::tensor_bytes() can return the logged tensors. Errors name the file.
-Result<Profile> read_etdump_file(const std::string& path, const std::string& debug_buffer_path = "");
+Result<Profile> read_etdump_file(const std::string& path,
+                                 const std::string& debug_buffer_path = "");
 
 }  // namespace etviz::executorch
