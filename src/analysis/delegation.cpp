@@ -78,8 +78,13 @@ void format_graph(const Document& doc, const Graph& g, int depth, std::string& o
 
 }  // namespace
 
+bool is_call_delegate(const Node& node) {
+  return node.kind == NodeKind::kDelegate ||
+         node.op.find("executorch_call_delegate") != std::string::npos;
+}
+
 bool counts_as_operator(const Node& node) {
-  return node.kind == NodeKind::kKernel;
+  return node.kind == NodeKind::kKernel && !is_call_delegate(node);
 }
 
 Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method) {
@@ -92,18 +97,54 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
   DelegationInfo info;
   std::map<std::string, OperatorDelegation> ops;
   std::map<std::string, BackendDelegation> backends;
+  // An ETRecord holds several stages of one program; get_delegation_info is run on the
+  // lowered (edge dialect) one, so that is the default when present.
+  bool prefer_edge = false;
+  if (method.empty())
+    for (const Graph& g : doc.graphs)
+      if (g.kind == "exported_program" && g.name.find("edge") != std::string::npos)
+        prefer_edge = true;
+  const auto selected = [&](const Graph& g) {
+    if (g.kind == "delegate") return false;
+    if (!method.empty()) return g.name == method;
+    return !prefer_edge || g.kind != "exported_program" || g.name.find("edge") != std::string::npos;
+  };
   for (const Graph& g : doc.graphs) {
-    if (g.kind == "delegate" || (!method.empty() && g.name != method)) continue;
-    for (const Node& n : g.nodes)
+    if (!selected(g)) continue;
+    info.graphs.push_back(g.name);
+    for (const Node& n : g.nodes) {
+      if (is_call_delegate(n)) {
+        // Exported programs (.pt2, ETRecord) call lowered modules whose graphs are not
+        // serialized: a delegated subgraph of unknown content.
+        if (n.kind == NodeKind::kDelegate) continue;  // .pte calls: counted from doc.delegates
+        DelegateEntry e;
+        e.method = g.name;
+        e.backend = "(lowered module)";
+        e.location =
+            n.inputs.empty() || n.inputs[0].value < 0 ? "" : g.values[n.inputs[0].value].name;
+        e.status = "undecodable";
+        e.note = "exported program: the lowered module's graph is not serialized";
+        auto& b = backends[e.backend];
+        b.backend = e.backend;
+        ++b.subgraphs;
+        ++b.opaque;
+        ++info.num_delegated_subgraphs;
+        ++info.num_opaque_subgraphs;
+        info.delegates.push_back(std::move(e));
+        continue;
+      }
       if (counts_as_operator(n)) {
         auto& op = ops[n.op];
         op.op_type = n.op;
         ++op.non_delegated;
         ++info.num_non_delegated_nodes;
       }
+    }
   }
   for (const Delegate& d : doc.delegates) {
     if (!method.empty() && d.method != method) continue;
+    const Graph* owner = doc.find_graph(d.method);
+    if (owner && !selected(*owner)) continue;
     DelegateEntry e;
     e.method = d.method;
     e.index_in_method = d.index_in_method;

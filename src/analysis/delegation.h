@@ -48,6 +48,7 @@ struct DelegationInfo {
   std::vector<OperatorDelegation> operators;  // sorted by op_type
   std::vector<BackendDelegation> backends;    // sorted by backend id
   std::vector<DelegateEntry> delegates;       // in document order
+  std::vector<std::string> graphs;            // the graphs counted (methods, ETRecord stage)
 };
 
 // Counts over every method (or just `method` when not empty). Fails only for an unknown method.
@@ -60,5 +61,7 @@ std::string format_delegated_graph(const Document& doc, const std::string& metho
 // True for nodes get_delegation_info counts: operator calls, not inputs, outputs, constants,
 // delegate calls or ExecuTorch's move/free/jump instructions.
 bool counts_as_operator(const Node& node);
+// A call into a backend: a .pte DelegateCall or an exported program's executorch_call_delegate.
+bool is_call_delegate(const Node& node);
 
 }  // namespace etviz::analysis

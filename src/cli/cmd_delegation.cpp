@@ -78,7 +78,9 @@ Table backend_table(const analysis::DelegationInfo& info) {
 }
 
 std::string summary_lines(const analysis::DelegationInfo& info) {
-  std::string s = fmt::format("Total delegated subgraphs: {}\n", info.num_delegated_subgraphs);
+  std::string s;
+  if (info.graphs.size() == 1) s += fmt::format("Graph: {}\n", info.graphs[0]);
+  s += fmt::format("Total delegated subgraphs: {}\n", info.num_delegated_subgraphs);
   s += fmt::format("Number of delegated nodes: {}\n", info.num_delegated_nodes);
   s += fmt::format("Number of non-delegated nodes: {}\n", info.num_non_delegated_nodes);
   if (info.num_opaque_subgraphs > 0)
@@ -92,6 +94,7 @@ std::string summary_lines(const analysis::DelegationInfo& info) {
 std::string to_json(const std::string& file, const analysis::DelegationInfo& info) {
   nlohmann::ordered_json j;
   j["file"] = file;
+  j["graphs"] = info.graphs;
   j["num_delegated_subgraphs"] = info.num_delegated_subgraphs;
   j["num_delegated_nodes"] = info.num_delegated_nodes;
   j["num_non_delegated_nodes"] = info.num_non_delegated_nodes;
@@ -146,7 +149,8 @@ int run_delegation(const DelegationOptions& opt) {
   } else if (opt.format == "markdown") {
     text = fmt::format("# Delegation: {}\n\n", opt.file);
     for (const std::string& line : {summary_lines(*info)}) text += line;
-    text += "\n## Delegates\n\n" + delegate_table(*info).to_markdown();
+    if (!info->delegates.empty())
+      text += "\n## Delegates\n\n" + delegate_table(*info).to_markdown();
     if (per_backend) text += "\n## Backends\n\n" + backend_table(*info).to_markdown();
     text += "\n## Operators\n\n" + operator_table(*info, per_backend).to_markdown();
   } else {

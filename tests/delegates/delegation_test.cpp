@@ -102,3 +102,57 @@ TEST(Delegation, OpaquePayloadsAreSaidSo) {
 
 }  // namespace
 }  // namespace etviz::test
+
+namespace etviz::test {
+namespace {
+
+TEST(Delegation, EtrecordDefaultsToTheEdgeDialectStage) {
+  Document doc = open_or_die(
+      corpus("etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin"));
+  auto info = analysis::delegation_info(doc);
+  ASSERT_TRUE(info);
+  ASSERT_EQ(info->graphs, std::vector<std::string>{"edge_dialect_exported_program"});
+  EXPECT_EQ(info->num_delegated_subgraphs, 0);
+  EXPECT_EQ(info->num_non_delegated_nodes, 1);
+  ASSERT_EQ(info->operators.size(), 1u);
+  EXPECT_EQ(info->operators[0].op_type, "aten::mul.Tensor");
+  // Another stage on request.
+  auto aten = analysis::delegation_info(doc, "aten_dialect_output/forward");
+  ASSERT_TRUE(aten);
+  EXPECT_EQ(aten->num_non_delegated_nodes, 1);
+}
+
+TEST(Delegation, ExportedProgramDelegateCallsAreOpaque) {
+  // A synthetic edge graph: x -> executorch_call_delegate(lowered_module_0, x) -> getitem.
+  Document doc;
+  Graph g;
+  g.name = "edge";
+  g.kind = "exported_program";
+  Value lowered;
+  lowered.name = "lowered_module_0";
+  lowered.kind = ValueKind::kOther;
+  const ValueId lm = g.add_value(lowered);
+  const ValueId x = g.add_value(Value{.name = "x"});
+  const ValueId y = g.add_value(Value{.name = "y"});
+  Node call;
+  call.op = "torch.ops.higher_order.executorch_call_delegate";
+  call.inputs = {{"", lm}, {"", x}};
+  call.outputs = {{"", y}};
+  g.add_node(call);
+  Node add;
+  add.op = "aten::add.Tensor";
+  add.inputs = {{"", y}, {"", y}};
+  g.add_node(add);
+  doc.graphs.push_back(g);
+  auto info = analysis::delegation_info(doc);
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->num_delegated_subgraphs, 1);
+  EXPECT_EQ(info->num_opaque_subgraphs, 1);
+  EXPECT_EQ(info->num_non_delegated_nodes, 1);
+  ASSERT_EQ(info->delegates.size(), 1u);
+  EXPECT_EQ(info->delegates[0].location, "lowered_module_0");
+  EXPECT_EQ(info->delegates[0].status, "undecodable");
+}
+
+}  // namespace
+}  // namespace etviz::test
