@@ -108,6 +108,18 @@ for (const [name, c] of Object.entries(CASES)) {
       const [x, y] = await nodeOnScreen(page, i);
       await page.mouse.click(x, y);
       assert.equal((await page.textContent('#panel .op-name')).trim(), c.op);
+      // Arrow keys walk along edges: down to a consumer, up back to a producer.
+      const walked = await page.evaluate(async (n) => {
+        const app = window.__etviz;
+        const m = app.model;
+        const consumers = new Set(Array.from(m.outEdges.of(n), (e) => m.e.dst[e]));
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown' }));
+        const down = app.selectedNode;
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp' }));
+        const producers = new Set(Array.from(m.inEdges.of(down), (e) => m.e.src[e]));
+        return { hasConsumers: consumers.size > 0, ok: consumers.size === 0 || (consumers.has(down) && producers.has(app.selectedNode)) };
+      }, i);
+      assert.ok(walked.ok, 'arrow keys follow edges');
 
       // Search lists the op and Enter jumps to a match.
       await page.keyboard.press('Escape');
