@@ -149,7 +149,9 @@ TEST(HtmlPage, CompressesLargeDataAndRejectsEmptyDocuments) {
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(stats.graphs, 4u);  // forward + 3 training helper methods
   EXPECT_GT(stats.data_bytes, 0u);
-  if (stats.compressed) EXPECT_LT(stats.embedded_bytes, stats.data_bytes);
+  if (stats.compressed) {
+    EXPECT_LT(stats.embedded_bytes, stats.data_bytes);
+  }
   EXPECT_FALSE(write_html_page(Document{}, opt).ok());
 }
 
