@@ -1,27 +1,52 @@
 #include "analysis/categories.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
 
 namespace etviz::analysis {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 bool is_memory_op(std::string base) {
   if (base.size() > 5 && base.ends_with("_copy")) base.resize(base.size() - 5);
-  static constexpr std::array<std::string_view, 32> kNames = {
-      "view",         "_unsafe_view", "permute",     "clone",        "copy",
-      "copy_",        "_to_copy",     "expand",      "reshape",      "slice",
-      "squeeze",      "unsqueeze",    "transpose",   "t",            "select",
-      "alias",        "contiguous",   "flatten",     "unflatten",    "_reshape_alias",
-      "as_strided",   "et_view",      "_clone_dim_order", "_to_dim_order", "detach",
-      "lift_fresh",   "expand_as",    "view_as",     "narrow",       "unfold",
-      "split_with_sizes", "unbind"};
+  static constexpr std::array<std::string_view, 32> kNames = {"view",
+                                                              "_unsafe_view",
+                                                              "permute",
+                                                              "clone",
+                                                              "copy",
+                                                              "copy_",
+                                                              "_to_copy",
+                                                              "expand",
+                                                              "reshape",
+                                                              "slice",
+                                                              "squeeze",
+                                                              "unsqueeze",
+                                                              "transpose",
+                                                              "t",
+                                                              "select",
+                                                              "alias",
+                                                              "contiguous",
+                                                              "flatten",
+                                                              "unflatten",
+                                                              "_reshape_alias",
+                                                              "as_strided",
+                                                              "et_view",
+                                                              "_clone_dim_order",
+                                                              "_to_dim_order",
+                                                              "detach",
+                                                              "lift_fresh",
+                                                              "expand_as",
+                                                              "view_as",
+                                                              "narrow",
+                                                              "unfold",
+                                                              "split_with_sizes",
+                                                              "unbind"};
   for (auto n : kNames)
     if (base == n) return true;
   return false;
@@ -51,15 +76,24 @@ bool is_hex_color(const std::string& s) {
 
 const char* to_string(Category c) {
   switch (c) {
-    case Category::kCompute: return "compute";
-    case Category::kBackend: return "backend";
-    case Category::kQuantize: return "quantize";
-    case Category::kMemory: return "memory";
-    case Category::kIo: return "io";
-    case Category::kConstant: return "constant";
-    case Category::kDelegate: return "delegate";
-    case Category::kControl: return "control";
-    case Category::kOther: return "other";
+    case Category::kCompute:
+      return "compute";
+    case Category::kBackend:
+      return "backend";
+    case Category::kQuantize:
+      return "quantize";
+    case Category::kMemory:
+      return "memory";
+    case Category::kIo:
+      return "io";
+    case Category::kConstant:
+      return "constant";
+    case Category::kDelegate:
+      return "delegate";
+    case Category::kControl:
+      return "control";
+    case Category::kOther:
+      return "other";
   }
   return "other";
 }
@@ -138,16 +172,22 @@ Category categorize_op(const std::string& op, const CategoryConfig& config) {
 Category categorize(const Node& node, const CategoryConfig& config) {
   switch (node.kind) {
     case NodeKind::kInput:
-    case NodeKind::kOutput: return Category::kIo;
+    case NodeKind::kOutput:
+      return Category::kIo;
     case NodeKind::kConstant:
-    case NodeKind::kGetAttr: return Category::kConstant;
-    case NodeKind::kDelegate: return Category::kDelegate;
+    case NodeKind::kGetAttr:
+      return Category::kConstant;
+    case NodeKind::kDelegate:
+      return Category::kDelegate;
     case NodeKind::kMove:
     case NodeKind::kJumpFalse:
-    case NodeKind::kFree: return Category::kControl;
+    case NodeKind::kFree:
+      return Category::kControl;
     case NodeKind::kKernel:
-    case NodeKind::kCallModule: return categorize_op(node.op, config);
-    case NodeKind::kOther: break;
+    case NodeKind::kCallModule:
+      return categorize_op(node.op, config);
+    case NodeKind::kOther:
+      break;
   }
   for (const auto& r : config.rules)
     if (glob_match(r.match, node.op)) return r.category;

@@ -24,7 +24,15 @@
 namespace etviz::analysis {
 
 enum class Category : uint8_t {
-  kCompute, kBackend, kQuantize, kMemory, kIo, kConstant, kDelegate, kControl, kOther,
+  kCompute,
+  kBackend,
+  kQuantize,
+  kMemory,
+  kIo,
+  kConstant,
+  kDelegate,
+  kControl,
+  kOther,
 };
 inline constexpr int kCategoryCount = 9;
 
@@ -42,8 +50,8 @@ struct CategoryRule {
 };
 
 struct CategoryConfig {
-  std::vector<CategoryRule> rules;        // consulted before the built-in rules
-  std::vector<CategoryInfo> categories;   // indexed by Category
+  std::vector<CategoryRule> rules;       // consulted before the built-in rules
+  std::vector<CategoryInfo> categories;  // indexed by Category
 };
 
 CategoryConfig default_category_config();

@@ -9,7 +9,9 @@ std::vector<QdqCluster> find_qdq_clusters(const Graph& graph,
   std::vector<QdqCluster> clusters;
   if (categories.size() != graph.nodes.size()) return clusters;
   std::vector<bool> claimed(graph.nodes.size(), false);
-  auto valid_value = [&](ValueId v) { return v >= 0 && static_cast<size_t>(v) < graph.values.size(); };
+  auto valid_value = [&](ValueId v) {
+    return v >= 0 && static_cast<size_t>(v) < graph.values.size();
+  };
   auto is_q = [&](NodeId n) {
     return n >= 0 && static_cast<size_t>(n) < graph.nodes.size() &&
            categories[n] == Category::kQuantize;

@@ -78,8 +78,10 @@ int run_view(const ViewOptions& opt) {
 
 void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
   cmd->add_option("file", opt->file, "Program (.pte), bundled program (.bpte), ...")->required();
-  cmd->add_option("-o,--output", opt->output, "HTML file to write (default: FILE's name + .html; - for stdout)");
-  cmd->add_option("--data", opt->data, "FlatTensor data file (.ptd) with the program's external tensors");
+  cmd->add_option("-o,--output", opt->output,
+                  "HTML file to write (default: FILE's name + .html; - for stdout)");
+  cmd->add_option("--data", opt->data,
+                  "FlatTensor data file (.ptd) with the program's external tensors");
   cmd->add_option("--categories", opt->categories,
                   "JSON file overriding op categories and colours (see docs/viewer.md)");
   cmd->add_flag("--no-compress", opt->no_compress, "Embed the graph data as plain JSON");

@@ -1,6 +1,7 @@
+#include "analysis/categories.h"
+
 #include <gtest/gtest.h>
 
-#include "analysis/categories.h"
 #include "analysis/qdq_clusters.h"
 #include "formats/open_document.h"
 
@@ -14,7 +15,8 @@ TEST(Categories, BuiltInRules) {
   EXPECT_EQ(categorize_op("aten::permute_copy.out", kDefaults), Category::kMemory);
   EXPECT_EQ(categorize_op("aten::view_copy.out", kDefaults), Category::kMemory);
   EXPECT_EQ(categorize_op("dim_order_ops::_to_dim_order_copy.out", kDefaults), Category::kMemory);
-  EXPECT_EQ(categorize_op("quantized_decomposed::dequantize_per_tensor.out", kDefaults), Category::kQuantize);
+  EXPECT_EQ(categorize_op("quantized_decomposed::dequantize_per_tensor.out", kDefaults),
+            Category::kQuantize);
   EXPECT_EQ(categorize_op("cortex_m::quantize_per_tensor.out", kDefaults), Category::kQuantize);
   EXPECT_EQ(categorize_op("cortex_m::quantized_conv2d.out", kDefaults), Category::kBackend);
   EXPECT_EQ(categorize_op("llama::sdpa_with_kv_cache.out", kDefaults), Category::kBackend);
@@ -48,11 +50,18 @@ TEST(Categories, JsonOverridesRulesAndColours) {
 
 TEST(Categories, BadJsonNamesTheProblem) {
   EXPECT_NE(parse_category_config("{").error().message().find("not valid JSON"), std::string::npos);
-  EXPECT_NE(parse_category_config(R"({"rules": [{"match": "x", "category": "nope"}]})").error().message().find("rules[0]"),
+  EXPECT_NE(parse_category_config(R"({"rules": [{"match": "x", "category": "nope"}]})")
+                .error()
+                .message()
+                .find("rules[0]"),
             std::string::npos);
-  EXPECT_NE(parse_category_config(R"({"colors": {"compute": "blue"}})").error().message().find("colors.compute"),
+  EXPECT_NE(parse_category_config(R"({"colors": {"compute": "blue"}})")
+                .error()
+                .message()
+                .find("colors.compute"),
             std::string::npos);
-  EXPECT_NE(parse_category_config(R"({"colour": {}})").error().message().find("unknown key"), std::string::npos);
+  EXPECT_NE(parse_category_config(R"({"colour": {}})").error().message().find("unknown key"),
+            std::string::npos);
   EXPECT_FALSE(load_category_config("/nonexistent/categories.json").ok());
 }
 
@@ -67,8 +76,9 @@ TEST(Categories, GlobMatch) {
 // KeywordSpotting (corpus) runs int8 kernels end to end: one quantize at the start, one
 // dequantize at the end, nothing in between to cluster.
 TEST(QdqClusters, KeywordSpottingHasNone) {
-  auto doc = open_document(std::string(ETVIZ_CORPUS_DIR) +
-                           "/pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
+  auto doc = open_document(
+      std::string(ETVIZ_CORPUS_DIR) +
+      "/pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
   ASSERT_TRUE(doc.ok()) << doc.error().message();
   const Graph& g = doc->graphs[0];
   std::vector<Category> cats;

@@ -1,8 +1,10 @@
+#include "render/html/html_page.h"
+
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "formats/open_document.h"
-#include "render/html/html_page.h"
 #include "render/html/page_data.h"
 #include "render/html/view_model.h"
 
@@ -105,7 +107,8 @@ TEST(ViewModel, DelegateSubgraphBecomesAGroupAndModulesNest) {
 TEST(ViewModel, LargeHierarchiesStartCollapsed) {
   Document doc;
   Graph g;
-  for (int k = 0; k < 20; ++k) g.add_group({"b" + std::to_string(k), "", GroupKind::kModule, kNoId});
+  for (int k = 0; k < 20; ++k)
+    g.add_group({"b" + std::to_string(k), "", GroupKind::kModule, kNoId});
   for (int i = 0; i < 1000; ++i) {
     Node n;
     n.op = "aten::relu.out";
@@ -140,7 +143,9 @@ TEST(HtmlPage, HostileStringsNeverAppearAsMarkup) {
 
 TEST(HtmlPage, CompressesLargeDataAndRejectsEmptyDocuments) {
   auto doc = open_document(std::string(ETVIZ_CORPUS_DIR) +
-                           "/pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte");
+                           "/pte/"
+                           "pytorch__executorch__extension__android__executorch_android__src__"
+                           "androidTest__resources__xor.9c80c531.pte");
   ASSERT_TRUE(doc.ok());
   PageStats stats;
   PageOptions opt;

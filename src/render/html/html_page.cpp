@@ -56,12 +56,23 @@ std::string html_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -88,7 +99,9 @@ std::string make_nonce() {
 
 }  // namespace
 
-bool viewer_has_wasm_layout() { return !assets::kLayoutWasmJs.empty(); }
+bool viewer_has_wasm_layout() {
+  return !assets::kLayoutWasmJs.empty();
+}
 
 Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
                                     PageStats* stats) {
@@ -96,7 +109,8 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   std::vector<ViewModel> views;
   for (int32_t g : top_level_graphs(doc)) {
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
-      options.progress(fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
+      options.progress(
+          fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
     views.push_back(build_view_model(doc, g, options.categories));
   }
   PageSource source{options.file_name, options.file_size};
@@ -106,7 +120,8 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   std::string encoding = "json";
   std::string payload;
   if (options.allow_compression && json.size() > 32 * 1024) {
-    if (options.progress) options.progress(fmt::format("compressing {:.1f} MiB of page data", json.size() / 1048576.0));
+    if (options.progress)
+      options.progress(fmt::format("compressing {:.1f} MiB of page data", json.size() / 1048576.0));
     const std::string z = gzip(json);
     if (!z.empty() && z.size() * 4 / 3 < json.size() * 8 / 10) {
       payload = base64(z);
@@ -133,7 +148,8 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   page += assets::kViewerCss;
   page += "\n</style>\n</head>\n<body>\n";
   page += assets::kViewerBody;
-  page += "\n<script type=\"application/json\" id=\"etviz-data\" data-encoding=\"" + encoding + "\">";
+  page +=
+      "\n<script type=\"application/json\" id=\"etviz-data\" data-encoding=\"" + encoding + "\">";
   page += payload;
   page += "</script>\n";
   if (!assets::kLayoutWasmJs.empty()) {

@@ -10,7 +10,7 @@
 namespace etviz::render::html {
 
 struct PageOptions {
-  std::string file_name;       // shown in the title and header
+  std::string file_name;  // shown in the title and header
   uint64_t file_size = 0;
   analysis::CategoryConfig categories = analysis::default_category_config();
   bool allow_compression = true;  // gzip+base64 the data when it pays
@@ -19,8 +19,8 @@ struct PageOptions {
 };
 
 struct PageStats {
-  size_t data_bytes = 0;       // JSON before compression
-  size_t embedded_bytes = 0;   // what went into the page
+  size_t data_bytes = 0;      // JSON before compression
+  size_t embedded_bytes = 0;  // what went into the page
   bool compressed = false;
   bool has_wasm = false;
   size_t graphs = 0;

@@ -130,8 +130,10 @@ std::string quant_text(const std::optional<Quantization>& q) {
   std::string s = q->scheme;
   if (!q->scales.empty()) {
     s += " scale=";
-    for (size_t i = 0; i < q->scales.size() && i < 4; ++i) s += (i ? "," : "") + fmt::format("{:g}", q->scales[i]);
-    if (q->num_scales > 4 || q->scales.size() > 4) s += fmt::format("… ({})", std::max<int64_t>(q->num_scales, q->scales.size()));
+    for (size_t i = 0; i < q->scales.size() && i < 4; ++i)
+      s += (i ? "," : "") + fmt::format("{:g}", q->scales[i]);
+    if (q->num_scales > 4 || q->scales.size() > 4)
+      s += fmt::format("… ({})", std::max<int64_t>(q->num_scales, q->scales.size()));
   }
   if (!q->zero_points.empty()) s += fmt::format(" zp={}", q->zero_points[0]);
   if (q->axis >= 0) s += fmt::format(" axis={}", q->axis);
@@ -158,11 +160,13 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   // Producers as view node ids.
   std::vector<int32_t> producer(values.size(), -1);
   std::unordered_map<int32_t, int32_t> slot_of_graph;
-  for (size_t s = 0; s < m.graphs.size(); ++s) slot_of_graph.emplace(m.graphs[s], static_cast<int32_t>(s));
+  for (size_t s = 0; s < m.graphs.size(); ++s)
+    slot_of_graph.emplace(m.graphs[s], static_cast<int32_t>(s));
   {
     // View node index of (graph, node): nodes of one graph are contiguous in the view.
     std::unordered_map<int32_t, int32_t> first_node;
-    for (size_t i = 0; i < m.nodes.size(); ++i) first_node.try_emplace(m.nodes[i].graph, static_cast<int32_t>(i));
+    for (size_t i = 0; i < m.nodes.size(); ++i)
+      first_node.try_emplace(m.nodes[i].graph, static_cast<int32_t>(i));
     for (size_t s = 0; s < m.graphs.size(); ++s) {
       const Graph& g = doc.graphs[m.graphs[s]];
       for (size_t v = 0; v < g.values.size(); ++v)
@@ -172,7 +176,9 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   }
 
   const auto& nodes = m.nodes;
-  auto node_of = [&](const ViewNode& vn) -> const Node& { return doc.graphs[vn.graph].nodes[vn.node]; };
+  auto node_of = [&](const ViewNode& vn) -> const Node& {
+    return doc.graphs[vn.graph].nodes[vn.node];
+  };
   auto base_of = [&](const ViewNode& vn) { return m.value_base[slot_of_graph[vn.graph]]; };
   w.key("n");
   w.open('{');
@@ -188,9 +194,14 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("deleg", nodes, [&](const ViewNode& n) { w.num(node_of(n).delegate); });
   w.array("instr", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.instruction); });
   w.array("chain", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.chain); });
-  w.array("module", nodes, [&](const ViewNode& n) { w.num(w.sid_or_none(node_of(n).provenance.module_path)); });
-  w.array("stack", nodes, [&](const ViewNode& n) { w.num(w.sid_or_none(stack_text(node_of(n).provenance.stack))); });
-  w.array("handles", nodes, [&](const ViewNode& n) { w.num(w.sid_or_none(join_ints(node_of(n).provenance.debug_handles))); });
+  w.array("module", nodes,
+          [&](const ViewNode& n) { w.num(w.sid_or_none(node_of(n).provenance.module_path)); });
+  w.array("stack", nodes, [&](const ViewNode& n) {
+    w.num(w.sid_or_none(stack_text(node_of(n).provenance.stack)));
+  });
+  w.array("handles", nodes, [&](const ViewNode& n) {
+    w.num(w.sid_or_none(join_ints(node_of(n).provenance.debug_handles)));
+  });
   // Arguments and attributes as offset arrays into flat lists.
   auto args = [&](const char* off_key, const char* name_key, const char* val_key, bool inputs) {
     std::vector<int32_t> off{0}, names, vals;
@@ -232,22 +243,28 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.open('{');
   w.array("name", values, [&](const Value* v) { w.num(w.sid_or_none(v->name)); });
   w.array("kind", values, [&](const Value* v) { w.num(w.sid(to_string(v->kind))); });
-  w.array("dtype", values, [&](const Value* v) { w.num(w.sid_or_none(v->kind == ValueKind::kTensor ? v->tensor.dtype : "")); });
+  w.array("dtype", values, [&](const Value* v) {
+    w.num(w.sid_or_none(v->kind == ValueKind::kTensor ? v->tensor.dtype : ""));
+  });
   w.array("shape", values, [&](const Value* v) {
     w.num(v->kind == ValueKind::kTensor ? w.sid(v->tensor.shape_string()) : -1);
   });
-  w.array("dimOrder", values, [&](const Value* v) { w.num(w.sid_or_none(dim_order_text(v->tensor.dim_order))); });
+  w.array("dimOrder", values,
+          [&](const Value* v) { w.num(w.sid_or_none(dim_order_text(v->tensor.dim_order))); });
   w.array("mem", values, [&](const Value* v) {
     const auto& p = v->tensor.placement;
     w.num(p ? w.sid(fmt::format("arena {} @ {}", p->memory_id, p->offset)) : -1);
   });
   w.array("loc", values, [&](const Value* v) {
-    w.num(v->tensor.data_location == DataLocation::kNone ? -1 : w.sid(to_string(v->tensor.data_location)));
+    w.num(v->tensor.data_location == DataLocation::kNone
+              ? -1
+              : w.sid(to_string(v->tensor.data_location)));
   });
   w.array("key", values, [&](const Value* v) { w.num(w.sid_or_none(v->tensor.data_key)); });
   w.array("nbytes", values, [&](const Value* v) { w.num(v->tensor.nbytes); });
   w.array("lit", values, [&](const Value* v) { w.num(w.sid_or_none(v->literal)); });
-  w.array("quant", values, [&](const Value* v) { w.num(w.sid_or_none(quant_text(v->tensor.quantization))); });
+  w.array("quant", values,
+          [&](const Value* v) { w.num(w.sid_or_none(quant_text(v->tensor.quantization))); });
   w.array("dyn", values, [&](const Value* v) { w.num(static_cast<int>(v->tensor.dynamism)); });
   w.array("prod", producer, [&](int32_t p) { w.num(p); });
   w.close('}');
@@ -257,8 +274,12 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("src", m.edges, [&](const ViewEdge& e) { w.num(e.source); });
   w.array("dst", m.edges, [&](const ViewEdge& e) { w.num(e.target); });
   w.array("val", m.edges, [&](const ViewEdge& e) { w.num(e.value); });
-  w.array("sp", m.edges, [&](const ViewEdge& e) { w.num(e.source_port == layout::kNone ? -1 : int64_t(e.source_port)); });
-  w.array("tp", m.edges, [&](const ViewEdge& e) { w.num(e.target_port == layout::kNone ? -1 : int64_t(e.target_port)); });
+  w.array("sp", m.edges, [&](const ViewEdge& e) {
+    w.num(e.source_port == layout::kNone ? -1 : int64_t(e.source_port));
+  });
+  w.array("tp", m.edges, [&](const ViewEdge& e) {
+    w.num(e.target_port == layout::kNone ? -1 : int64_t(e.target_port));
+  });
   w.array("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
   w.array("detached", m.edges, [&](const ViewEdge& e) { w.num(e.detached ? 1 : 0); });
   {
@@ -297,7 +318,10 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
           best = f;
         }
       }
-      if (previous.size() < 8) previous.push_back(static_cast<int32_t>(e)); else previous[7] = static_cast<int32_t>(e);
+      if (previous.size() < 8)
+        previous.push_back(static_cast<int32_t>(e));
+      else
+        previous[7] = static_cast<int32_t>(e);
       const size_t start = best_n >= 3 ? best_n : 0;
       if (start) {
         share[e] = best;
@@ -355,14 +379,30 @@ void append_json_string(std::string& out, std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '<': out += "\\u003c"; break;
-        case '>': out += "\\u003e"; break;
-        case '&': out += "\\u0026"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '<':
+          out += "\\u003c";
+          break;
+        case '>':
+          out += "\\u003e";
+          break;
+        case '&':
+          out += "\\u0026";
+          break;
         default:
           if (c < 0x20 || c == 0x7f)
             out += fmt::format("\\u{:04x}", c);
@@ -379,7 +419,8 @@ void append_json_string(std::string& out, std::string_view s) {
       continue;
     }
     if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
+         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
       out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
     } else {
       out.append(s.data() + i, n);

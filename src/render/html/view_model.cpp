@@ -19,8 +19,10 @@ std::string node_label(const Node& n) {
     case NodeKind::kInput:
     case NodeKind::kOutput:
     case NodeKind::kConstant:
-    case NodeKind::kGetAttr: return n.name.empty() ? n.op : n.name;
-    default: return n.op.empty() ? n.name : n.op;
+    case NodeKind::kGetAttr:
+      return n.name.empty() ? n.op : n.name;
+    default:
+      return n.op.empty() ? n.name : n.op;
   }
 }
 
@@ -80,7 +82,8 @@ class Builder {
     // Per-graph QDQ clusters, translated to view indices.
     std::vector<analysis::Category> node_cats;
     node_cats.reserve(graph.nodes.size());
-    for (size_t i = 0; i < graph.nodes.size(); ++i) node_cats.push_back(m_.nodes[node_base + i].category);
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
+      node_cats.push_back(m_.nodes[node_base + i].category);
     for (auto c : analysis::find_qdq_clusters(graph, node_cats)) {
       c.anchor += node_base;
       for (auto& member : c.members) member += node_base;
@@ -94,7 +97,8 @@ class Builder {
         int32_t sub = n.subgraph;
         if (sub < 0 && n.delegate >= 0 && static_cast<size_t>(n.delegate) < doc_.delegates.size())
           sub = doc_.delegates[n.delegate].subgraph;
-        if (sub < 0 || static_cast<size_t>(sub) >= doc_.graphs.size() || active_.count(sub)) continue;
+        if (sub < 0 || static_cast<size_t>(sub) >= doc_.graphs.size() || active_.count(sub))
+          continue;
         const int32_t owner_node = node_base + static_cast<int32_t>(i);
         ViewGroup vg;
         const Graph& sg = doc_.graphs[sub];
@@ -180,7 +184,8 @@ double text_width(const std::string& text) {
   double w = 0;
   for (unsigned char c : text) {
     if ((c & 0xC0) == 0x80) continue;  // UTF-8 continuation byte
-    if (c == 'i' || c == 'l' || c == 'j' || c == 't' || c == 'f' || c == 'r' || c == '.' || c == '_')
+    if (c == 'i' || c == 'l' || c == 'j' || c == 't' || c == 'f' || c == 'r' || c == '.' ||
+        c == '_')
       w += 4.6;
     else if (c >= 'A' && c <= 'Z')
       w += 8.2;
@@ -221,11 +226,13 @@ layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expa
   layout::Graph g;
   g.nodes.reserve(model.nodes.size());
   for (const ViewNode& n : model.nodes)
-    g.nodes.push_back({n.width, n.height, n.group < 0 ? layout::kNone : static_cast<uint32_t>(n.group)});
+    g.nodes.push_back(
+        {n.width, n.height, n.group < 0 ? layout::kNone : static_cast<uint32_t>(n.group)});
   g.edges.reserve(model.edges.size());
   for (const ViewEdge& e : model.edges)
-    if (!e.detached) g.edges.push_back({static_cast<uint32_t>(e.source), static_cast<uint32_t>(e.target),
-                       e.source_port, e.target_port});
+    if (!e.detached)
+      g.edges.push_back({static_cast<uint32_t>(e.source), static_cast<uint32_t>(e.target),
+                         e.source_port, e.target_port});
   g.groups.reserve(model.groups.size());
   for (size_t i = 0; i < model.groups.size(); ++i) {
     const ViewGroup& vg = model.groups[i];
@@ -256,12 +263,15 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   const auto ng = m.groups.size();
   for (size_t i = 0; i < ng; ++i) {
     int32_t d = 0;
-    for (int32_t p = m.groups[i].parent; p >= 0 && d <= static_cast<int32_t>(ng); p = m.groups[p].parent) ++d;
+    for (int32_t p = m.groups[i].parent; p >= 0 && d <= static_cast<int32_t>(ng);
+         p = m.groups[p].parent)
+      ++d;
     m.groups[i].depth = d;
   }
   for (const ViewNode& n : m.nodes) {
     int32_t steps = 0;
-    for (int32_t p = n.group; p >= 0 && steps <= static_cast<int32_t>(ng); p = m.groups[p].parent, ++steps)
+    for (int32_t p = n.group; p >= 0 && steps <= static_cast<int32_t>(ng);
+         p = m.groups[p].parent, ++steps)
       ++m.groups[p].node_count;
   }
   for (ViewGroup& vg : m.groups) {
@@ -275,7 +285,9 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   // groups of depth exactly d.
   int32_t max_depth = 0;
   for (const ViewGroup& vg : m.groups) max_depth = std::max(max_depth, vg.depth);
-  auto node_depth = [&](const ViewNode& n) { return n.group < 0 ? 0 : m.groups[n.group].depth + 1; };
+  auto node_depth = [&](const ViewNode& n) {
+    return n.group < 0 ? 0 : m.groups[n.group].depth + 1;
+  };
   int32_t chosen = 0;
   for (int32_t level = 0; level <= max_depth + 1; ++level) {
     int64_t visible = 0;

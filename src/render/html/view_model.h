@@ -14,11 +14,11 @@
 namespace etviz::render::html {
 
 struct ViewNode {
-  int32_t graph = 0;            // Document::graphs index the node comes from
-  NodeId node = kNoId;          // index in that graph
-  int32_t group = -1;           // ViewModel::groups index of the innermost box, -1 for none
+  int32_t graph = 0;    // Document::graphs index the node comes from
+  NodeId node = kNoId;  // index in that graph
+  int32_t group = -1;   // ViewModel::groups index of the innermost box, -1 for none
   analysis::Category category = analysis::Category::kOther;
-  std::string label;            // what the box shows
+  std::string label;  // what the box shows
   double width = 0, height = 0;
 };
 
@@ -28,9 +28,9 @@ struct ViewGroup {
   GroupKind kind = GroupKind::kModule;
   int32_t parent = -1;
   int32_t depth = 0;
-  int32_t owner = -1;          // ViewModel::nodes index of the node whose subgraph this is, or -1
-  int32_t node_count = 0;      // nodes inside, at any depth
-  bool expanded = true;        // initial state
+  int32_t owner = -1;      // ViewModel::nodes index of the node whose subgraph this is, or -1
+  int32_t node_count = 0;  // nodes inside, at any depth
+  bool expanded = true;    // initial state
   double collapsed_width = 0, collapsed_height = 0;
 };
 
@@ -38,7 +38,7 @@ struct ViewEdge {
   int32_t source = 0, target = 0;  // ViewModel::nodes indices
   int32_t value = -1;              // global value id (see ViewModel::value_base)
   uint32_t source_port = layout::kNone, target_port = layout::kNone;
-  bool structural = false;         // owner node -> its subgraph's inputs, not a tensor
+  bool structural = false;  // owner node -> its subgraph's inputs, not a tensor
   // Left out of the layout: one of many edges from a broadcast source (a model input such
   // as a mask or rotary table feeding every block). Laid out, such edges cost a route through
   // every layer each (quadratic in the model's depth) and bury the drawing; the viewer draws
@@ -54,8 +54,8 @@ struct ViewModel {
   std::vector<ViewGroup> groups;
   std::vector<ViewEdge> edges;
   std::vector<analysis::QdqCluster> qdq_clusters;  // members are ViewModel::nodes indices
-  int32_t root_node_count = 0;      // nodes of the root graph alone (the IR's count)
-  layout::Layout layout;            // of the initial expand state
+  int32_t root_node_count = 0;                     // nodes of the root graph alone (the IR's count)
+  layout::Layout layout;                           // of the initial expand state
 };
 
 struct ViewOptions {
