@@ -181,6 +181,7 @@ class App {
     this.invalidateOverview();
     if (!this.view.fitted && this.width) { this.initialView(); this.view.fitted = true; }
     if ($('search').value) this.runSearch();
+    this.warmLayoutCache();
     this.requestRender();
   }
 
@@ -226,6 +227,19 @@ class App {
     this.fit();
   }
 
+  // The engine caches each group's layout between runs; one run of the current state, while
+  // the user is still looking, makes the first expand or collapse an incremental one. Skipped
+  // for very large graphs, where that run would hold up the page for seconds.
+  warmLayoutCache() {
+    const v = this.view;
+    if (!this.engine || !v.model.groupCount || v.model.nodeCount > 20000) return;
+    const run = () => {
+      const t = performance.now();
+      this.engine.run(v.model, v.expanded);
+      this.warmupMs = performance.now() - t;
+    };
+    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 2000 }); else setTimeout(run, 50);
+  }
   invalidateOverview() {
     this.renderer.overview = null;
     this.minimapImage = null;
@@ -591,16 +605,22 @@ class App {
     const s = Math.min((W - 10) / Math.max(b.w, 1), (H - 10) / Math.max(b.h, 1));
     const ox = (W - b.w * s) / 2, oy = (H - b.h * s) / 2;
     this.minimapTransform = { s, ox, oy, bx: b.x, by: b.y };
-    if (!this.minimapImage) {
-      const state = this.frameState();
-      const saved = this.renderer.overview;
-      this.minimapImage = this.renderer.buildOverview(state, 600).canvas;
-      this.renderer.overview = saved || (v.boxes.nodes.length > 3000 ? this.renderer.buildOverview(state) : null);
+    if (!this.minimapImage && !this.minimapPending) {
+      // Off the interaction's critical path: after an expand or collapse the frame goes out
+      // first and the minimap catches up.
+      this.minimapPending = true;
+      setTimeout(() => {
+        this.minimapPending = false;
+        const saved = this.renderer.overview;
+        this.minimapImage = this.renderer.buildOverview(this.frameState(), 600).canvas;
+        this.renderer.overview = saved;
+        this.requestRender();
+      }, 0);
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = this.theme.bg;
     ctx.fillRect(0, 0, W, H);
-    ctx.drawImage(this.minimapImage, ox, oy, b.w * s, b.h * s);
+    if (this.minimapImage) ctx.drawImage(this.minimapImage, ox, oy, b.w * s, b.h * s);
     const r = v.camera.viewRect(this.width, this.height);
     // Nothing to navigate when the whole drawing is on screen.
     mm.hidden = r.x0 <= b.x && r.y0 <= b.y && r.x1 >= b.x + b.w && r.y1 >= b.y + b.h;
@@ -623,6 +643,12 @@ class App {
       edgeHighlight: this.edgeHighlight, detachedHighlight: this.edgeHighlight ? this.detachedHighlight : null, useOverview: true,
     };
   }
+  // The overview bitmap is only drawn zoomed far out; build it when that is the case.
+  wantsOverview() {
+    const b = this.view.bounds;
+    const scale = Math.min(4096 / Math.max(b.w, 1), 4096 / Math.max(b.h, 1), 0.25);
+    return this.view.camera.scale * this.dpr <= scale * 1.6;
+  }
   requestRender() {
     if (this.pending) return;
     this.pending = true;
@@ -633,7 +659,7 @@ class App {
     if (!this.width) return;
     const t0 = performance.now();
     const state = this.frameState();
-    if (!this.renderer.overview && this.view.boxes.nodes.length > 3000) this.renderer.buildOverview(state);
+    if (!this.renderer.overview && this.view.boxes.nodes.length > 3000 && this.wantsOverview()) this.renderer.buildOverview(state);
     const stats = this.renderer.draw(state);
     this.drawMinimap();
     const dt = performance.now() - t0;
@@ -682,6 +708,7 @@ async function main() {
   app.start();
   try {
     app.engine = await createLayoutEngine();
+    app.warmLayoutCache();
   } catch (e) {
     app.engineError = `Expand/collapse re-layout is unavailable: ${e.message}`;
   }
