@@ -28,17 +28,22 @@ int main(int argc, char** argv) {
         spec.symbolic_seq = symbolic;
         spec.debug_handles = symbolic;
         const auto program = etviz::gen::build_export_transformer(spec);
-        std::ofstream(json_dir / fmt::format("program_{}.json", n)) << etviz::gen::write_exported_program_json(program);
+        std::ofstream(json_dir / fmt::format("program_{}.json", n))
+            << etviz::gen::write_exported_program_json(program);
         ++n;
       }
   const auto program = etviz::gen::build_export_transformer({.blocks = 1, .dim = 4, .hidden = 4});
-  std::string err = etviz::gen::write_pt2((archive_dir / "new.pt2").string(), {{"model", program}}, true);
-  if (err.empty()) err = etviz::gen::write_pt2((archive_dir / "old.pt2").string(), {{"model", program}}, false);
+  std::string err =
+      etviz::gen::write_pt2((archive_dir / "new.pt2").string(), {{"model", program}}, true);
+  if (err.empty())
+    err = etviz::gen::write_pt2((archive_dir / "old.pt2").string(), {{"model", program}}, false);
   etviz::gen::ExportETRecord rec;
   rec.programs.push_back({"edge_dialect_exported_program", program});
   rec.debug_handle_map_json = R"({"forward": {"0": [1, 2]}})";
-  rec.delegate_map_json = R"({"forward": {"1": {"name": "XnnpackBackend", "delegate_map": {"0": [3]}}}})";
-  if (err.empty()) err = etviz::gen::write_etrecord((archive_dir / "record.etrecord").string(), rec);
+  rec.delegate_map_json =
+      R"({"forward": {"1": {"name": "XnnpackBackend", "delegate_map": {"0": [3]}}}})";
+  if (err.empty())
+    err = etviz::gen::write_etrecord((archive_dir / "record.etrecord").string(), rec);
   if (!err.empty()) {
     fmt::print(stderr, "fuzz_seeds: {}\n", err);
     return 1;

@@ -32,7 +32,8 @@ void JsonTreeParse(benchmark::State& state) {
     if (!tree) state.SkipWithError(tree.error().message().c_str());
     benchmark::DoNotOptimize(tree);
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(json.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(json.size()));
   state.counters["json_MB"] = static_cast<double>(json.size()) / 1e6;
   auto tree = etviz::torch_export::JsonTree::parse(json);
   state.counters["json_values"] = tree ? static_cast<double>(tree->node_count()) : 0.0;
@@ -53,7 +54,8 @@ void ExportedProgramRead(benchmark::State& state) {
     doc.reset();
     state.ResumeTiming();
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(json.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(json.size()));
   state.counters["nodes"] = static_cast<double>(nodes);
   state.counters["json_MB"] = static_cast<double>(json.size()) / 1e6;
 }

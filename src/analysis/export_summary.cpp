@@ -45,7 +45,8 @@ ProgramSummary summarize_program(const Document& doc, const Graph& g) {
       p.nodes_with_debug_handle += !n.provenance.debug_handles.empty();
     } else if (n.kind == NodeKind::kConstant && !n.outputs.empty()) {
       const Value& v = g.values[static_cast<size_t>(n.outputs[0].value)];
-      const int64_t bytes = v.kind == ValueKind::kTensor && v.tensor.nbytes > 0 ? v.tensor.nbytes : 0;
+      const int64_t bytes =
+          v.kind == ValueKind::kTensor && v.tensor.nbytes > 0 ? v.tensor.nbytes : 0;
       if (n.op == "parameter") {
         ++p.parameters;
         p.parameter_bytes += bytes;
@@ -62,11 +63,13 @@ ProgramSummary summarize_program(const Document& doc, const Graph& g) {
     }
   }
   for (const auto& [op, count] : ops) p.ops.push_back({op, count});
-  std::stable_sort(p.ops.begin(), p.ops.end(), [](const OpCount& a, const OpCount& b) { return a.count > b.count; });
+  std::stable_sort(p.ops.begin(), p.ops.end(),
+                   [](const OpCount& a, const OpCount& b) { return a.count > b.count; });
   for (ValueId id : g.inputs) p.inputs.push_back(describe_value(g, id));
   for (ValueId id : g.outputs) p.outputs.push_back(describe_value(g, id));
   for (const Attribute& a : g.attributes)
-    if (a.name.starts_with("range.")) p.symbolic_dims.push_back(a.name.substr(6) + " in " + a.value);
+    if (a.name.starts_with("range."))
+      p.symbolic_dims.push_back(a.name.substr(6) + " in " + a.value);
 
   // Module tree: depth per group, and operator calls per module including submodules.
   std::vector<int> depth(g.groups.size(), 0);
@@ -75,12 +78,15 @@ ProgramSummary summarize_program(const Document& doc, const Graph& g) {
     if (depth[i]) return depth[i];
     const GroupId parent = g.groups[i].parent;
     // Parents precede children (the reader adds outer modules first); guard against cycles.
-    depth[i] = parent >= 0 && static_cast<size_t>(parent) < i ? depth_of(static_cast<size_t>(parent)) + 1 : 1;
+    depth[i] = parent >= 0 && static_cast<size_t>(parent) < i
+                   ? depth_of(static_cast<size_t>(parent)) + 1
+                   : 1;
     return depth[i];
   };
   for (const Node& n : g.nodes) {
     if (n.kind != NodeKind::kKernel) continue;
-    for (GroupId id = n.group; id >= 0 && static_cast<size_t>(id) < g.groups.size(); id = g.groups[id].parent) {
+    for (GroupId id = n.group; id >= 0 && static_cast<size_t>(id) < g.groups.size();
+         id = g.groups[id].parent) {
       ++nodes[id];
       if (g.groups[id].parent >= id) break;
     }
@@ -92,8 +98,10 @@ ProgramSummary summarize_program(const Document& doc, const Graph& g) {
     ++p.module_count;
     p.module_depth = std::max(p.module_depth, depth_of(i));
     const GroupId parent = g.groups[i].parent;
-    if (parent >= 0 && static_cast<size_t>(parent) < i) children[parent].push_back(i);
-    else roots.push_back(i);
+    if (parent >= 0 && static_cast<size_t>(parent) < i)
+      children[parent].push_back(i);
+    else
+      roots.push_back(i);
   }
   std::function<void(size_t)> walk = [&](size_t i) {
     if (p.modules.size() >= 60) return;
@@ -121,7 +129,8 @@ void summarize_exported_programs(const Document& doc, const std::string& graph, 
   e.debug_handle_methods = static_cast<int64_t>(m.debug_handles.size());
   for (const auto& [method, per] : m.debug_handles) {
     e.instructions += static_cast<int64_t>(per.size());
-    for (const auto& [instr, handles] : per) e.debug_handles += static_cast<int64_t>(handles.size());
+    for (const auto& [instr, handles] : per)
+      e.debug_handles += static_cast<int64_t>(handles.size());
   }
   for (const auto& [method, per] : m.delegates)
     for (const auto& [instr, entry] : per) {
@@ -129,7 +138,8 @@ void summarize_exported_programs(const Document& doc, const std::string& graph, 
       ++e.delegate_calls_by_backend[entry.backend.empty() ? "?" : entry.backend];
       e.delegate_debug_ids += static_cast<int64_t>(entry.debug_ids.size());
     }
-  for (const auto& [method, per] : m.instruction_num_outs) e.num_outs_entries += static_cast<int64_t>(per.size());
+  for (const auto& [method, per] : m.instruction_num_outs)
+    e.num_outs_entries += static_cast<int64_t>(per.size());
   e.representative_inputs = m.has_representative_inputs;
   e.reference_outputs = m.has_reference_outputs;
   s.etrecord = e;

@@ -81,7 +81,8 @@ TEST(ETRecordArchive, MapsAttachToEdgeNodes) {
   for (const Node& n : edge->nodes)
     if (n.provenance.debug_handles == std::vector<int64_t>{4}) h4 = &n;
   ASSERT_NE(h4, nullptr);
-  EXPECT_EQ(find_attr(h4->attributes, "delegate")->value, "XnnpackBackend (instruction 5, delegate debug id 0)");
+  EXPECT_EQ(find_attr(h4->attributes, "delegate")->value,
+            "XnnpackBackend (instruction 5, delegate debug id 0)");
   const Node* h3 = nullptr;
   for (const Node& n : edge->nodes)
     if (n.provenance.debug_handles == std::vector<int64_t>{3}) h3 = &n;

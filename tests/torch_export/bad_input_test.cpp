@@ -36,8 +36,10 @@ TEST(BadInput, BitFlipsNeverCrash) {
 // Rewrites the declared uncompressed size of every entry (local and central headers).
 std::string with_declared_size(std::string zip, uint32_t size) {
   for (size_t i = 0; i + 46 <= zip.size(); ++i) {
-    if (std::memcmp(zip.data() + i, "PK\x03\x04", 4) == 0) std::memcpy(zip.data() + i + 22, &size, 4);
-    if (std::memcmp(zip.data() + i, "PK\x01\x02", 4) == 0) std::memcpy(zip.data() + i + 24, &size, 4);
+    if (std::memcmp(zip.data() + i, "PK\x03\x04", 4) == 0)
+      std::memcpy(zip.data() + i + 22, &size, 4);
+    if (std::memcmp(zip.data() + i, "PK\x01\x02", 4) == 0)
+      std::memcpy(zip.data() + i + 24, &size, 4);
   }
   return zip;
 }
@@ -66,8 +68,10 @@ TEST(BadInput, WrongJsonTypesAreErrorsWithAPath) {
   EXPECT_NE(r.error().message().find("graph_module"), std::string::npos);
   r = read_exported_program(R"({"graph_module": {"graph": {"nodes": "x"}}})", doc);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message().find("graph_module.graph.nodes"), std::string::npos) << r.error().message();
-  r = read_exported_program(R"({"graph_module": {"graph": {"nodes": [], "tensor_values": {"a": 3}}}})", doc);
+  EXPECT_NE(r.error().message().find("graph_module.graph.nodes"), std::string::npos)
+      << r.error().message();
+  r = read_exported_program(
+      R"({"graph_module": {"graph": {"nodes": [], "tensor_values": {"a": 3}}}})", doc);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message().find("tensor_values.a"), std::string::npos) << r.error().message();
   r = read_exported_program("[1, 2]", doc);
@@ -81,8 +85,8 @@ TEST(BadInput, WrongJsonTypesAreErrorsWithAPath) {
 }
 
 TEST(BadInput, DeepJsonIsRefused) {
-  std::string json = R"({"graph_module": {"graph": {"nodes": [], "inputs": )" + std::string(5000, '[') +
-                     std::string(5000, ']') + "}}}";
+  std::string json = R"({"graph_module": {"graph": {"nodes": [], "inputs": )" +
+                     std::string(5000, '[') + std::string(5000, ']') + "}}}";
   Document doc;
   auto r = read_exported_program(json, doc);
   ASSERT_FALSE(r.ok());
@@ -95,10 +99,12 @@ TEST(BadInput, ZipThatIsNeitherPt2NorETRecord) {
   ASSERT_EQ(gen::write_etrecord(path, rec), "");
   std::string bytes = read_all(path);
   for (size_t i = 0; i + 11 <= bytes.size(); ++i)
-    if (std::memcmp(bytes.data() + i, "ETRECORD_V0", 11) == 0) std::memcpy(bytes.data() + i, "NOTRECORD_0", 11);
+    if (std::memcmp(bytes.data() + i, "ETRECORD_V0", 11) == 0)
+      std::memcpy(bytes.data() + i, "NOTRECORD_0", 11);
   auto doc = open_bytes(bytes, "other.zip");
   ASSERT_FALSE(doc.ok());
-  EXPECT_NE(doc.error().message().find("neither a .pt2 archive"), std::string::npos) << doc.error().message();
+  EXPECT_NE(doc.error().message().find("neither a .pt2 archive"), std::string::npos)
+      << doc.error().message();
 }
 
 }  // namespace

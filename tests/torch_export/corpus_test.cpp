@@ -47,7 +47,8 @@ TEST(Pt2Corpus, LinearArchiveNewLayout) {
   EXPECT_EQ(g.values[linear.inputs[1].value].tensor.dtype, "float32");
   EXPECT_EQ(g.values[linear.inputs[1].value].tensor.nbytes, 36);
   EXPECT_TRUE(g.values[linear.inputs[1].value].tensor.requires_grad);
-  EXPECT_EQ(find_attr(linear.attributes, "torch_fn")->value, "linear_1;builtin_function_or_method.linear");
+  EXPECT_EQ(find_attr(linear.attributes, "torch_fn")->value,
+            "linear_1;builtin_function_or_method.linear");
 
   // nn_module_stack "L__self__,,...M;L__self__linear,linear,torch.nn.modules.linear.Linear".
   ASSERT_EQ(g.groups.size(), 1u);
@@ -104,7 +105,8 @@ void expect_2023_etrecord(const Document& doc) {
     EXPECT_EQ(g->nodes[2].op, "aten::mul.Tensor");
     EXPECT_EQ(find_attr(g->nodes[2].attributes, "source_fn_stack")->value, "mul,_operator.mul");
     ASSERT_EQ(g->nodes[2].provenance.stack.size(), 1u);
-    EXPECT_TRUE(g->nodes[2].provenance.stack[0].file.ends_with("executorch/examples/models/toy_model/model.py"));
+    EXPECT_TRUE(g->nodes[2].provenance.stack[0].file.ends_with(
+        "executorch/examples/models/toy_model/model.py"));
     EXPECT_EQ(g->nodes[2].provenance.stack[0].line, 18);
     EXPECT_EQ(g->nodes[2].provenance.stack[0].context, "return input * other");
     EXPECT_TRUE(g->groups.empty());
@@ -139,7 +141,8 @@ TEST(ETRecordCorpus, TwelveBytesInsertedIntoTheArchive) {
   bool shifted = false;
   for (const auto& d : doc->diagnostics) {
     shifted |= d.message.starts_with("the zip central directory sits 12 bytes later");
-    salvaged += d.message.find("read the 6565 bytes stored between its local header") != std::string::npos;
+    salvaged +=
+        d.message.find("read the 6565 bytes stored between its local header") != std::string::npos;
   }
   EXPECT_TRUE(shifted);
   EXPECT_EQ(salvaged, 1);  // aten_dialect_output/forward: 6559 declared

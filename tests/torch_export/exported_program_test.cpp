@@ -33,8 +33,10 @@ TEST(ExportedProgram, NestedModuleStackBecomesGroupTree) {
   EXPECT_EQ(q->op, "aten::linear");
   // Innermost first: wq -> attention -> 1 -> layers.
   std::vector<std::string> chain;
-  for (GroupId id = q->group; id != kNoId; id = g.groups[id].parent) chain.push_back(g.groups[id].name);
-  EXPECT_EQ(chain, (std::vector<std::string>{"layers.1.attention.wq", "layers.1.attention", "layers.1", "layers"}));
+  for (GroupId id = q->group; id != kNoId; id = g.groups[id].parent)
+    chain.push_back(g.groups[id].name);
+  EXPECT_EQ(chain, (std::vector<std::string>{"layers.1.attention.wq", "layers.1.attention",
+                                             "layers.1", "layers"}));
   EXPECT_EQ(g.groups[q->group].label, "wq (Linear)");
   EXPECT_EQ(g.groups[g.groups[q->group].parent].label, "attention (Attention)");
   // Each module appears once even though many nodes sit in it: 1 ModuleList + per block
@@ -69,7 +71,8 @@ TEST(ExportedProgram, CondSubgraphsBecomeGraphs) {
   spec.blocks = 1;
   spec.with_cond = true;
   Document doc;
-  auto r = read_exported_program(gen::write_exported_program_json(gen::build_export_transformer(spec)), doc);
+  auto r = read_exported_program(
+      gen::write_exported_program_json(gen::build_export_transformer(spec)), doc);
   ASSERT_TRUE(r.ok()) << r.error().message();
   ASSERT_EQ(doc.graphs.size(), 3u);
   const Graph& g = doc.graphs[static_cast<size_t>(*r)];
@@ -80,7 +83,8 @@ TEST(ExportedProgram, CondSubgraphsBecomeGraphs) {
   EXPECT_EQ(t.kind, "subgraph");
   EXPECT_EQ(t.name, "exported_program/cond/true_graph_0");
   ASSERT_NE(find_op(t, "aten::relu"), nullptr);
-  EXPECT_EQ(find_attr(cond->attributes, "subgraph.false_fn")->value, "exported_program/cond/false_graph_0");
+  EXPECT_EQ(find_attr(cond->attributes, "subgraph.false_fn")->value,
+            "exported_program/cond/false_graph_0");
   EXPECT_NE(find_op(*doc.find_graph("exported_program/cond/false_graph_0"), "aten::neg"), nullptr);
   // The cond output (a tensor list) feeds the graph output.
   EXPECT_EQ(g.values[g.outputs[0]].name, "getitem");
@@ -115,7 +119,8 @@ TEST(ExportedProgram, UnknownKindsAndFieldsAreKeptAsText) {
   future.kind = ExportArg::Kind::kRaw;
   future.raw_kind = "as_quantum_state";
   future.raw_json = R"({"qubits": [1, 2]})";
-  n.inputs = {{"self", ExportArg::tensor("x")}, {"state", future}, {"neg", ExportArg::floating(-INFINITY)}};
+  n.inputs = {
+      {"self", ExportArg::tensor("x")}, {"state", future}, {"neg", ExportArg::floating(-INFINITY)}};
   n.outputs.push_back(ExportArg::tensor("y"));
   n.extra_metadata["from_node"] = "[{\"name\": \"y\"}]";
   p.graph.nodes.push_back(n);
@@ -138,7 +143,8 @@ TEST(ExportedProgram, UnknownKindsAndFieldsAreKeptAsText) {
 
 TEST(NodeMetadata, ModuleStackForms) {
   auto frames = parse_nn_module_stack(
-      "L__self__,,M;L__self___layers_0,L['self'].layers[0],Block;L__self___s,layers.slice(None, 2, None),Seq");
+      "L__self__,,M;L__self___layers_0,L['self'].layers[0],Block;L__self___s,layers.slice(None, 2, "
+      "None),Seq");
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].path, "");
   EXPECT_EQ(frames[1].path, "layers.0");

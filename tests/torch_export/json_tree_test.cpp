@@ -1,14 +1,15 @@
+#include "formats/torch_export/json_tree.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "formats/torch_export/json_tree.h"
 
 namespace etviz::torch_export {
 namespace {
 
 TEST(JsonTree, ParsesScalarsContainersAndEscapes) {
-  const std::string text = R"({"a": [1, -2.5e3, true, false, null], "s": "x\"y\u00e9\ud83d\ude00", "o": {}})";
+  const std::string text =
+      R"({"a": [1, -2.5e3, true, false, null], "s": "x\"y\u00e9\ud83d\ude00", "o": {}})";
   auto t = JsonTree::parse(text);
   ASSERT_TRUE(t.ok()) << t.error().message();
   JsonRef r = t->root();
@@ -63,7 +64,8 @@ TEST(JsonTree, DepthIsBounded) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   auto t = JsonTree::parse(deep);
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.error().message().find("nesting of at most 256 levels"), std::string::npos) << t.error().message();
+  EXPECT_NE(t.error().message().find("nesting of at most 256 levels"), std::string::npos)
+      << t.error().message();
   const std::string ok = std::string(200, '[') + std::string(200, ']');
   EXPECT_TRUE(JsonTree::parse(ok).ok());
 }

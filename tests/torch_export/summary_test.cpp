@@ -1,7 +1,8 @@
 // `etviz info` facts for exported programs and ETRecords (analysis::summarize + renderers).
+#include "analysis/summary.h"
+
 #include <gtest/gtest.h>
 
-#include "analysis/summary.h"
 #include "export_model.h"
 #include "formats/open_document.h"
 #include "render/summary_report.h"

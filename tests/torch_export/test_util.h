@@ -9,11 +9,16 @@
 
 namespace etviz::torch_export::testing {
 
-inline std::string corpus(const std::string& rel) { return std::string(ETVIZ_CORPUS_DIR) + "/" + rel; }
+inline std::string corpus(const std::string& rel) {
+  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
+}
 
-inline const char* kPt2Linear = "pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2";
-inline const char* kETRecord = "etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin";
-inline const char* kETRecordJunk = "etrecord/pytorch__executorch__examples__dev_tools__scripts__etrecord.747f30de.bin";
+inline const char* kPt2Linear =
+    "pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2";
+inline const char* kETRecord =
+    "etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin";
+inline const char* kETRecordJunk =
+    "etrecord/pytorch__executorch__examples__dev_tools__scripts__etrecord.747f30de.bin";
 inline const char* kETRecordEmpty = "etrecord/NorbertKlockiewicz__kokoro-export__etrecord.bin";
 
 // A scratch directory under the build tree (never next to the corpus).
@@ -35,7 +40,8 @@ inline Result<Document> open_archive(const std::string& path) {
 }
 
 inline Result<Document> open_bytes(const std::string& bytes, const std::string& name = "mem.zip") {
-  auto f = MappedFile::from_bytes(name, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+  auto f =
+      MappedFile::from_bytes(name, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
   return read_torch_archive(f);
 }
 

@@ -16,9 +16,12 @@ void register_export_command(CLI::App& app) {
     std::string output;
   };
   auto opt = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("export", "A transformer-shaped torch.export program (.pt2, .etrecord or JSON)");
-  cmd->add_option("--blocks", opt->spec.blocks, "Transformer blocks (~41 nodes each)")->check(CLI::Range(1, 1000000));
-  cmd->add_option("--dim", opt->spec.dim, "Model width (multiple of 4)")->check(CLI::Range(4, 65536));
+  CLI::App* cmd = app.add_subcommand(
+      "export", "A transformer-shaped torch.export program (.pt2, .etrecord or JSON)");
+  cmd->add_option("--blocks", opt->spec.blocks, "Transformer blocks (~41 nodes each)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--dim", opt->spec.dim, "Model width (multiple of 4)")
+      ->check(CLI::Range(4, 65536));
   cmd->add_option("--hidden", opt->spec.hidden, "MLP width")->check(CLI::Range(4, 262144));
   cmd->add_flag("--cond", opt->spec.with_cond, "Append a cond higher-order op with two subgraphs");
   cmd->add_flag("--debug-handles", opt->spec.debug_handles, "Give every node a debug_handle");

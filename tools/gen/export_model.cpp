@@ -9,7 +9,9 @@ class ModelBuilder {
  public:
   ModelBuilder(ExportProgram& p, const ExportModelSpec& spec) : p_(p), spec_(spec) {}
 
-  ExportDim seq() const { return spec_.symbolic_seq ? ExportDim{spec_.seq, "s0"} : ExportDim{spec_.seq, ""}; }
+  ExportDim seq() const {
+    return spec_.symbolic_seq ? ExportDim{spec_.seq, "s0"} : ExportDim{spec_.seq, ""};
+  }
 
   std::string tensor(const std::string& name, std::vector<ExportDim> sizes, bool grad = false) {
     p_.graph.tensors.push_back({name, 7, std::move(sizes), grad});
@@ -37,7 +39,8 @@ class ModelBuilder {
     n.outputs.push_back(ExportArg::tensor(n.name));
     n.module_stack = scope_;
     n.stack.push_back({"/home/user/model/llama.py", 400, "forward", "h = self.layers[i](h)"});
-    n.stack.push_back({scope_file_, line, "forward", fmt::format("return F.{}(x)", op.substr(0, op.find('.')))});
+    n.stack.push_back(
+        {scope_file_, line, "forward", fmt::format("return F.{}(x)", op.substr(0, op.find('.')))});
     if (spec_.debug_handles) n.debug_handle = ++handle_;
     p_.graph.nodes.push_back(std::move(n));
     return p_.graph.nodes.back().name;
@@ -61,8 +64,9 @@ class ModelBuilder {
   std::string linear(const std::string& name, const std::string& x, int in, int out) {
     enter(name, "torch.nn.modules.linear.Linear", "/usr/lib/python3/torch/nn/modules/linear.py");
     const std::string w = param(scope_.back().path + ".weight", {{out, ""}, {in, ""}});
-    const std::string y = call("linear.default", {{"input", ExportArg::tensor(x)}, {"weight", ExportArg::tensor(w)}},
-                               {{1, ""}, seq(), {out, ""}}, 125);
+    const std::string y =
+        call("linear.default", {{"input", ExportArg::tensor(x)}, {"weight", ExportArg::tensor(w)}},
+             {{1, ""}, seq(), {out, ""}}, 125);
     leave();
     return y;
   }
@@ -72,13 +76,27 @@ class ModelBuilder {
     const std::string w = param(scope_.back().path + ".weight", {{spec_.dim, ""}});
     const auto full = std::vector<ExportDim>{{1, ""}, seq(), {spec_.dim, ""}};
     const auto red = std::vector<ExportDim>{{1, ""}, seq(), {1, ""}};
-    auto sq = call("pow.Tensor_Scalar", {{"self", ExportArg::tensor(x)}, {"exponent", ExportArg::integer(2)}}, full, 30);
-    auto mean = call("mean.dim", {{"self", ExportArg::tensor(sq)}, {"dim", ExportArg::ints_of({-1})}, {"keepdim", [] {
-                                    ExportArg a; a.kind = ExportArg::Kind::kBool; a.b = true; return a; }()}}, red, 30);
-    auto eps = call("add.Scalar", {{"self", ExportArg::tensor(mean)}, {"other", ExportArg::floating(1e-6)}}, red, 30);
+    auto sq = call("pow.Tensor_Scalar",
+                   {{"self", ExportArg::tensor(x)}, {"exponent", ExportArg::integer(2)}}, full, 30);
+    auto mean = call("mean.dim",
+                     {{"self", ExportArg::tensor(sq)},
+                      {"dim", ExportArg::ints_of({-1})},
+                      {"keepdim",
+                       [] {
+                         ExportArg a;
+                         a.kind = ExportArg::Kind::kBool;
+                         a.b = true;
+                         return a;
+                       }()}},
+                     red, 30);
+    auto eps =
+        call("add.Scalar",
+             {{"self", ExportArg::tensor(mean)}, {"other", ExportArg::floating(1e-6)}}, red, 30);
     auto rs = call("rsqrt.default", {{"self", ExportArg::tensor(eps)}}, red, 30);
-    auto n = call("mul.Tensor", {{"self", ExportArg::tensor(x)}, {"other", ExportArg::tensor(rs)}}, full, 31);
-    auto y = call("mul.Tensor", {{"self", ExportArg::tensor(n)}, {"other", ExportArg::tensor(w)}}, full, 32);
+    auto n = call("mul.Tensor", {{"self", ExportArg::tensor(x)}, {"other", ExportArg::tensor(rs)}},
+                  full, 31);
+    auto y = call("mul.Tensor", {{"self", ExportArg::tensor(n)}, {"other", ExportArg::tensor(w)}},
+                  full, 32);
     leave();
     return y;
   }
@@ -97,28 +115,52 @@ class ModelBuilder {
     q = call("view.default", {{"self", ExportArg::tensor(q)}, {"size", shape}}, heads, 80);
     k = call("view.default", {{"self", ExportArg::tensor(k)}, {"size", shape}}, heads, 81);
     v = call("view.default", {{"self", ExportArg::tensor(v)}, {"size", shape}}, heads, 82);
-    q = call("transpose.int", {{"self", ExportArg::tensor(q)}, {"dim0", ExportArg::integer(1)}, {"dim1", ExportArg::integer(2)}}, t_heads, 83);
-    k = call("transpose.int", {{"self", ExportArg::tensor(k)}, {"dim0", ExportArg::integer(1)}, {"dim1", ExportArg::integer(2)}}, t_heads, 84);
-    v = call("transpose.int", {{"self", ExportArg::tensor(v)}, {"dim0", ExportArg::integer(1)}, {"dim1", ExportArg::integer(2)}}, t_heads, 85);
+    q = call("transpose.int",
+             {{"self", ExportArg::tensor(q)},
+              {"dim0", ExportArg::integer(1)},
+              {"dim1", ExportArg::integer(2)}},
+             t_heads, 83);
+    k = call("transpose.int",
+             {{"self", ExportArg::tensor(k)},
+              {"dim0", ExportArg::integer(1)},
+              {"dim1", ExportArg::integer(2)}},
+             t_heads, 84);
+    v = call("transpose.int",
+             {{"self", ExportArg::tensor(v)},
+              {"dim0", ExportArg::integer(1)},
+              {"dim1", ExportArg::integer(2)}},
+             t_heads, 85);
     auto a = call("scaled_dot_product_attention.default",
-                  {{"query", ExportArg::tensor(q)}, {"key", ExportArg::tensor(k)}, {"value", ExportArg::tensor(v)},
-                   {"attn_mask", ExportArg::none()}, {"dropout_p", ExportArg::floating(0.0)}},
+                  {{"query", ExportArg::tensor(q)},
+                   {"key", ExportArg::tensor(k)},
+                   {"value", ExportArg::tensor(v)},
+                   {"attn_mask", ExportArg::none()},
+                   {"dropout_p", ExportArg::floating(0.0)}},
                   t_heads, 90);
-    a = call("transpose.int", {{"self", ExportArg::tensor(a)}, {"dim0", ExportArg::integer(1)}, {"dim1", ExportArg::integer(2)}}, heads, 91);
-    a = call("view.default", {{"self", ExportArg::tensor(a)}, {"size", ExportArg::ints_of({1, -1, spec_.dim})}}, full, 92);
+    a = call("transpose.int",
+             {{"self", ExportArg::tensor(a)},
+              {"dim0", ExportArg::integer(1)},
+              {"dim1", ExportArg::integer(2)}},
+             heads, 91);
+    a = call("view.default",
+             {{"self", ExportArg::tensor(a)}, {"size", ExportArg::ints_of({1, -1, spec_.dim})}},
+             full, 92);
     a = linear("wo", a, spec_.dim, spec_.dim);
     leave();
-    auto r = call("add.Tensor", {{"self", ExportArg::tensor(x)}, {"other", ExportArg::tensor(a)}}, full, 60);
+    auto r = call("add.Tensor", {{"self", ExportArg::tensor(x)}, {"other", ExportArg::tensor(a)}},
+                  full, 60);
     h = rms_norm("ffn_norm", r);
     enter("feed_forward", "model.FeedForward", "/home/user/model/mlp.py");
     const auto wide = std::vector<ExportDim>{{1, ""}, seq(), {spec_.hidden, ""}};
     auto g = linear("w1", h, spec_.dim, spec_.hidden);
     auto u = linear("w3", h, spec_.dim, spec_.hidden);
     g = call("silu.default", {{"self", ExportArg::tensor(g)}}, wide, 20);
-    g = call("mul.Tensor", {{"self", ExportArg::tensor(g)}, {"other", ExportArg::tensor(u)}}, wide, 20);
+    g = call("mul.Tensor", {{"self", ExportArg::tensor(g)}, {"other", ExportArg::tensor(u)}}, wide,
+             20);
     auto d = linear("w2", g, spec_.hidden, spec_.dim);
     leave();
-    auto y = call("add.Tensor", {{"self", ExportArg::tensor(r)}, {"other", ExportArg::tensor(d)}}, full, 62);
+    auto y = call("add.Tensor", {{"self", ExportArg::tensor(r)}, {"other", ExportArg::tensor(d)}},
+                  full, 62);
     leave();
     return y;
   }

@@ -13,14 +13,26 @@ void quote(std::string& out, std::string_view s) {
   out += '"';
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else
+          out += c;
     }
   }
   out += '"';
@@ -61,7 +73,8 @@ class JsonWriter {
       out += std::to_string(d.size);
     } else {
       union_open("as_expr");
-      out += "{\"expr_str\": " + quoted(d.symbol) + ", \"hint\": {\"as_int\": " + std::to_string(d.size) + "}}";
+      out += "{\"expr_str\": " + quoted(d.symbol) +
+             ", \"hint\": {\"as_int\": " + std::to_string(d.size) + "}}";
     }
     union_close();
   }
@@ -80,7 +93,8 @@ class JsonWriter {
     int64_t stride = 1;
     std::vector<std::string> strides(t.sizes.size());
     for (size_t i = t.sizes.size(); i-- > 0;) {
-      strides[i] = schema1_ ? "{\"as_int\": " + std::to_string(stride) + "}" : "{\"as_int\": " + std::to_string(stride) + "}";
+      strides[i] = schema1_ ? "{\"as_int\": " + std::to_string(stride) + "}"
+                            : "{\"as_int\": " + std::to_string(stride) + "}";
       stride *= t.sizes[i].symbol.empty() ? t.sizes[i].size : 1;
     }
     for (size_t i = 0; i < strides.size(); ++i) out += (i ? ", " : "") + strides[i];
@@ -92,32 +106,58 @@ class JsonWriter {
   void argument(const ExportArg& a) {
     using K = ExportArg::Kind;
     switch (a.kind) {
-      case K::kNone: union_open("as_none"); out += "true"; break;
-      case K::kTensor: union_open("as_tensor"); out += "{\"name\": " + quoted(a.name) + "}"; break;
+      case K::kNone:
+        union_open("as_none");
+        out += "true";
+        break;
+      case K::kTensor:
+        union_open("as_tensor");
+        out += "{\"name\": " + quoted(a.name) + "}";
+        break;
       case K::kTensors:
         union_open("as_tensors");
         out += '[';
-        for (size_t i = 0; i < a.names.size(); ++i) out += (i ? ", " : "") + std::string("{\"name\": ") + quoted(a.names[i]) + "}";
+        for (size_t i = 0; i < a.names.size(); ++i)
+          out += (i ? ", " : "") + std::string("{\"name\": ") + quoted(a.names[i]) + "}";
         out += ']';
         break;
-      case K::kInt: union_open("as_int"); out += std::to_string(a.i); break;
+      case K::kInt:
+        union_open("as_int");
+        out += std::to_string(a.i);
+        break;
       case K::kInts:
         union_open("as_ints");
         out += '[';
-        for (size_t i = 0; i < a.ints.size(); ++i) out += (i ? ", " : "") + std::to_string(a.ints[i]);
+        for (size_t i = 0; i < a.ints.size(); ++i)
+          out += (i ? ", " : "") + std::to_string(a.ints[i]);
         out += ']';
         break;
-      case K::kFloat: union_open("as_float"); out += py_float(a.f); break;
-      case K::kBool: union_open("as_bool"); out += a.b ? "true" : "false"; break;
-      case K::kString: union_open("as_string"); quote(out, a.s); break;
-      case K::kSymInt: union_open("as_sym_int"); out += "{\"as_name\": " + quoted(a.name) + "}"; break;
+      case K::kFloat:
+        union_open("as_float");
+        out += py_float(a.f);
+        break;
+      case K::kBool:
+        union_open("as_bool");
+        out += a.b ? "true" : "false";
+        break;
+      case K::kString:
+        union_open("as_string");
+        quote(out, a.s);
+        break;
+      case K::kSymInt:
+        union_open("as_sym_int");
+        out += "{\"as_name\": " + quoted(a.name) + "}";
+        break;
       case K::kGraph:
         union_open("as_graph");
         out += "{\"name\": " + quoted(a.name) + ", \"graph\": ";
         graph(*a.graph);
         out += '}';
         break;
-      case K::kRaw: union_open(a.raw_kind); out += a.raw_json; break;
+      case K::kRaw:
+        union_open(a.raw_kind);
+        out += a.raw_json;
+        break;
     }
     union_close();
   }
@@ -148,12 +188,14 @@ class JsonWriter {
     if (!n.stack.empty()) {
       std::string trace;
       for (const auto& f : n.stack)
-        trace += fmt::format("  File \"{}\", line {}, in {}\n    {}\n", f.file, f.line, f.function, f.code);
+        trace += fmt::format("  File \"{}\", line {}, in {}\n    {}\n", f.file, f.line, f.function,
+                             f.code);
       meta("stack_trace", trace);
     }
     if (!n.module_stack.empty()) {
       std::string s;
-      for (const auto& f : n.module_stack) s += (s.empty() ? "" : ";") + f.key + "," + f.path + "," + f.type;
+      for (const auto& f : n.module_stack)
+        s += (s.empty() ? "" : ";") + f.key + "," + f.path + "," + f.type;
       meta("nn_module_stack", s);
     }
     if (n.debug_handle) meta("debug_handle", std::to_string(*n.debug_handle));
@@ -190,11 +232,14 @@ class JsonWriter {
     for (size_t i = 0; i < g.sym_ints.size(); ++i) {
       if (i) out += ", ";
       quote(out, g.sym_ints[i].first);
-      out += ": {\"as_expr\": {\"expr_str\": " + quoted(g.sym_ints[i].second) + ", \"hint\": null}}";
+      out +=
+          ": {\"as_expr\": {\"expr_str\": " + quoted(g.sym_ints[i].second) + ", \"hint\": null}}";
     }
     out += "}, \"sym_bool_values\": {}, \"is_single_tensor_return\": false";
-    if (!schema1_) out += ", \"custom_obj_values\": {}, \"sym_float_values\": {}";
-    else out += ", \"constants\": {}";
+    if (!schema1_)
+      out += ", \"custom_obj_values\": {}, \"sym_float_values\": {}";
+    else
+      out += ", \"constants\": {}";
     out += '}';
   }
 
@@ -217,7 +262,9 @@ std::string write_exported_program_json(const ExportProgram& p) {
     if (s.kind == "user_input") {
       out += "{\"arg\": {\"as_tensor\": {\"name\": " + quoted(s.arg) + "}}}";
     } else {
-      const char* field = s.kind == "parameter" ? "parameter_name" : s.kind == "buffer" ? "buffer_name" : "tensor_constant_name";
+      const char* field = s.kind == "parameter" ? "parameter_name"
+                          : s.kind == "buffer"  ? "buffer_name"
+                                                : "tensor_constant_name";
       out += "{\"arg\": {\"name\": " + quoted(s.arg) + "}, \"" + field + "\": " + quoted(s.target);
       if (s.kind == "buffer") out += ", \"persistent\": true";
       out += '}';
@@ -232,8 +279,11 @@ std::string write_exported_program_json(const ExportProgram& p) {
     if (s.kind == "user_output") {
       out += "{\"arg\": {\"as_tensor\": {\"name\": " + quoted(s.arg) + "}}}";
     } else {
-      const char* field = s.kind == "buffer_mutation" ? "buffer_name" : s.kind == "user_input_mutation" ? "user_input_name" : "parameter_name";
-      out += "{\"arg\": {\"name\": " + quoted(s.arg) + "}, \"" + field + "\": " + quoted(s.target) + "}";
+      const char* field = s.kind == "buffer_mutation"       ? "buffer_name"
+                          : s.kind == "user_input_mutation" ? "user_input_name"
+                                                            : "parameter_name";
+      out += "{\"arg\": {\"name\": " + quoted(s.arg) + "}, \"" + field + "\": " + quoted(s.target) +
+             "}";
     }
     out += '}';
   }
@@ -251,9 +301,10 @@ std::string write_exported_program_json(const ExportProgram& p) {
   if (p.schema1_style) {
     out += "\"equality_constraints\": [], \"schema_version\": 1}";
   } else {
-    out += fmt::format("\"schema_version\": {{\"major\": {}, \"minor\": {}}}, \"verifiers\": [\"TRAINING\"], "
-                       "\"torch_version\": \"2.9.0\"}}",
-                       p.schema_major, p.schema_minor);
+    out += fmt::format(
+        "\"schema_version\": {{\"major\": {}, \"minor\": {}}}, \"verifiers\": [\"TRAINING\"], "
+        "\"torch_version\": \"2.9.0\"}}",
+        p.schema_major, p.schema_minor);
   }
   return out;
 }
@@ -282,7 +333,9 @@ class ZipWriter {
         return fmt::format("{}: cannot add {}: {}", path, names_[i], msg);
       }
       // Weights are stored (as torch does) so they can be mapped; JSON is deflated.
-      zip_set_file_compression(z, static_cast<zip_uint64_t>(idx), compress && names_[i].ends_with(".json") ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+      zip_set_file_compression(
+          z, static_cast<zip_uint64_t>(idx),
+          compress && names_[i].ends_with(".json") ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
     }
     if (zip_close(z) != 0) {
       std::string msg = zip_strerror(z);
@@ -299,10 +352,20 @@ class ZipWriter {
 
 int64_t dtype_bytes(int dtype) {
   switch (dtype) {
-    case 1: case 2: case 12: return 1;
-    case 3: case 6: case 13: case 28: return 2;
-    case 4: case 7: return 4;
-    default: return 8;
+    case 1:
+    case 2:
+    case 12:
+      return 1;
+    case 3:
+    case 6:
+    case 13:
+    case 28:
+      return 2;
+    case 4:
+    case 7:
+      return 4;
+    default:
+      return 8;
   }
 }
 
@@ -321,8 +384,10 @@ std::string weights_config(const ExportProgram& p, ZipWriter& zip, const std::st
     zip.add(dir + file, std::string(static_cast<size_t>(bytes), '\0'));
     JsonWriter w(false);
     w.tensor_meta(*t);
-    cfg += fmt::format("{}{}: {{\"path_name\": {}, \"is_param\": {}, \"use_pickle\": false, \"tensor_meta\": {}}}",
-                       n ? ", " : "", quoted(spec.target), quoted(file), spec.kind == "parameter" ? "true" : "false", w.out);
+    cfg += fmt::format(
+        "{}{}: {{\"path_name\": {}, \"is_param\": {}, \"use_pickle\": false, \"tensor_meta\": {}}}",
+        n ? ", " : "", quoted(spec.target), quoted(file),
+        spec.kind == "parameter" ? "true" : "false", w.out);
     ++n;
   }
   return cfg + "}}";
@@ -330,7 +395,8 @@ std::string weights_config(const ExportProgram& p, ZipWriter& zip, const std::st
 
 }  // namespace
 
-std::string write_pt2(const std::string& path, const std::vector<std::pair<std::string, ExportProgram>>& models,
+std::string write_pt2(const std::string& path,
+                      const std::vector<std::pair<std::string, ExportProgram>>& models,
                       bool new_layout, const std::string& top) {
   ZipWriter zip;
   const std::string root = top.empty() ? "" : top + "/";
@@ -347,7 +413,8 @@ std::string write_pt2(const std::string& path, const std::vector<std::pair<std::
       zip.add(root + "data/constants/" + name + "_constants_config.json", "{\"config\": {}}");
     }
   } else {
-    zip.add(root + "serialized_exported_program.json", write_exported_program_json(models.front().second));
+    zip.add(root + "serialized_exported_program.json",
+            write_exported_program_json(models.front().second));
     zip.add(root + "serialized_state_dict.json", std::string(64, '\0'));
     zip.add(root + "serialized_constants.json", std::string(16, '\0'));
     zip.add(root + "version", "1");
@@ -364,7 +431,8 @@ std::string write_etrecord(const std::string& path, const ExportETRecord& record
   }
   zip.add("debug_handle_map", record.debug_handle_map_json);
   zip.add("delegate_map", record.delegate_map_json);
-  if (!record.num_outs_map_json.empty()) zip.add("instruction_id_to_num_outs_map", record.num_outs_map_json);
+  if (!record.num_outs_map_json.empty())
+    zip.add("instruction_id_to_num_outs_map", record.num_outs_map_json);
   if (record.representative_inputs) zip.add("representative_inputs", std::string(8, '\x80'));
   return zip.write(path, false);
 }

@@ -31,7 +31,19 @@ struct ExportGraph;
 // One Argument union member. Kinds cover the common ones; `raw_kind`/`raw_json` write anything
 // else verbatim (to test that readers keep kinds they do not know).
 struct ExportArg {
-  enum class Kind { kNone, kTensor, kTensors, kInt, kInts, kFloat, kBool, kString, kSymInt, kGraph, kRaw };
+  enum class Kind {
+    kNone,
+    kTensor,
+    kTensors,
+    kInt,
+    kInts,
+    kFloat,
+    kBool,
+    kString,
+    kSymInt,
+    kGraph,
+    kRaw
+  };
   Kind kind = Kind::kNone;
   std::string name;                // tensor / sym int / graph name
   std::vector<std::string> names;  // tensors
@@ -43,11 +55,36 @@ struct ExportArg {
   std::shared_ptr<ExportGraph> graph;  // kGraph
   std::string raw_kind, raw_json;      // kRaw
 
-  static ExportArg tensor(std::string n) { ExportArg a; a.kind = Kind::kTensor; a.name = std::move(n); return a; }
-  static ExportArg integer(int64_t v) { ExportArg a; a.kind = Kind::kInt; a.i = v; return a; }
-  static ExportArg ints_of(std::vector<int64_t> v) { ExportArg a; a.kind = Kind::kInts; a.ints = std::move(v); return a; }
-  static ExportArg floating(double v) { ExportArg a; a.kind = Kind::kFloat; a.f = v; return a; }
-  static ExportArg sym_int(std::string n) { ExportArg a; a.kind = Kind::kSymInt; a.name = std::move(n); return a; }
+  static ExportArg tensor(std::string n) {
+    ExportArg a;
+    a.kind = Kind::kTensor;
+    a.name = std::move(n);
+    return a;
+  }
+  static ExportArg integer(int64_t v) {
+    ExportArg a;
+    a.kind = Kind::kInt;
+    a.i = v;
+    return a;
+  }
+  static ExportArg ints_of(std::vector<int64_t> v) {
+    ExportArg a;
+    a.kind = Kind::kInts;
+    a.ints = std::move(v);
+    return a;
+  }
+  static ExportArg floating(double v) {
+    ExportArg a;
+    a.kind = Kind::kFloat;
+    a.f = v;
+    return a;
+  }
+  static ExportArg sym_int(std::string n) {
+    ExportArg a;
+    a.kind = Kind::kSymInt;
+    a.name = std::move(n);
+    return a;
+  }
   static ExportArg none() { return ExportArg{}; }
 };
 
@@ -95,7 +132,8 @@ struct ExportProgram {
   std::vector<ExportOutputSpec> outputs;
   std::map<std::string, std::pair<int64_t, int64_t>> ranges;  // symbol -> [min, max]
   int schema_major = 8, schema_minor = 12;
-  bool schema1_style = false;  // 2023 form: null-filled unions, {"meta":...}, integer schema_version
+  bool schema1_style =
+      false;  // 2023 form: null-filled unions, {"meta":...}, integer schema_version
 };
 
 std::string write_exported_program_json(const ExportProgram& program);
@@ -109,7 +147,8 @@ struct ExportWeight {
 // A .pt2 archive. `new_layout` writes archive_format/models/<name>.json/data/weights; else the
 // 2024 layout with serialized_exported_program.json (only the first model). `top` is the folder
 // every entry sits in ("" for none). Returns an error message or "".
-std::string write_pt2(const std::string& path, const std::vector<std::pair<std::string, ExportProgram>>& models,
+std::string write_pt2(const std::string& path,
+                      const std::vector<std::pair<std::string, ExportProgram>>& models,
                       bool new_layout, const std::string& top = "archive");
 
 struct ExportETRecord {

@@ -4,7 +4,9 @@
 
 namespace etviz::torch_export {
 
-bool is_etrecord(const ZipArchive& zip) { return zip.find("ETRECORD_V0") != nullptr; }
+bool is_etrecord(const ZipArchive& zip) {
+  return zip.find("ETRECORD_V0") != nullptr;
+}
 
 Result<Document> read_torch_archive(std::shared_ptr<const MappedFile> file) {
   auto zip = ZipArchive::open(file->bytes(), file->path());

@@ -19,8 +19,10 @@ namespace etviz::torch_export {
 namespace {
 
 const std::set<std::string, std::less<>> kMetadataEntries = {
-    "ETRECORD_V0",      "debug_handle_map",      "delegate_map", "instruction_id_to_num_outs_map",
-    "reference_outputs", "representative_inputs", "export_graph_id", "et_dialect_graph_module"};
+    "ETRECORD_V0",       "debug_handle_map",
+    "delegate_map",      "instruction_id_to_num_outs_map",
+    "reference_outputs", "representative_inputs",
+    "export_graph_id",   "et_dialect_graph_module"};
 const char* kSiblingSuffixes[] = {"_state_dict", "_constants", "_example_inputs"};
 
 bool is_sibling(const std::string& name) {
@@ -30,15 +32,16 @@ bool is_sibling(const std::string& name) {
 }
 
 std::string role_of(const std::string& name) {
-  if (name == "exported_program" || name.starts_with("exported_program/")) return "exported_program";
+  if (name == "exported_program" || name.starts_with("exported_program/"))
+    return "exported_program";
   if (name.starts_with("edge_dialect_exported_program")) return "edge_dialect";
   if (name.starts_with("aten_dialect_output")) return "aten_dialect";
   return "extra_module";
 }
 
 // A JSON map entry; absent or unreadable entries leave a warning and an invalid tree.
-std::optional<std::pair<std::string, JsonTree>> json_entry(Document& doc, ZipArchive& zip, const char* name,
-                                                           std::string& storage) {
+std::optional<std::pair<std::string, JsonTree>> json_entry(Document& doc, ZipArchive& zip,
+                                                           const char* name, std::string& storage) {
   const ZipEntry* e = zip.find(name);
   if (!e) return std::nullopt;
   auto text = zip.read(*e, 512u << 20);
@@ -112,7 +115,8 @@ void read_num_outs_map(Document& doc, JsonRef root, ETRecordMaps& maps) {
     auto& per = maps.instruction_num_outs[m.key()];
     for (JsonRef i : m) {
       auto id = parse_int_list(i.key());
-      if (id.size() == 1) per[id[0]] = i.as_int().value_or(int_list(i).empty() ? 0 : int_list(i).front());
+      if (id.size() == 1)
+        per[id[0]] = i.as_int().value_or(int_list(i).empty() ? 0 : int_list(i).front());
     }
   }
 }
@@ -122,20 +126,24 @@ void attach_maps(Document& doc, const ETRecordMaps& maps) {
   for (Graph& g : doc.graphs) {
     if (g.kind != "exported_program") continue;
     bool edge = false;
-    for (const Attribute& a : g.attributes) edge |= a.name == "etrecord_role" && a.value == "edge_dialect";
+    for (const Attribute& a : g.attributes)
+      edge |= a.name == "etrecord_role" && a.value == "edge_dialect";
     if (!edge) continue;
     // Method of this graph: edge_dialect_exported_program/<method>, else forward.
     std::string method = "forward";
-    if (auto slash = g.name.find('/'); slash != std::string::npos) method = g.name.substr(slash + 1);
+    if (auto slash = g.name.find('/'); slash != std::string::npos)
+      method = g.name.substr(slash + 1);
     std::map<int64_t, std::vector<NodeId>> by_handle;
     for (size_t n = 0; n < g.nodes.size(); ++n)
-      for (int64_t h : g.nodes[n].provenance.debug_handles) by_handle[h].push_back(static_cast<NodeId>(n));
+      for (int64_t h : g.nodes[n].provenance.debug_handles)
+        by_handle[h].push_back(static_cast<NodeId>(n));
     if (by_handle.empty()) continue;
     if (auto it = maps.debug_handles.find(method); it != maps.debug_handles.end())
       for (const auto& [instr, handles] : it->second)
         for (int64_t h : handles)
           if (auto f = by_handle.find(h); f != by_handle.end())
-            for (NodeId n : f->second) g.nodes[n].attributes.push_back({"instruction", std::to_string(instr)});
+            for (NodeId n : f->second)
+              g.nodes[n].attributes.push_back({"instruction", std::to_string(instr)});
     if (auto it = maps.delegates.find(method); it != maps.delegates.end())
       for (const auto& [instr, entry] : it->second)
         for (const auto& [debug_id, handles] : entry.debug_ids)
@@ -143,7 +151,8 @@ void attach_maps(Document& doc, const ETRecordMaps& maps) {
             if (auto f = by_handle.find(h); f != by_handle.end())
               for (NodeId n : f->second)
                 g.nodes[n].attributes.push_back(
-                    {"delegate", fmt::format("{} (instruction {}, delegate debug id {})", entry.backend, instr, debug_id)});
+                    {"delegate", fmt::format("{} (instruction {}, delegate debug id {})",
+                                             entry.backend, instr, debug_id)});
   }
 }
 
@@ -155,9 +164,10 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
   doc.format = "etrecord";
   doc.format_version = "ETRECORD_V0";
   if (zip.prefix_bytes() > 0)
-    doc.note(fmt::format("the zip central directory sits {} bytes later than it states: bytes were "
-                         "prepended to or inserted into the archive",
-                         zip.prefix_bytes()));
+    doc.note(
+        fmt::format("the zip central directory sits {} bytes later than it states: bytes were "
+                    "prepended to or inserted into the archive",
+                    zip.prefix_bytes()));
 
   ETRecordMaps maps;
   for (const ZipEntry& e : zip.entries()) {
@@ -168,7 +178,8 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
     options.graph_name = e.name;
     auto index = read_exported_program(*text, doc, options);
     if (!index) {
-      doc.warn(fmt::format("entry '{}' is not a readable exported program: {}", e.name, index.error().message()));
+      doc.warn(fmt::format("entry '{}' is not a readable exported program: {}", e.name,
+                           index.error().message()));
       continue;
     }
     Graph& g = doc.graphs[static_cast<size_t>(*index)];
@@ -176,31 +187,42 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
     std::string siblings;
     for (const char* s : kSiblingSuffixes)
       if (const ZipEntry* sib = zip.find(e.name + s))
-        siblings += fmt::format("{}{} ({} bytes)", siblings.empty() ? "" : ", ", e.name + s, sib->size);
+        siblings +=
+            fmt::format("{}{} ({} bytes)", siblings.empty() ? "" : ", ", e.name + s, sib->size);
     if (!siblings.empty()) g.attributes.push_back({"siblings", siblings});
   }
 
   std::string storage;
-  if (auto t = json_entry(doc, zip, "debug_handle_map", storage)) read_debug_handle_map(doc, t->second.root(), maps);
-  if (auto t = json_entry(doc, zip, "delegate_map", storage)) read_delegate_map(doc, t->second.root(), maps);
+  if (auto t = json_entry(doc, zip, "debug_handle_map", storage))
+    read_debug_handle_map(doc, t->second.root(), maps);
+  if (auto t = json_entry(doc, zip, "delegate_map", storage))
+    read_delegate_map(doc, t->second.root(), maps);
   if (auto t = json_entry(doc, zip, "instruction_id_to_num_outs_map", storage))
     read_num_outs_map(doc, t->second.root(), maps);
-  if (auto t = json_entry(doc, zip, "export_graph_id", storage)) maps.export_graph_id = t->second.root().as_int().value_or(-1);
+  if (auto t = json_entry(doc, zip, "export_graph_id", storage))
+    maps.export_graph_id = t->second.root().as_int().value_or(-1);
   maps.has_representative_inputs = zip.find("representative_inputs") != nullptr;
   maps.has_reference_outputs = zip.find("reference_outputs") != nullptr;
-  if (zip.find("et_dialect_graph_module")) doc.note("et_dialect_graph_module is present (pickled; not read)");
-  doc.properties.push_back({"programs", std::to_string(std::count_if(doc.graphs.begin(), doc.graphs.end(),
-                                                                     [](const Graph& g) { return g.kind == "exported_program"; }))});
-  doc.properties.push_back({"representative_inputs", maps.has_representative_inputs ? "present" : "absent"});
-  doc.properties.push_back({"reference_outputs", maps.has_reference_outputs ? "present" : "absent"});
-  if (doc.graphs.empty()) doc.note("this ETRecord is empty: it holds only the ETRECORD_V0 marker and no programs");
+  if (zip.find("et_dialect_graph_module"))
+    doc.note("et_dialect_graph_module is present (pickled; not read)");
+  doc.properties.push_back(
+      {"programs",
+       std::to_string(std::count_if(doc.graphs.begin(), doc.graphs.end(),
+                                    [](const Graph& g) { return g.kind == "exported_program"; }))});
+  doc.properties.push_back(
+      {"representative_inputs", maps.has_representative_inputs ? "present" : "absent"});
+  doc.properties.push_back(
+      {"reference_outputs", maps.has_reference_outputs ? "present" : "absent"});
+  if (doc.graphs.empty())
+    doc.note("this ETRecord is empty: it holds only the ETRECORD_V0 marker and no programs");
   attach_maps(doc, maps);
   doc.etrecord = std::move(maps);
   for (const std::string& n : zip.notes()) doc.warn(n);
   for (const ZipEntry& e : zip.entries())
-    doc.sections.push_back({e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
-                            e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
-                            e.compressed_size});
+    doc.sections.push_back(
+        {e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
+         e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
+         e.compressed_size});
   return doc;
 }
 

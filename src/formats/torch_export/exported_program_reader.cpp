@@ -16,26 +16,46 @@ namespace etviz::torch_export {
 
 std::string export_scalar_type_name(int64_t code) {
   switch (code) {
-    case 0: return "unknown";
-    case 1: return "uint8";
-    case 2: return "int8";
-    case 3: return "int16";
-    case 4: return "int32";
-    case 5: return "int64";
-    case 6: return "float16";
-    case 7: return "float32";
-    case 8: return "float64";
-    case 9: return "complex32";
-    case 10: return "complex64";
-    case 11: return "complex128";
-    case 12: return "bool";
-    case 13: return "bfloat16";
-    case 28: return "uint16";
-    case 29: return "float8_e4m3fn";
-    case 30: return "float8_e5m2";
-    case 31: return "float8_e4m3fnuz";
-    case 32: return "float8_e5m2fnuz";
-    default: return fmt::format("scalar_type({})", code);
+    case 0:
+      return "unknown";
+    case 1:
+      return "uint8";
+    case 2:
+      return "int8";
+    case 3:
+      return "int16";
+    case 4:
+      return "int32";
+    case 5:
+      return "int64";
+    case 6:
+      return "float16";
+    case 7:
+      return "float32";
+    case 8:
+      return "float64";
+    case 9:
+      return "complex32";
+    case 10:
+      return "complex64";
+    case 11:
+      return "complex128";
+    case 12:
+      return "bool";
+    case 13:
+      return "bfloat16";
+    case 28:
+      return "uint16";
+    case 29:
+      return "float8_e4m3fn";
+    case 30:
+      return "float8_e5m2";
+    case 31:
+      return "float8_e4m3fnuz";
+    case 32:
+      return "float8_e5m2fnuz";
+    default:
+      return fmt::format("scalar_type({})", code);
   }
 }
 
@@ -56,8 +76,8 @@ std::string normalize_target(std::string_view target) {
 
 namespace {
 
-const char* kLayoutNames[] = {"unknown", "sparse_coo", "sparse_csr", "sparse_csc",
-                              "sparse_bsr", "sparse_bsc", "mkldnn", "strided"};
+const char* kLayoutNames[] = {"unknown",    "sparse_coo", "sparse_csr", "sparse_csc",
+                              "sparse_bsr", "sparse_bsc", "mkldnn",     "strided"};
 const char* kMemoryFormatNames[] = {"unknown", "contiguous_format", "channels_last",
                                     "channels_last_3d", "preserve_format"};
 
@@ -87,14 +107,17 @@ std::string number_text(JsonRef v) {
 
 class ProgramBuilder {
  public:
-  ProgramBuilder(Document& doc, const ExportedProgramOptions& options) : doc_(doc), options_(options) {}
+  ProgramBuilder(Document& doc, const ExportedProgramOptions& options)
+      : doc_(doc), options_(options) {}
 
   Result<int32_t> build(JsonRef root) {
     if (!root.is_object()) return Error("the exported program is not a JSON object");
     JsonRef gm = root["graph_module"];
-    if (!gm.is_object()) return Error("exported program: 'graph_module' is missing or not an object");
+    if (!gm.is_object())
+      return Error("exported program: 'graph_module' is missing or not an object");
     JsonRef graph = gm["graph"];
-    if (!graph.is_object()) return Error("exported program: 'graph_module.graph' is missing or not an object");
+    if (!graph.is_object())
+      return Error("exported program: 'graph_module.graph' is missing or not an object");
 
     const auto index = static_cast<int32_t>(doc_.graphs.size());
     doc_.graphs.emplace_back();
@@ -118,8 +141,9 @@ class ProgramBuilder {
   void program_attributes(JsonRef root, Graph& g) {
     JsonRef sv = root["schema_version"];
     if (sv.is_object()) {
-      g.attributes.push_back({"schema_version", fmt::format("{}.{}", sv["major"].as_int().value_or(0),
-                                                            sv["minor"].as_int().value_or(0))});
+      g.attributes.push_back(
+          {"schema_version", fmt::format("{}.{}", sv["major"].as_int().value_or(0),
+                                         sv["minor"].as_int().value_or(0))});
     } else if (sv.is_number()) {
       g.attributes.push_back({"schema_version", number_text(sv)});
     }
@@ -136,8 +160,8 @@ class ProgramBuilder {
     if (JsonRef rc = root["range_constraints"]; rc.is_object()) {
       for (JsonRef r : rc) {
         auto bound = [](JsonRef b) { return b.is_null() ? std::string("?") : number_text(b); };
-        g.attributes.push_back(
-            {"range." + r.key(), fmt::format("[{}, {}]", bound(r["min_val"]), bound(r["max_val"]))});
+        g.attributes.push_back({"range." + r.key(),
+                                fmt::format("[{}, {}]", bound(r["min_val"]), bound(r["max_val"]))});
       }
     }
     if (JsonRef eq = root["equality_constraints"]; eq.is_array() && eq.size() > 0)
@@ -145,8 +169,8 @@ class ProgramBuilder {
     if (JsonRef gc = root["guards_code"]; gc.is_array() && gc.size() > 0)
       g.attributes.push_back({"guards_code", std::string(gc.raw())});
     static const std::array<std::string_view, 10> kKnown = {
-        "graph_module", "opset_version", "range_constraints", "schema_version", "verifiers",
-        "torch_version", "dialect", "equality_constraints", "example_inputs", "guards_code"};
+        "graph_module",  "opset_version", "range_constraints",    "schema_version", "verifiers",
+        "torch_version", "dialect",       "equality_constraints", "example_inputs", "guards_code"};
     for (JsonRef m : root) {
       const auto key = m.raw_key();
       if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end())
@@ -185,8 +209,10 @@ class ProgramBuilder {
         d.symbol = v["expr_str"].string_or("?");
         if (JsonRef hint = v["hint"]; hint.valid()) {
           auto [hk, hv] = union_member(hint);
-          if (hv.valid()) d.size = hv.as_int().value_or(-1);
-          else if (hint.is_number()) d.size = hint.as_int().value_or(-1);
+          if (hv.valid())
+            d.size = hv.as_int().value_or(-1);
+          else if (hint.is_number())
+            d.size = hint.as_int().value_or(-1);
         }
       }
     } else if (s.is_number()) {
@@ -260,25 +286,32 @@ class ProgramBuilder {
     if (kind == "as_none") return literal_value(sc, ValueKind::kNull, "None");
     if (kind == "as_int") return literal_value(sc, ValueKind::kInt, number_text(v));
     if (kind == "as_float") return literal_value(sc, ValueKind::kDouble, number_text(v));
-    if (kind == "as_bool") return literal_value(sc, ValueKind::kBool, v.as_bool().value_or(false) ? "True" : "False");
+    if (kind == "as_bool")
+      return literal_value(sc, ValueKind::kBool, v.as_bool().value_or(false) ? "True" : "False");
     if (kind == "as_string") return literal_value(sc, ValueKind::kString, v.string_or(""));
-    if (kind == "as_operator") return literal_value(sc, ValueKind::kString, normalize_target(v.string_or("")));
+    if (kind == "as_operator")
+      return literal_value(sc, ValueKind::kString, normalize_target(v.string_or("")));
     if (kind == "as_ints") return literal_value(sc, ValueKind::kIntList, list_text(v, number_text));
-    if (kind == "as_floats") return literal_value(sc, ValueKind::kDoubleList, list_text(v, number_text));
+    if (kind == "as_floats")
+      return literal_value(sc, ValueKind::kDoubleList, list_text(v, number_text));
     if (kind == "as_bools")
       return literal_value(sc, ValueKind::kBoolList, list_text(v, [](JsonRef b) {
                              return std::string(b.as_bool().value_or(false) ? "True" : "False");
                            }));
     if (kind == "as_strings")
-      return literal_value(sc, ValueKind::kOther, list_text(v, [](JsonRef b) { return "'" + b.string_or("") + "'"; }));
-    if (kind == "as_scalar_type") return literal_value(sc, ValueKind::kOther, export_scalar_type_name(v.as_int().value_or(0)));
+      return literal_value(sc, ValueKind::kOther,
+                           list_text(v, [](JsonRef b) { return "'" + b.string_or("") + "'"; }));
+    if (kind == "as_scalar_type")
+      return literal_value(sc, ValueKind::kOther, export_scalar_type_name(v.as_int().value_or(0)));
     if (kind == "as_layout") {
       const auto i = v.as_int().value_or(0);
-      return literal_value(sc, ValueKind::kOther, i >= 0 && i < 8 ? kLayoutNames[i] : number_text(v));
+      return literal_value(sc, ValueKind::kOther,
+                           i >= 0 && i < 8 ? kLayoutNames[i] : number_text(v));
     }
     if (kind == "as_memory_format") {
       const auto i = v.as_int().value_or(0);
-      return literal_value(sc, ValueKind::kOther, i >= 0 && i < 5 ? kMemoryFormatNames[i] : number_text(v));
+      return literal_value(sc, ValueKind::kOther,
+                           i >= 0 && i < 5 ? kMemoryFormatNames[i] : number_text(v));
     }
     if (kind == "as_device") {
       std::string d = v["type"].string_or("?");
@@ -288,24 +321,31 @@ class ProgramBuilder {
     if (kind == "as_sym_int" || kind == "as_sym_float" || kind == "as_sym_bool") {
       auto [sk, sv] = union_member(v);
       if (sk == "as_name") {
-        const ValueKind vk = kind == "as_sym_int" ? ValueKind::kSymInt
-                             : kind == "as_sym_float" ? ValueKind::kSymFloat : ValueKind::kSymBool;
+        const ValueKind vk = kind == "as_sym_int"     ? ValueKind::kSymInt
+                             : kind == "as_sym_float" ? ValueKind::kSymFloat
+                                                      : ValueKind::kSymBool;
         return value_named(sc, sv, vk);
       }
-      return literal_value(sc, kind == "as_sym_int" ? ValueKind::kInt : kind == "as_sym_float" ? ValueKind::kDouble : ValueKind::kBool,
+      return literal_value(sc,
+                           kind == "as_sym_int"     ? ValueKind::kInt
+                           : kind == "as_sym_float" ? ValueKind::kDouble
+                                                    : ValueKind::kBool,
                            sym_arg_text(v));
     }
     if (kind == "as_sym_ints" || kind == "as_sym_floats" || kind == "as_sym_bools") {
       // Lists mixing symbols and constants: members that are symbols link as values too.
       Value list;
-      list.kind = kind == "as_sym_ints" ? ValueKind::kIntList : kind == "as_sym_floats" ? ValueKind::kDoubleList : ValueKind::kBoolList;
+      list.kind = kind == "as_sym_ints"     ? ValueKind::kIntList
+                  : kind == "as_sym_floats" ? ValueKind::kDoubleList
+                                            : ValueKind::kBoolList;
       list.literal = list_text(v, sym_arg_text);
       for (JsonRef e : v) {
         auto [ek, ev] = union_member(e);
         if (ek == "as_name")
           list.elements.push_back(value_named(sc, ev,
-                                              kind == "as_sym_ints" ? ValueKind::kSymInt
-                                              : kind == "as_sym_floats" ? ValueKind::kSymFloat : ValueKind::kSymBool));
+                                              kind == "as_sym_ints"     ? ValueKind::kSymInt
+                                              : kind == "as_sym_floats" ? ValueKind::kSymFloat
+                                                                        : ValueKind::kSymBool));
       }
       return sc.g.add_value(std::move(list));
     }
@@ -343,7 +383,8 @@ class ProgramBuilder {
       return id;
     }
     if (kind == "as_complex")
-      return literal_value(sc, ValueKind::kOther, fmt::format("({}+{}j)", number_text(v["real"]), number_text(v["imag"])));
+      return literal_value(sc, ValueKind::kOther,
+                           fmt::format("({}+{}j)", number_text(v["real"]), number_text(v["imag"])));
     if (kind == "as_graph") {
       const std::string label = v["name"].string_or(what);
       const int32_t sub = subgraph(v["graph"], owner.name + "/" + label);
@@ -355,8 +396,10 @@ class ProgramBuilder {
     }
     // as_nested_tensors, as_int_lists, as_string_to_argument and kinds newer than this reader:
     // kept as the JSON text.
-    if (kind.empty()) return literal_value(sc, ValueKind::kOther, std::string(arg.raw().substr(0, 4096)));
-    return literal_value(sc, ValueKind::kOther, std::string(kind) + " " + std::string(v.raw().substr(0, 4096)));
+    if (kind.empty())
+      return literal_value(sc, ValueKind::kOther, std::string(arg.raw().substr(0, 4096)));
+    return literal_value(sc, ValueKind::kOther,
+                         std::string(kind) + " " + std::string(v.raw().substr(0, 4096)));
   }
 
   int32_t subgraph(JsonRef graph, const std::string& name) {
@@ -398,7 +441,8 @@ class ProgramBuilder {
       Group grp;
       grp.name = f.path;
       std::string type_short = f.type;
-      if (auto dot = type_short.rfind('.'); dot != std::string::npos) type_short = type_short.substr(dot + 1);
+      if (auto dot = type_short.rfind('.'); dot != std::string::npos)
+        type_short = type_short.substr(dot + 1);
       std::string last = f.path;
       if (parent != kNoId && last.starts_with(sc.g.groups[parent].name + "."))
         last = last.substr(sc.g.groups[parent].name.size() + 1);
@@ -426,12 +470,15 @@ class ProgramBuilder {
               path = it->path;
               break;
             }
-          cached = sc.stacks.emplace(m.raw(), std::make_pair(module_group(sc, stack), std::move(path))).first;
+          cached =
+              sc.stacks.emplace(m.raw(), std::make_pair(module_group(sc, stack), std::move(path)))
+                  .first;
         }
         n.group = cached->second.first;
         n.provenance.module_path = cached->second.second;
       } else if (key == "stack_trace") {
-        n.provenance.stack = m.has_escapes() ? parse_stack_trace(m.string_or("")) : parse_stack_trace(m.string_body());
+        n.provenance.stack = m.has_escapes() ? parse_stack_trace(m.string_or(""))
+                                             : parse_stack_trace(m.string_body());
       } else if (key == "debug_handle" || key == "debug_handles") {
         n.provenance.debug_handles = parse_int_list(m.is_string() ? m.string_body() : m.raw());
       } else {
@@ -441,7 +488,8 @@ class ProgramBuilder {
   }
 
   struct InputRole {
-    std::string role;  // user_input, parameter, buffer, tensor_constant, custom_obj, token, constant_input
+    std::string
+        role;  // user_input, parameter, buffer, tensor_constant, custom_obj, token, constant_input
     std::string target;
     bool persistent = true;
   };
@@ -466,7 +514,8 @@ class ProgramBuilder {
           r.target = std::string(v["value"].raw());
         } else {
           name = arg["name"].string_or("");
-          for (const char* field : {"parameter_name", "buffer_name", "tensor_constant_name", "custom_obj_name"})
+          for (const char* field :
+               {"parameter_name", "buffer_name", "tensor_constant_name", "custom_obj_name"})
             if (auto t = v[field].as_string()) r.target = *t;
           r.persistent = v["persistent"].as_bool().value_or(true);
         }
@@ -487,10 +536,12 @@ class ProgramBuilder {
       return;
     }
     // Early 2023 form: name lists and maps.
-    for (JsonRef p : sig["inputs_to_parameters"]) inputs[p.key()] = {"parameter", p.string_or(""), true};
+    for (JsonRef p : sig["inputs_to_parameters"])
+      inputs[p.key()] = {"parameter", p.string_or(""), true};
     for (JsonRef p : sig["inputs_to_buffers"]) inputs[p.key()] = {"buffer", p.string_or(""), true};
     for (JsonRef p : sig["user_inputs"]) inputs[p.string_or("")] = {"user_input", "", true};
-    for (JsonRef p : sig["buffers_to_mutate"]) output_roles.push_back({"buffer_mutation", p.string_or("")});
+    for (JsonRef p : sig["buffers_to_mutate"])
+      output_roles.push_back({"buffer_mutation", p.string_or("")});
     (void)output_args;
   }
 
@@ -510,7 +561,8 @@ class ProgramBuilder {
       return sc.unescaped.back();
     };
     for (JsonRef tv : tensor_values) {
-      if (!tv.is_object()) return Error(fmt::format("{}.tensor_values.{}: expected an object", where, tv.key()));
+      if (!tv.is_object())
+        return Error(fmt::format("{}.tensor_values.{}: expected an object", where, tv.key()));
       Value v;
       const std::string_view name = key_view(tv);
       v.name = std::string(name);
@@ -524,8 +576,10 @@ class ProgramBuilder {
         v.name = s.key();
         v.kind = kind;
         auto [k, x] = union_member(s);
-        if (k == "as_expr") v.literal = x.is_string() ? x.string_or("") : x["expr_str"].string_or("");
-        else if (x.valid()) v.literal = x.is_bool() ? (*x.as_bool() ? "True" : "False") : number_text(x);
+        if (k == "as_expr")
+          v.literal = x.is_string() ? x.string_or("") : x["expr_str"].string_or("");
+        else if (x.valid())
+          v.literal = x.is_bool() ? (*x.as_bool() ? "True" : "False") : number_text(x);
         sc.by_name.emplace(key_view(s), g.add_value(std::move(v)));
       }
     };
@@ -560,7 +614,8 @@ class ProgramBuilder {
         const InputRole& r = role->second;
         n.kind = r.role == "token" ? NodeKind::kInput : NodeKind::kConstant;
         n.op = r.role;
-        if (!r.target.empty()) n.attributes.push_back({r.role == "constant_input" ? "value" : "target", r.target});
+        if (!r.target.empty())
+          n.attributes.push_back({r.role == "constant_input" ? "value" : "target", r.target});
         if (r.role == "buffer" && !r.persistent) n.attributes.push_back({"persistent", "False"});
         Value& v = g.values[id];
         if (v.kind == ValueKind::kTensor && r.role != "token") {
@@ -586,13 +641,15 @@ class ProgramBuilder {
       n.kind = NodeKind::kKernel;
       n.name = jn["name"].string_or("");
       // The serialized target is kept when the short op name does not spell it out.
-      if (target != n.op && !target.starts_with("torch.ops.")) n.attributes.push_back({"target", target});
+      if (target != n.op && !target.starts_with("torch.ops."))
+        n.attributes.push_back({"target", target});
       JsonRef outs = jn["outputs"];
       // Node names came with schema 8.x; before, the first output's name stands for the node.
       if (n.name.empty())
         for (JsonRef o : outs) {
           auto [ok, ov] = union_member(o);
-          if (ok == "as_tensor") n.name = ov["name"].string_or("");
+          if (ok == "as_tensor")
+            n.name = ov["name"].string_or("");
           else if (ok == "as_sym_int" || ok == "as_sym_bool" || ok == "as_sym_float")
             n.name = union_member(ov).second.string_or("");
           else if (ok == "as_tensors")
@@ -613,11 +670,12 @@ class ProgramBuilder {
         ++a;
       }
       a = 0;
-      for (JsonRef o : outs) n.outputs.push_back({"", argument(sc, o, n, fmt::format("out{}", a++))});
+      for (JsonRef o : outs)
+        n.outputs.push_back({"", argument(sc, o, n, fmt::format("out{}", a++))});
       for (JsonRef m : jn) {
         const auto key = m.raw_key();
-        if (key != "target" && key != "inputs" && key != "outputs" && key != "metadata" && key != "name" &&
-            key != "is_hop_single_tensor_return" && !m.is_null())
+        if (key != "target" && key != "inputs" && key != "outputs" && key != "metadata" &&
+            key != "name" && key != "is_hop_single_tensor_return" && !m.is_null())
           n.attributes.push_back({m.key(), std::string(m.raw().substr(0, 4096))});
       }
       g.add_node(std::move(n));
@@ -637,7 +695,8 @@ class ProgramBuilder {
       const bool user = idx >= output_roles.size() || output_roles[idx].first == "user_output";
       if (idx < output_roles.size()) {
         n.attributes.push_back({"role", output_roles[idx].first});
-        if (!output_roles[idx].second.empty()) n.attributes.push_back({"target", output_roles[idx].second});
+        if (!output_roles[idx].second.empty())
+          n.attributes.push_back({"target", output_roles[idx].second});
       }
       if (user) g.outputs.push_back(id);
       n.inputs.push_back({"", id});
@@ -648,7 +707,8 @@ class ProgramBuilder {
       if (role != "user_output") {
         ++mutations_[role];
       }
-    for (const auto& [role, count] : mutations_) g.attributes.push_back({"outputs." + role, std::to_string(count)});
+    for (const auto& [role, count] : mutations_)
+      g.attributes.push_back({"outputs." + role, std::to_string(count)});
     mutations_.clear();
     g.link_values();
     return Status::Ok();
@@ -663,8 +723,9 @@ class ProgramBuilder {
       const std::string fqn = e["fqn"].string_or("");
       if (!fqn.empty()) fqns += (fqns.empty() ? "" : ", ") + fqn;
     }
-    g.attributes.push_back({"module_call_graph", std::to_string(mcg.size()) + " entries" +
-                                                     (fqns.empty() ? "" : ": " + fqns.substr(0, 2048))});
+    g.attributes.push_back(
+        {"module_call_graph", std::to_string(mcg.size()) + " entries" +
+                                  (fqns.empty() ? "" : ": " + fqns.substr(0, 2048))});
   }
 };
 

@@ -12,7 +12,10 @@ namespace etviz::torch_export {
 class JsonParser {
  public:
   JsonParser(std::string_view text, const JsonLimits& limits, ChunkedVector<JsonTree::Node>& nodes)
-      : p_(text.data()), begin_(text.data()), end_(text.data() + text.size()), limits_(limits),
+      : p_(text.data()),
+        begin_(text.data()),
+        end_(text.data() + text.size()),
+        limits_(limits),
         nodes_(nodes) {}
 
   Status run() {
@@ -32,11 +35,14 @@ class JsonParser {
 
   Error fail(std::string_view expected) const {
     const auto at = static_cast<size_t>(p_ - begin_);
-    if (p_ >= end_) return Error(fmt::format("JSON ends early at byte {}: expected {}", at, expected));
+    if (p_ >= end_)
+      return Error(fmt::format("JSON ends early at byte {}: expected {}", at, expected));
     const char c = *p_;
-    const std::string shown = (c >= 0x20 && c < 0x7f) ? fmt::format("'{}'", c)
-                                                      : fmt::format("byte 0x{:02x}", static_cast<uint8_t>(c));
-    return Error(fmt::format("JSON syntax error at byte {}: expected {}, found {}", at, expected, shown));
+    const std::string shown = (c >= 0x20 && c < 0x7f)
+                                  ? fmt::format("'{}'", c)
+                                  : fmt::format("byte 0x{:02x}", static_cast<uint8_t>(c));
+    return Error(
+        fmt::format("JSON syntax error at byte {}: expected {}, found {}", at, expected, shown));
   }
 
   void skip_ws() {
@@ -222,10 +228,14 @@ std::optional<uint32_t> hex4(std::string_view s, size_t at) {
   for (size_t i = at; i < at + 4; ++i) {
     const char c = s[i];
     v <<= 4;
-    if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
-    else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      v |= static_cast<uint32_t>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      v |= static_cast<uint32_t>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      v |= static_cast<uint32_t>(c - 'A' + 10);
+    else
+      return std::nullopt;
   }
   return v;
 }
@@ -249,14 +259,30 @@ std::string json_unescape(std::string_view body) {
     }
     const char e = body[++i];
     switch (e) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         auto cp = hex4(body, i + 1);
         if (!cp) {
@@ -276,7 +302,9 @@ std::string json_unescape(std::string_view body) {
         append_utf8(out, code);
         break;
       }
-      default: append_utf8(out, 0xfffd); break;
+      default:
+        append_utf8(out, 0xfffd);
+        break;
     }
   }
   return out;
@@ -284,7 +312,9 @@ std::string json_unescape(std::string_view body) {
 
 // ---- JsonRef ----
 
-JsonType JsonRef::type() const { return tree_->nodes_[index_].type; }
+JsonType JsonRef::type() const {
+  return tree_->nodes_[index_].type;
+}
 
 uint32_t JsonRef::size() const {
   if (!valid()) return 0;
@@ -296,7 +326,9 @@ JsonRef::Iterator JsonRef::begin() const {
   if (size() == 0) return end();
   return Iterator(tree_, tree_->nodes_[index_].offset);
 }
-JsonRef::Iterator JsonRef::end() const { return Iterator(tree_, JsonTree::kNone); }
+JsonRef::Iterator JsonRef::end() const {
+  return Iterator(tree_, JsonTree::kNone);
+}
 JsonRef::Iterator& JsonRef::Iterator::operator++() {
   index_ = tree_->nodes_[index_].next;
   return *this;
@@ -367,7 +399,9 @@ std::string_view JsonRef::string_body() const {
   return tree_->text_.substr(n.offset, n.length);
 }
 
-bool JsonRef::has_escapes() const { return is_string() && tree_->nodes_[index_].escaped; }
+bool JsonRef::has_escapes() const {
+  return is_string() && tree_->nodes_[index_].escaped;
+}
 
 std::string JsonRef::string_or(std::string_view fallback) const {
   auto s = as_string();

@@ -42,8 +42,8 @@ class JsonRef {
   uint32_t size() const;
 
   // Scalars; nullopt when the type does not match.
-  std::optional<int64_t> as_int() const;      // integral numbers (and doubles that are integral)
-  std::optional<double> as_double() const;    // numbers, incl. NaN/Infinity
+  std::optional<int64_t> as_int() const;    // integral numbers (and doubles that are integral)
+  std::optional<double> as_double() const;  // numbers, incl. NaN/Infinity
   std::optional<bool> as_bool() const;
   std::optional<std::string> as_string() const;  // unescaped
   // Text of a string without unescaping when it has no escapes (fast path), else unescaped.
@@ -119,15 +119,15 @@ class JsonTree {
   static constexpr uint32_t kNone = 0xffffffffu;
   struct Node {
     JsonType type = JsonType::kNull;
-    bool escaped = false;     // string (or key) contains backslash escapes
+    bool escaped = false;  // string (or key) contains backslash escapes
     bool key_escaped = false;
     uint32_t key_offset = 0;  // into text, for object members
     uint32_t key_length = 0;
-    uint32_t offset = 0;      // scalars: span of the text; containers: first child index
-    uint32_t length = 0;      // scalars: span length; containers: child count
-    uint32_t next = kNone;    // next sibling
-    uint32_t start = 0;       // offset of the value's text (for raw())
-    uint32_t raw_end = 0;     // end offset of the value's text
+    uint32_t offset = 0;    // scalars: span of the text; containers: first child index
+    uint32_t length = 0;    // scalars: span length; containers: child count
+    uint32_t next = kNone;  // next sibling
+    uint32_t start = 0;     // offset of the value's text (for raw())
+    uint32_t raw_end = 0;   // end offset of the value's text
   };
 
  private:

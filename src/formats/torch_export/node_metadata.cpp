@@ -17,9 +17,12 @@ std::vector<std::string_view> split_top_level(std::string_view text, char sep) {
       if (c == quote) quote = 0;
       continue;
     }
-    if (c == '\'' || c == '"') quote = c;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == '\'' || c == '"')
+      quote = c;
+    else if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
     else if (c == sep && depth == 0) {
       parts.push_back(text.substr(start, i - start));
       start = i + 1;
@@ -30,9 +33,11 @@ std::vector<std::string_view> split_top_level(std::string_view text, char sep) {
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t' || s.front() == '\r'))
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\n' || s.front() == '\t' || s.front() == '\r'))
     s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t' || s.back() == '\r'))
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\n' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
   return s;
 }
@@ -63,7 +68,8 @@ std::string normalize_module_path(std::string_view path) {
         break;
       }
       std::string_view inner = rest.substr(i + 1, close - i - 1);
-      if (inner.size() >= 2 && (inner.front() == '\'' || inner.front() == '"')) inner = inner.substr(1, inner.size() - 2);
+      if (inner.size() >= 2 && (inner.front() == '\'' || inner.front() == '"'))
+        inner = inner.substr(1, inner.size() - 2);
       if (!out.empty() && out.back() != '.') out += '.';
       out.append(inner);
       i = close;
@@ -134,7 +140,8 @@ std::vector<int64_t> parse_int_list(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
-    if ((c >= '0' && c <= '9') || (c == '-' && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9')) {
+    if ((c >= '0' && c <= '9') ||
+        (c == '-' && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9')) {
       int64_t v = 0;
       auto [ptr, ec] = std::from_chars(text.data() + i, text.data() + text.size(), v);
       if (ec == std::errc()) out.push_back(v);

@@ -65,8 +65,10 @@ void read_payload_config(Document& doc, ZipArchive& zip, const std::string& dir,
       t.dtype = export_scalar_type_name(meta["dtype"].as_int().value_or(0));
       for (JsonRef s : meta["sizes"]) {
         Dim d;
-        if (auto v = s["as_int"].as_int()) d.size = *v;
-        else d.symbol = s["as_expr"]["expr_str"].string_or("?");
+        if (auto v = s["as_int"].as_int())
+          d.size = *v;
+        else
+          d.symbol = s["as_expr"]["expr_str"].string_or("?");
         t.shape.push_back(std::move(d));
       }
       t.requires_grad = meta["requires_grad"].as_bool().value_or(false);
@@ -77,12 +79,14 @@ void read_payload_config(Document& doc, ZipArchive& zip, const std::string& dir,
       blob.tensor = std::move(t);
     }
     if (item["use_pickle"].as_bool().value_or(false))
-      doc.note(fmt::format("{} '{}' is pickled ({}); its layout is not shown", kind, blob.key, path_name));
+      doc.note(fmt::format("{} '{}' is pickled ({}); its layout is not shown", kind, blob.key,
+                           path_name));
     doc.named_data.push_back(std::move(blob));
   }
 }
 
-Status read_program_entry(Document& doc, ZipArchive& zip, const ZipEntry& entry, const std::string& name) {
+Status read_program_entry(Document& doc, ZipArchive& zip, const ZipEntry& entry,
+                          const std::string& name) {
   auto text = zip.read(entry);
   if (!text) return text.error();
   ExportedProgramOptions options;
@@ -109,12 +113,14 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
       break;
     }
     if (e.name.ends_with("serialized_exported_program.json"))
-      root = e.name.substr(0, e.name.size() - std::string_view("serialized_exported_program.json").size());
+      root = e.name.substr(
+          0, e.name.size() - std::string_view("serialized_exported_program.json").size());
   }
   if (zip.prefix_bytes() > 0)
-    doc.note(fmt::format("the zip central directory sits {} bytes later than it states: bytes were "
-                         "prepended to or inserted into the archive",
-                         zip.prefix_bytes()));
+    doc.note(
+        fmt::format("the zip central directory sits {} bytes later than it states: bytes were "
+                    "prepended to or inserted into the archive",
+                    zip.prefix_bytes()));
 
   std::vector<std::string> schema_versions;
   if (new_layout) {
@@ -122,17 +128,22 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
     const std::string version = small_text(zip, root + "archive_version");
     doc.properties.push_back({"archive_format", format});
     if (!version.empty()) doc.properties.push_back({"archive_version", version});
-    if (auto b = small_text(zip, root + "byteorder"); !b.empty()) doc.properties.push_back({"byteorder", b});
-    if (auto v = small_text(zip, root + ".data/version"); !v.empty()) doc.properties.push_back({"data_version", v});
+    if (auto b = small_text(zip, root + "byteorder"); !b.empty())
+      doc.properties.push_back({"byteorder", b});
+    if (auto v = small_text(zip, root + ".data/version"); !v.empty())
+      doc.properties.push_back({"data_version", v});
     if (!root.empty()) doc.properties.push_back({"archive_root", root.substr(0, root.size() - 1)});
     const std::string models_dir = root + "models/";
     for (const ZipEntry& e : zip.entries()) {
       if (!e.name.starts_with(models_dir) || !e.name.ends_with(".json")) continue;
-      const std::string model = e.name.substr(models_dir.size(), e.name.size() - models_dir.size() - 5);
+      const std::string model =
+          e.name.substr(models_dir.size(), e.name.size() - models_dir.size() - 5);
       if (model.find('/') != std::string::npos) continue;
       if (auto s = read_program_entry(doc, zip, e, model); !s) return s.error();
-      read_payload_config(doc, zip, root + "data/weights/", model + "_weights_config.json", "weight");
-      read_payload_config(doc, zip, root + "data/constants/", model + "_constants_config.json", "constant");
+      read_payload_config(doc, zip, root + "data/weights/", model + "_weights_config.json",
+                          "weight");
+      read_payload_config(doc, zip, root + "data/constants/", model + "_constants_config.json",
+                          "constant");
       if (zip.find(root + "data/sample_inputs/" + model + ".pt"))
         doc.properties.push_back({"sample_inputs." + model, "present (pickled)"});
     }
@@ -140,11 +151,15 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
                                      version.empty() ? "?" : version);
   } else {
     const ZipEntry* ep = zip.find(root + "serialized_exported_program.json");
-    if (!ep) return Error(file->path() + ": .pt2 archive without serialized_exported_program.json or models/");
+    if (!ep)
+      return Error(file->path() +
+                   ": .pt2 archive without serialized_exported_program.json or models/");
     if (auto s = read_program_entry(doc, zip, *ep, "exported_program"); !s) return s.error();
-    if (auto v = small_text(zip, root + "version"); !v.empty()) doc.properties.push_back({"version", v});
-    for (const char* sibling : {"serialized_state_dict.json", "serialized_state_dict.pt", "serialized_constants.json",
-                                "serialized_constants.pt", "serialized_example_inputs.pt"})
+    if (auto v = small_text(zip, root + "version"); !v.empty())
+      doc.properties.push_back({"version", v});
+    for (const char* sibling :
+         {"serialized_state_dict.json", "serialized_state_dict.pt", "serialized_constants.json",
+          "serialized_constants.pt", "serialized_example_inputs.pt"})
       if (const ZipEntry* e = zip.find(root + sibling))
         doc.properties.push_back({sibling, fmt::format("{} bytes (not read)", e->size)});
     doc.format_version = "pt2 archive (2024 layout)";
@@ -158,9 +173,10 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
   if (!schema_versions.empty()) doc.format_version += ", schema " + schema_versions.front();
   for (const std::string& n : zip.notes()) doc.warn(n);
   for (const ZipEntry& e : zip.entries())
-    doc.sections.push_back({e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
-                            e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
-                            e.compressed_size});
+    doc.sections.push_back(
+        {e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
+         e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
+         e.compressed_size});
   return doc;
 }
 

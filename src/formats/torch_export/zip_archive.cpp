@@ -45,14 +45,17 @@ struct ZipArchive::Impl {
 
 ZipArchive::~ZipArchive() = default;
 
-Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> bytes, std::string path) {
+Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> bytes,
+                                                     std::string path) {
   std::unique_ptr<ZipArchive> za(new ZipArchive());
   za->path_ = std::move(path);
   za->file_size_ = bytes.size();
   const int64_t eocd = find_eocd(bytes);
   if (eocd < 0)
-    return Error(fmt::format("{}: not a readable zip archive: no end-of-central-directory record "
-                             "in the last 64 KiB (truncated?)", za->path_));
+    return Error(
+        fmt::format("{}: not a readable zip archive: no end-of-central-directory record "
+                    "in the last 64 KiB (truncated?)",
+                    za->path_));
   // The central directory ends where the EOCD record starts; its stated offset is relative to the
   // archive's start, so any difference is junk prepended to the archive.
   // A zip64 end record and its 20-byte locator may sit between the directory and the EOCD
@@ -63,7 +66,8 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
   if (eocd >= 20 && load_le<uint32_t>(bytes.data() + eocd - 20) == kZip64Locator) {
     const uint64_t stated_record = load_le<uint64_t>(bytes.data() + eocd - 20 + 8);
     // The record is usually 56 bytes; find it just before the locator.
-    for (uint64_t back = 56; back <= 56 + 1024 && back + 20 <= static_cast<uint64_t>(eocd); ++back) {
+    for (uint64_t back = 56; back <= 56 + 1024 && back + 20 <= static_cast<uint64_t>(eocd);
+         ++back) {
       const uint64_t at = static_cast<uint64_t>(eocd) - 20 - back;
       if (load_le<uint32_t>(bytes.data() + at) == kZip64Record &&
           load_le<uint64_t>(bytes.data() + at + 4) + 12 == back) {
@@ -101,7 +105,8 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
 
   const zip_int64_t n = zip_get_num_entries(za->impl_->archive, 0);
   if (n < 0 || static_cast<uint64_t>(n) > body.size() / 22 + 1)
-    return Error(fmt::format("{}: corrupt zip archive: {} entries in {} bytes", za->path_, n, body.size()));
+    return Error(
+        fmt::format("{}: corrupt zip archive: {} entries in {} bytes", za->path_, n, body.size()));
   za->entries_.reserve(static_cast<size_t>(n));
   for (zip_int64_t i = 0; i < n; ++i) {
     zip_stat_t st;
@@ -134,7 +139,8 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
       const uint8_t* l = body.data() + local;
       if (load_le<uint32_t>(l) == kLocalHeader) {
         const uint64_t data = local + 30ull + load_le<uint16_t>(l + 26) + load_le<uint16_t>(l + 28);
-        if (data + e.size <= body.size()) e.stored_data_offset = static_cast<int64_t>(data + za->prefix_);
+        if (data + e.size <= body.size())
+          e.stored_data_offset = static_cast<int64_t>(data + za->prefix_);
       }
     }
     pos += 46ull + name_len + extra_len + comment_len;
@@ -149,16 +155,18 @@ const ZipEntry* ZipArchive::find(std::string_view name) const {
 }
 
 Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) {
-  const uint64_t ratio_bound = std::max<uint64_t>(entry.compressed_size, 1) * kMaxCompressionRatio + (1u << 16);
+  const uint64_t ratio_bound =
+      std::max<uint64_t>(entry.compressed_size, 1) * kMaxCompressionRatio + (1u << 16);
   if (entry.size > max_bytes || entry.size > ratio_bound)
-    return Error(fmt::format("{}: zip entry '{}' declares {} bytes uncompressed from {} compressed; "
-                             "refusing (limit {} bytes; a zip bomb?)",
-                             path_, entry.name, entry.size, entry.compressed_size,
-                             std::min(max_bytes, ratio_bound)));
+    return Error(fmt::format(
+        "{}: zip entry '{}' declares {} bytes uncompressed from {} compressed; "
+        "refusing (limit {} bytes; a zip bomb?)",
+        path_, entry.name, entry.size, entry.compressed_size, std::min(max_bytes, ratio_bound)));
   const uint64_t total_bound = file_size_ * kMaxCompressionRatio + (64u << 20);
   if (inflated_total_ + entry.size > total_bound)
-    return Error(fmt::format("{}: entries inflate to more than {} bytes in total; refusing (a zip bomb?)",
-                             path_, total_bound));
+    return Error(
+        fmt::format("{}: entries inflate to more than {} bytes in total; refusing (a zip bomb?)",
+                    path_, total_bound));
   zip_file_t* f = zip_fopen_index(impl_->archive, static_cast<zip_uint64_t>(entry.index), 0);
   if (!f) {
     const std::string why = zip_strerror(impl_->archive);
@@ -183,8 +191,8 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) 
   const zip_int64_t more = got == entry.size ? zip_fread(f, &extra, 1) : 0;
   zip_fclose(f);
   if (got != entry.size)
-    return Error(fmt::format("{}: zip entry '{}' holds {} bytes, its header says {}", path_, entry.name,
-                             got, entry.size));
+    return Error(fmt::format("{}: zip entry '{}' holds {} bytes, its header says {}", path_,
+                             entry.name, got, entry.size));
   if (more > 0)
     return Error(fmt::format("{}: zip entry '{}' inflates past its declared {} bytes; refusing",
                              path_, entry.name, entry.size));
@@ -205,17 +213,20 @@ Result<std::string> ZipArchive::salvage_stored(const ZipEntry& entry, const std:
     return -1;
   };
   auto fail = [&](const std::string& detail) {
-    return Error(fmt::format("{}: zip entry '{}' is corrupt ({}) and {}", path_, entry.name, why, detail));
+    return Error(
+        fmt::format("{}: zip entry '{}' is corrupt ({}) and {}", path_, entry.name, why, detail));
   };
   const int64_t header = find_header(entry.name, 0);
   if (header < 0) return fail("no local header carries its name");
   const uint64_t h = static_cast<uint64_t>(header);
-  const uint64_t data = h + 30 + load_le<uint16_t>(bytes_.data() + h + 26) + load_le<uint16_t>(bytes_.data() + h + 28);
+  const uint64_t data = h + 30 + load_le<uint16_t>(bytes_.data() + h + 26) +
+                        load_le<uint16_t>(bytes_.data() + h + 28);
   // The entry that follows it in the file (by stated order) bounds its data.
   uint64_t end = cd_start_;
   const ZipEntry* next = nullptr;
   for (const ZipEntry& e : entries_)
-    if (e.local_header_offset > entry.local_header_offset && (!next || e.local_header_offset < next->local_header_offset))
+    if (e.local_header_offset > entry.local_header_offset &&
+        (!next || e.local_header_offset < next->local_header_offset))
       next = &e;
   if (next) {
     const int64_t n = find_header(next->name, data);
@@ -224,17 +235,22 @@ Result<std::string> ZipArchive::salvage_stored(const ZipEntry& entry, const std:
   }
   // Data descriptors (flag bit 3) sit after the data: 12 or 16 bytes, optionally signed.
   if (load_le<uint16_t>(bytes_.data() + h + 6) & 8) {
-    if (end >= data + 16 && load_le<uint32_t>(bytes_.data() + end - 16) == 0x08074b50) end -= 16;
-    else if (end >= data + 12) end -= 12;
+    if (end >= data + 16 && load_le<uint32_t>(bytes_.data() + end - 16) == 0x08074b50)
+      end -= 16;
+    else if (end >= data + 12)
+      end -= 12;
   }
   if (end < data) return fail("its data cannot be delimited");
   const uint64_t size = end - data;
   if (size > entry.size + (1u << 20) + entry.size / 4)
-    return fail(fmt::format("the bytes before the next entry ({}) are far more than its declared {}", size, entry.size));
-  notes_.push_back(fmt::format(
-      "zip entry '{}' does not match its headers ({}); read the {} bytes stored between its local header "
-      "and the next entry (declared {}): the file was edited after it was zipped",
-      entry.name, why, size, entry.size));
+    return fail(
+        fmt::format("the bytes before the next entry ({}) are far more than its declared {}", size,
+                    entry.size));
+  notes_.push_back(
+      fmt::format("zip entry '{}' does not match its headers ({}); read the {} bytes stored "
+                  "between its local header "
+                  "and the next entry (declared {}): the file was edited after it was zipped",
+                  entry.name, why, size, entry.size));
   inflated_total_ += size;
   return std::string(reinterpret_cast<const char*>(bytes_.data() + data), size);
 }

@@ -17,10 +17,10 @@ namespace etviz::torch_export {
 
 struct ZipEntry {
   std::string name;
-  uint64_t size = 0;             // declared uncompressed size
+  uint64_t size = 0;  // declared uncompressed size
   uint64_t compressed_size = 0;
-  uint16_t method = 0;           // 0 stored, 8 deflate
-  int64_t index = -1;            // libzip index
+  uint16_t method = 0;  // 0 stored, 8 deflate
+  int64_t index = -1;   // libzip index
   // Offset of the entry's bytes in the file when stored uncompressed, else -1.
   int64_t stored_data_offset = -1;
   uint64_t local_header_offset = 0;  // as the central directory states it
