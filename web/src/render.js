@@ -298,7 +298,8 @@ export class Renderer {
         ctx.stroke();
         ctx.setLineDash([]);
         ctx.fillStyle = T.muted;
-        ctx.fillText(`${M.detachedOut[i]} uses (select to show)`, cx + 4, by + 8);
+        ctx.textAlign = 'left';
+        ctx.fillText(fitText(ctx, SMALL_FONT, `${M.detachedOut[i]} uses`, nw[i] / 2 + 6), cx + 3, by + 8);
       }
     }
 
