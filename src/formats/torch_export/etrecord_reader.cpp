@@ -173,7 +173,11 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
   for (const ZipEntry& e : zip.entries()) {
     if (kMetadataEntries.count(e.name) || is_sibling(e.name) || e.name.ends_with("/")) continue;
     auto text = zip.read(e);
-    if (!text) return text.error();
+    if (!text) {
+      // One unreadable stage does not hide the others.
+      doc.warn(text.error().message());
+      continue;
+    }
     ExportedProgramOptions options;
     options.graph_name = e.name;
     auto index = read_exported_program(*text, doc, options);
