@@ -18,3 +18,8 @@ log "tests"
 log "sanitizer build, parser tests (build-asan/)"
 configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DETVIZ_SANITIZE=ON -DETVIZ_BENCH=OFF
 (cd build-asan && ctest --output-on-failure -j"$(nproc)" -L parser)
+
+if [ -x fuzz/run.sh ]; then
+  log "fuzzing the exported-program JSON reader and archive reader briefly (build-fuzz/)"
+  FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash fuzz/run.sh
+fi
