@@ -1,9 +1,29 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the release build (warnings are errors) with the whole suite,
-# then the parsers' tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# the parsers' tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and a short
+# fuzzing run. Ends with one line: "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
+
+passed=0
+failed=0
+# run_ctest DIR [ctest args...]: runs ctest, adds its counts to the totals.
+run_ctest() {
+  local dir=$1 out
+  shift
+  out=$(mktemp)
+  local status=0
+  (cd "$dir" && ctest --output-on-failure -j"$(nproc)" "$@") 2>&1 | tee "$out" || status=$?
+  local line
+  line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$out" | tail -1 || true)
+  if [[ $line =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+    failed=$((failed + BASH_REMATCH[1]))
+    passed=$((passed + BASH_REMATCH[2] - BASH_REMATCH[1]))
+  fi
+  rm -f "$out"
+  return "$status"
+}
 
 install_deps
 log "release build with -Werror (build-ci/)"
@@ -13,13 +33,15 @@ if command -v emcc >/dev/null 2>&1 && [ -x scripts/build-wasm.sh ]; then
   scripts/build-wasm.sh
 fi
 log "tests"
-(cd build-ci && ctest --output-on-failure -j"$(nproc)")
+run_ctest build-ci
 
 log "sanitizer build, parser tests (build-asan/)"
 configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DETVIZ_SANITIZE=ON -DETVIZ_BENCH=OFF
-(cd build-asan && ctest --output-on-failure -j"$(nproc)" -L parser)
+run_ctest build-asan -L parser
 
 if [ -x fuzz/run.sh ]; then
   log "fuzzing the exported-program JSON reader and archive reader briefly (build-fuzz/)"
   FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash fuzz/run.sh
 fi
+
+echo "tests: $passed passed, $failed failed"
