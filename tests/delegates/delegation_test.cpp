@@ -132,8 +132,12 @@ TEST(Delegation, ExportedProgramDelegateCallsAreOpaque) {
   lowered.name = "lowered_module_0";
   lowered.kind = ValueKind::kOther;
   const ValueId lm = g.add_value(lowered);
-  const ValueId x = g.add_value(Value{.name = "x"});
-  const ValueId y = g.add_value(Value{.name = "y"});
+  Value xv;
+  xv.name = "x";
+  Value yv;
+  yv.name = "y";
+  const ValueId x = g.add_value(xv);
+  const ValueId y = g.add_value(yv);
   Node call;
   call.op = "torch.ops.higher_order.executorch_call_delegate";
   call.inputs = {{"", lm}, {"", x}};

@@ -63,14 +63,17 @@ TEST(PayloadFuzz, FlipsAndTruncationsNeverCrash) {
         ++failures;
         EXPECT_FALSE(g.error().message().empty());
       } else {
-        for (const Node& n : g->nodes)
-          for (const Argument& a : n.inputs)
+        for (const Node& n : g->nodes) {
+          for (const Argument& a : n.inputs) {
             ASSERT_TRUE(a.value >= 0 && static_cast<size_t>(a.value) < g->values.size());
+          }
+        }
       }
     }
     // Opaque decoders (QNN, OpenVINO summaries) may accept damage; the others must notice some.
-    if (std::string(s.backend) == "XnnpackBackend" || std::string(s.backend) == "VgfBackend")
+    if (std::string(s.backend) == "XnnpackBackend" || std::string(s.backend) == "VgfBackend") {
       EXPECT_GT(failures, 0) << s.file;
+    }
   }
 }
 
