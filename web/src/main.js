@@ -271,9 +271,14 @@ class App {
     cam.x += lw;
     if (cam.scale >= 0.45) return;
     cam.scale = Math.max(cam.scale, Math.min(1, (this.width - 64) / Math.max(b.w, 1)), 0.45);
-    cam.x = lw + (this.width - lw) / 2 - (b.x + b.w / 2) * cam.scale;
+    // Centre on the median box, not the bounding box: one wide row (parameters laid out at the
+    // top) would otherwise leave the view on empty space.
+    const L = this.view.layout;
+    const xs = Array.from(this.view.boxes.nodes, (i) => L.nx[i] + L.nw[i] / 2).sort((p, q) => p - q);
+    const mid = xs.length ? xs[xs.length >> 1] : b.x + b.w / 2;
+    cam.x = lw + (this.width - lw) / 2 - mid * cam.scale;
     cam.y = 32 - b.y * cam.scale;
-    if (b.w * cam.scale > this.width - lw) cam.x = lw + 32 - b.x * cam.scale;
+    if (b.w * cam.scale <= this.width - lw) cam.x = lw + (this.width - lw) / 2 - (b.x + b.w / 2) * cam.scale;
   }
   fit() {
     const b = this.view.bounds;
