@@ -55,8 +55,11 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
   s.diagnostics = doc.diagnostics;
 
   if (!method.empty() && !doc.find_graph(method)) {
+    // Name what can be asked for: methods, or the top-level graphs of other formats, not
+    // decoded delegate payloads.
     std::string names;
-    for (const Graph& g : doc.graphs) names += (names.empty() ? "" : ", ") + g.name;
+    for (const Graph& g : doc.graphs)
+      if (g.kind != "delegate") names += (names.empty() ? "" : ", ") + g.name;
     return Error("no method named '" + method + "' (methods: " + names + ")");
   }
 

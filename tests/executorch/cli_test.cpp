@@ -91,6 +91,7 @@ TEST(Cli, InfoMethodFilterAndUnknownMethod) {
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("no method named 'nope'"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("kv_forward"), std::string::npos);
+  EXPECT_EQ(bad.err.find("QnnBackend#"), std::string::npos) << "decoded payloads are not methods";
 }
 
 TEST(Cli, BundledProgramTestCases) {
