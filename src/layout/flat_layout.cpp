@@ -11,6 +11,7 @@
 #include "cycle_breaking.h"
 #include "flat_graph.h"
 #include "layering.h"
+#include "level_topology.h"
 #include "ordering.h"
 #include "routing.h"
 
@@ -35,18 +36,26 @@ Rect bounds_of(const FlatGraph& graph, const FlatLayout& layout) {
   return {x0, y0, x1 - x0, y1 - y0};
 }
 
-FlatLayout layout_component(const FlatGraph& graph, const Options& options) {
+ComponentTopology component_topology(const FlatGraph& graph, const Options& options) {
   const Adjacency adjacency(graph);
-  const std::vector<uint8_t> reversed = break_cycles(graph, adjacency);
-  const std::vector<uint32_t> layer = assign_layers(graph, adjacency, reversed, options.layering);
-  LayeredGraph g = build_layered_graph(graph, layer, reversed, options.bundle_fan_out);
+  ComponentTopology t;
+  t.reversed = break_cycles(graph, adjacency);
+  t.layer = assign_layers(graph, adjacency, t.reversed, options.layering);
+  const LayeredGraph g = build_layered_graph(graph, t.layer, t.reversed, options.bundle_fan_out);
+  t.order = order_layers(g, options);
+  return t;
+}
+
+FlatLayout layout_component(const FlatGraph& graph, const Options& options,
+                            const ComponentTopology& t) {
+  const std::vector<uint32_t>& layer = t.layer;
+  LayeredGraph g = build_layered_graph(graph, layer, t.reversed, options.bundle_fan_out);
   // Room for self-loops, which go round the right side.
   for (const FlatGraph::Edge& e : graph.edges) {
     if (e.source == e.target)
       g.width[g.of_flat[e.source]] = graph.nodes[e.source].width + 2 * options.edge_spacing;
   }
-  const Order order = order_layers(g, options);
-  const std::vector<double> x = assign_x(g, order, options);
+  const std::vector<double> x = assign_x(g, t.order, options);
 
   LayerBands bands;
   bands.height.assign(g.layer_count, 0);
@@ -64,20 +73,16 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options) {
     layout.centers[v] = {x[g.of_flat[v]], bands.center(layer[v])};
   }
   layout.route_begin.push_back(0);
-  route_edges(graph, g, reversed, x, bands, options, layout);
+  route_edges(graph, g, t.reversed, x, bands, options, layout);
   layout.bounds = bounds_of(graph, layout);
   return layout;
 }
 
-}  // namespace
-
-FlatLayout layout_flat(const FlatGraph& graph, const Options& options) {
-  const Components components = find_components(graph);
-  if (components.count <= 1) return layout_component(graph, options);
-
-  // Lay out each component on its own, then place them in rows (first-seen order).
+// The graph of each component, with nodes and edges renumbered in their original order.
+std::vector<FlatGraph> split_components(const FlatGraph& graph, const Components& components,
+                                        std::vector<uint32_t>& local) {
   std::vector<FlatGraph> parts(components.count);
-  std::vector<uint32_t> local(graph.nodes.size());
+  local.assign(graph.nodes.size(), 0);
   for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
     FlatGraph& part = parts[components.of_node[v]];
     local[v] = static_cast<uint32_t>(part.nodes.size());
@@ -89,10 +94,41 @@ FlatLayout layout_flat(const FlatGraph& graph, const Options& options) {
     copy.target = local[e.target];
     parts[components.of_node[e.source]].edges.push_back(copy);
   }
+  return parts;
+}
+
+}  // namespace
+
+LevelTopology level_topology(const FlatGraph& graph, const Options& options) {
+  LevelTopology t;
+  t.components = find_components(graph);
+  if (t.components.count <= 1) {
+    t.parts.push_back(component_topology(graph, options));
+    return t;
+  }
+  std::vector<uint32_t> local;
+  const std::vector<FlatGraph> parts = split_components(graph, t.components, local);
+  t.parts.reserve(parts.size());
+  for (const FlatGraph& part : parts) t.parts.push_back(component_topology(part, options));
+  return t;
+}
+
+FlatLayout layout_flat(const FlatGraph& graph, const Options& options) {
+  return layout_flat(graph, options, level_topology(graph, options));
+}
+
+FlatLayout layout_flat(const FlatGraph& graph, const Options& options,
+                       const LevelTopology& topology) {
+  const Components& components = topology.components;
+  if (components.count <= 1) return layout_component(graph, options, topology.parts[0]);
+
+  // Lay out each component on its own, then place them in rows (first-seen order).
+  std::vector<uint32_t> local;
+  const std::vector<FlatGraph> parts = split_components(graph, components, local);
   std::vector<FlatLayout> laid(components.count);
   double total_area = 0, widest = 0;
   for (uint32_t c = 0; c < components.count; ++c) {
-    laid[c] = layout_component(parts[c], options);
+    laid[c] = layout_component(parts[c], options, topology.parts[c]);
     const Rect& b = laid[c].bounds;
     total_area += (b.width + options.component_spacing) * (b.height + options.component_spacing);
     widest = std::max(widest, b.width);

@@ -1,5 +1,6 @@
 #include "layout_cache.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace etviz::layout {
@@ -56,25 +57,94 @@ std::vector<uint64_t> options_fingerprint(const Options& o) {
           static_cast<uint64_t>(o.coordinates)};
 }
 
-const FlatLayout& LayoutCache::get(const FlatGraph& graph, const Options& options, bool& reused) {
+const FlatLayout& LayoutCache::get(const FlatGraph& graph, const Options& options, Hit& hit) {
   std::vector<uint64_t> key = serialize(graph);
   const uint64_t hash = hash_words(key);
   auto [first, last] = entries_.equal_range(hash);
   for (auto it = first; it != last; ++it) {
     if (it->second.key == key) {
       it->second.last_used = run_;
-      reused = true;
+      hit = Hit::kLayout;
       return it->second.layout;
     }
   }
-  reused = false;
-  auto it = entries_.emplace(hash, Entry{std::move(key), layout_flat(graph, options), run_});
+  std::vector<uint64_t> structure = topology_key(graph);
+  const uint64_t structure_hash = hash_words(structure);
+  const LevelTopology* topology = nullptr;
+  auto [tfirst, tlast] = topologies_.equal_range(structure_hash);
+  for (auto it = tfirst; it != tlast && !topology; ++it) {
+    if (it->second.key == structure) {
+      it->second.last_used = run_;
+      topology = &it->second.topology;
+    }
+  }
+  hit = topology ? Hit::kStructure : Hit::kMiss;
+  if (!topology) {
+    auto it = topologies_.emplace(
+        structure_hash, TopologyEntry{std::move(structure), level_topology(graph, options), run_});
+    topology = &it->second.topology;
+  }
+  auto it =
+      entries_.emplace(hash, Entry{std::move(key), layout_flat(graph, options, *topology), run_});
   return it->second.layout;
+}
+
+std::vector<uint64_t> topology_key(const FlatGraph& graph) {
+  const auto n = graph.nodes.size(), m = graph.edges.size();
+  // Rank of each edge end's offset among the offsets on the same side of its node (outgoing
+  // ends, incoming ends): sort the ends by (node, side, offset) and number the distinct
+  // offsets per node and side. Ends are numbered 2 * edge (+1 for the target end), so the
+  // side is the id's low bit.
+  struct End {
+    uint32_t node;
+    double offset;
+    uint32_t id;  // 2 * edge (+1 for the target end)
+  };
+  std::vector<End> ends;
+  ends.reserve(2 * m);
+  for (uint32_t e = 0; e < m; ++e) {
+    ends.push_back({graph.edges[e].source, graph.edges[e].source_offset, 2 * e});
+    ends.push_back({graph.edges[e].target, graph.edges[e].target_offset, 2 * e + 1});
+  }
+  std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
+    if (a.node != b.node) return a.node < b.node;
+    if ((a.id & 1) != (b.id & 1)) return (a.id & 1) < (b.id & 1);
+    if (a.offset != b.offset) return a.offset < b.offset;
+    return a.id < b.id;
+  });
+  std::vector<uint32_t> rank(2 * m, 0);
+  for (size_t i = 1; i < ends.size(); ++i) {
+    const End &a = ends[i - 1], &b = ends[i];
+    const bool same_side = a.node == b.node && (a.id & 1) == (b.id & 1);
+    rank[b.id] = !same_side ? 0 : rank[a.id] + (a.offset == b.offset ? 0 : 1);
+  }
+  std::vector<uint64_t> key;
+  key.reserve(2 + (n + 63) / 32 + 2 * m);
+  key.push_back(n);
+  // Pins, two bits per node.
+  uint64_t word = 0;
+  for (size_t v = 0; v < n; ++v) {
+    word |= uint64_t{static_cast<uint8_t>(graph.nodes[v].pin)} << (2 * (v % 32));
+    if (v % 32 == 31) {
+      key.push_back(word);
+      word = 0;
+    }
+  }
+  if (n % 32) key.push_back(word);
+  key.push_back(m);
+  for (uint32_t e = 0; e < m; ++e) {
+    key.push_back((uint64_t{graph.edges[e].source} << 32) | graph.edges[e].target);
+    key.push_back((uint64_t{rank[2 * e]} << 32) | rank[2 * e + 1]);
+  }
+  return key;
 }
 
 void LayoutCache::finish_run() {
   for (auto it = entries_.begin(); it != entries_.end();) {
     it = it->second.last_used + 1 < run_ ? entries_.erase(it) : std::next(it);
+  }
+  for (auto it = topologies_.begin(); it != topologies_.end();) {
+    it = it->second.last_used + 1 < run_ ? topologies_.erase(it) : std::next(it);
   }
   ++run_;
 }

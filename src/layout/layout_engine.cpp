@@ -132,9 +132,10 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     complete_level(container, set, h, placed);
     const FlatLayout* layout;
     if (cache) {
-      bool reused = false;
-      layout = &cache->get(container.flat, options, reused);
-      ++(reused ? stats.reused : stats.laid_out);
+      LayoutCache::Hit hit = LayoutCache::Hit::kMiss;
+      layout = &cache->get(container.flat, options, hit);
+      ++(hit == LayoutCache::Hit::kLayout ? stats.reused : stats.laid_out);
+      if (hit == LayoutCache::Hit::kStructure) ++stats.structure_reused;
     } else {
       owned[c] = layout_flat(container.flat, options);
       layout = &owned[c];

@@ -11,6 +11,11 @@ struct Oriented {
   uint32_t edge;
   uint32_t upper, lower;
   double upper_offset, lower_offset;
+  // Reversed to break a cycle: the upper end is the input edge's target. Such an edge leaves
+  // its upper node on another side than the forward edges, so it is never bundled with them
+  // (and bundles depend only on the order of offsets on one side of a node, which is what
+  // the engine's cache keys on; see topology_key).
+  bool upper_is_target;
 };
 
 uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
@@ -105,8 +110,9 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     const FlatGraph::Edge& edge = graph.edges[e];
     if (edge.source == edge.target) continue;
     Oriented o =
-        reversed[e] ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset}
-                    : Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset};
+        reversed[e]
+            ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset, true}
+            : Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset, false};
     if (layer[o.lower] <= layer[o.upper] + 1) {
       // Adjacent layers (or, impossible for a valid layering, not below: no segment).
       if (layer[o.lower] == layer[o.upper] + 1) {
@@ -124,6 +130,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   std::stable_sort(long_edges.begin(), long_edges.end(), [&](const Oriented& a, const Oriented& b) {
     if (!bundle_fan_out) return false;
     if (a.upper != b.upper) return a.upper < b.upper;
+    if (a.upper_is_target != b.upper_is_target) return b.upper_is_target;
     return a.upper_offset < b.upper_offset;
   });
   std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
@@ -132,6 +139,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     size_t end = begin + 1;
     while (bundle_fan_out && end < long_edges.size() &&
            long_edges[end].upper == long_edges[begin].upper &&
+           long_edges[end].upper_is_target == long_edges[begin].upper_is_target &&
            long_edges[end].upper_offset == long_edges[begin].upper_offset) {
       ++end;
     }

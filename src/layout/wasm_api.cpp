@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "layout.h"
+#include "route_sharing.h"
 
 namespace {
 
@@ -21,6 +22,7 @@ LayoutEngine& engine() {
 struct Result {
   std::vector<double> node_rects, group_rects, points, labels;
   std::vector<uint32_t> edge_ranges;
+  SharedRoutes shared;  // the routes with shared trunks stored once (what the viewer takes)
   double bounds[4] = {0, 0, 0, 0};
 };
 Result& result() {
@@ -79,6 +81,9 @@ EMSCRIPTEN_KEEPALIVE int etviz_layout_run(
     r.edge_ranges.insert(r.edge_ranges.end(), {e.first_point, e.point_count});
     r.labels.insert(r.labels.end(), {e.label.x, e.label.y});
   }
+  std::vector<uint32_t> sources(edge_count);
+  for (uint32_t e = 0; e < edge_count; ++e) sources[e] = graph.edges[e].source;
+  r.shared = share_routes(layout, sources);
   r.bounds[0] = layout.bounds.x;
   r.bounds[1] = layout.bounds.y;
   r.bounds[2] = layout.bounds.width;
@@ -106,6 +111,24 @@ EMSCRIPTEN_KEEPALIVE const double* etviz_layout_labels() {
 }
 EMSCRIPTEN_KEEPALIVE const double* etviz_layout_bounds() {
   return result().bounds;
+}
+EMSCRIPTEN_KEEPALIVE const int32_t* etviz_layout_share() {
+  return result().shared.share.data();
+}
+EMSCRIPTEN_KEEPALIVE const int32_t* etviz_layout_share_count() {
+  return result().shared.share_count.data();
+}
+EMSCRIPTEN_KEEPALIVE const uint32_t* etviz_layout_shared_offsets() {
+  return result().shared.offsets.data();
+}
+EMSCRIPTEN_KEEPALIVE const double* etviz_layout_shared_points() {
+  return result().shared.coords.data();
+}
+EMSCRIPTEN_KEEPALIVE uint32_t etviz_layout_shared_point_count() {
+  return static_cast<uint32_t>(result().shared.coords.size() / 2);
+}
+EMSCRIPTEN_KEEPALIVE uint32_t etviz_layout_structure_reused() {
+  return static_cast<uint32_t>(engine().last_run_stats().structure_reused);
 }
 
 }  // extern "C"

@@ -46,16 +46,28 @@ Module['layout'] = function (graph) {
         put(options, f64, 8));
     // Copies, so the results survive the next call and memory growth.
     const f64out = (ptr, n) => HEAPF64.slice(ptr / 8, ptr / 8 + n);
-    return {
+    const u32out = (ptr, n) => HEAPU32.slice(ptr / 4, ptr / 4 + n);
+    const i32out = (ptr, n) => new Int32Array(HEAPU32.buffer, ptr, n).slice();
+    const out = {
       nodes: f64out(_etviz_layout_node_rects(), 4 * nodeCount),
       groups: f64out(_etviz_layout_group_rects(), 4 * groupCount),
-      edgeRanges: HEAPU32.slice(_etviz_layout_edge_ranges() / 4,
-                                _etviz_layout_edge_ranges() / 4 + 2 * edgeCount),
-      points: f64out(_etviz_layout_points(), 2 * _etviz_layout_point_count()),
       labels: f64out(_etviz_layout_labels(), 2 * edgeCount),
       bounds: f64out(_etviz_layout_bounds(), 4),
       laidOut: laidOut,
+      structureReused: _etviz_layout_structure_reused(),
+      // Routes with shared trunks stored once (src/layout/route_sharing.h), rounded to 0.1:
+      // edge e is the first shareCount[e] points of edge share[e] (if >= 0), then
+      // sharedPoints[sharedOffsets[e] .. sharedOffsets[e + 1]).
+      share: i32out(_etviz_layout_share(), edgeCount),
+      shareCount: i32out(_etviz_layout_share_count(), edgeCount),
+      sharedOffsets: u32out(_etviz_layout_shared_offsets(), edgeCount + 1),
+      sharedPoints: f64out(_etviz_layout_shared_points(), 2 * _etviz_layout_shared_point_count()),
     };
+    if (graph.routes !== 'shared') {  // full polylines, unless only the shared form is wanted
+      out.edgeRanges = u32out(_etviz_layout_edge_ranges(), 2 * edgeCount);
+      out.points = f64out(_etviz_layout_points(), 2 * _etviz_layout_point_count());
+    }
+    return out;
   } finally {
     for (const ptr of allocations) _free(ptr);
   }
@@ -66,7 +78,8 @@ Module['layout'] = function (graph) {
 //   in:  {nodeWidth, nodeHeight, nodeGroup, edges, groupParent, groupExpanded,
 //         groupCollapsedWidth, groupCollapsedHeight, options}
 //   out: {nodeX, nodeY, nodeW, nodeH, groupX, groupY, groupW, groupH,
-//         pointOffsets (Uint32Array, edges + 1), points, labelX, labelY, bounds, laidOut}
+//         share, shareCount, sharedOffsets, sharedPoints (routes as in layout() above),
+//         labelX, labelY, bounds, laidOut, structureReused}
 Module['etvizLayout'] = function (input) {
   const n = input.nodeWidth.length, g = input.groupParent ? input.groupParent.length : 0;
   const interleave = (a, b, count) => {
@@ -81,24 +94,22 @@ Module['etvizLayout'] = function (input) {
     groupCollapsedSizes: g ? interleave(input.groupCollapsedWidth, input.groupCollapsedHeight, g)
                            : undefined,
     options: input.options,
+    routes: 'shared',
   });
-  const column = (rects, count, k) => {
+  const column = (values, count, stride, k) => {
     const out = new Float64Array(count);
-    for (let i = 0; i < count; ++i) out[i] = rects[4 * i + k];
+    for (let i = 0; i < count; ++i) out[i] = values[stride * i + k];
     return out;
   };
-  const m = r.edgeRanges.length / 2;
-  const pointOffsets = new Uint32Array(m + 1);
-  for (let e = 0; e < m; ++e) pointOffsets[e] = r.edgeRanges[2 * e];  // routes are contiguous
-  pointOffsets[m] = r.points.length / 2;
+  const m = r.share.length;
   return {
-    nodeX: column(r.nodes, n, 0), nodeY: column(r.nodes, n, 1),
-    nodeW: column(r.nodes, n, 2), nodeH: column(r.nodes, n, 3),
-    groupX: column(r.groups, g, 0), groupY: column(r.groups, g, 1),
-    groupW: column(r.groups, g, 2), groupH: column(r.groups, g, 3),
-    pointOffsets, points: r.points,
-    labelX: Float64Array.from({length: m}, (_, i) => r.labels[2 * i]),
-    labelY: Float64Array.from({length: m}, (_, i) => r.labels[2 * i + 1]),
-    bounds: r.bounds, laidOut: r.laidOut,
+    nodeX: column(r.nodes, n, 4, 0), nodeY: column(r.nodes, n, 4, 1),
+    nodeW: column(r.nodes, n, 4, 2), nodeH: column(r.nodes, n, 4, 3),
+    groupX: column(r.groups, g, 4, 0), groupY: column(r.groups, g, 4, 1),
+    groupW: column(r.groups, g, 4, 2), groupH: column(r.groups, g, 4, 3),
+    share: r.share, shareCount: r.shareCount, sharedOffsets: r.sharedOffsets,
+    sharedPoints: r.sharedPoints,
+    labelX: column(r.labels, m, 2, 0), labelY: column(r.labels, m, 2, 1),
+    bounds: r.bounds, laidOut: r.laidOut, structureReused: r.structureReused,
   };
 };

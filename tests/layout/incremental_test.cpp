@@ -64,6 +64,58 @@ TEST(Incremental, CachedAndFreshLayoutsAreIdentical) {
   EXPECT_TRUE(SameLayout(engine.run(g), compute_layout(g)));
 }
 
+// A flat program with one group per block at the top level (delegate calls of a generated
+// program): toggling any group changes only sizes and port positions in the top level, whose
+// layering and order are kept; the result still equals a fresh layout bit for bit.
+TEST(Incremental, TogglingAChildKeepsTheParentsStructure) {
+  Graph g;
+  constexpr uint32_t kBlocks = 40;
+  uint32_t previous = kNone;
+  for (uint32_t b = 0; b < kBlocks; ++b) {
+    g.groups.push_back({kNone, false, 120, 34});
+    const auto first = static_cast<uint32_t>(g.nodes.size());
+    for (uint32_t k = 0; k < 4; ++k) g.nodes.push_back(box(60 + 10 * k, 28, b));
+    for (uint32_t k = 1; k < 4; ++k) g.edges.push_back({first + k - 1, first + k, 0, k % 2});
+    const auto outside = static_cast<uint32_t>(g.nodes.size());
+    g.nodes.push_back(box(80, 28));  // a node between blocks, with a constant beside it
+    g.nodes.push_back(box(50, 28));
+    g.edges.push_back({outside + 1, outside, kNone, 1});
+    g.edges.push_back({first + 3, outside, 0, 0});
+    if (previous != kNone) {
+      g.edges.push_back({previous, first, 0, 0});
+      g.edges.push_back({previous, first + 2, 0, 1});  // into the middle of the block
+    }
+    previous = outside;
+  }
+  LayoutEngine engine;
+  engine.run(g);
+  for (uint32_t b : {0u, 7u, 39u, 7u, 20u}) {
+    g.groups[b].expanded = !g.groups[b].expanded;
+    const Layout incremental = engine.run(g);
+    EXPECT_GE(engine.last_run_stats().structure_reused, 1u) << "group " << b;
+    EXPECT_TRUE(SameLayout(incremental, compute_layout(g))) << "group " << b;
+    EXPECT_TRUE(IsValidLayout(g, incremental));
+  }
+}
+
+// Structure reuse on random compound graphs (ports, cycles, nesting): every toggle gives
+// exactly the fresh layout.
+TEST(Incremental, RandomTogglesEqualFreshLayouts) {
+  for (uint64_t seed : {3u, 11u, 29u}) {
+    Graph g = random_compound_graph(300, seed, true);
+    LayoutEngine engine;
+    engine.run(g);
+    uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (int step = 0; step < 12 && !g.groups.empty(); ++step) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const size_t i = (state >> 33) % g.groups.size();
+      g.groups[i].expanded = !g.groups[i].expanded;
+      EXPECT_TRUE(SameLayout(engine.run(g), compute_layout(g)))
+          << "seed " << seed << " step " << step;
+    }
+  }
+}
+
 TEST(Incremental, ChangedOptionsInvalidateTheCache) {
   LayoutEngine engine;
   const Graph g = model();

@@ -1,5 +1,3 @@
-import { compactRoutes } from './routes.js';
-
 // The C++ layout engine (src/layout) compiled to WebAssembly, re-run in the page when a group
 // is expanded or collapsed. The module is inlined by the etviz build when Emscripten was
 // available; it defines createEtvizLayout() (src/layout/wasm_api.js is its JS side).
@@ -35,25 +33,31 @@ class WasmLayout {
     const n = model.nodeCount;
     const input = layoutInput(model, expanded);
     const r = this.module.etvizLayout(input);
-    // Back to one route per model edge: detached edges were not laid out (empty routes).
+    this.lastStructureReused = r.structureReused;
+    this.lastLaidOut = r.laidOut;
+    // Back to one route per model edge: detached edges were not laid out (no points). The
+    // module returns routes with shared trunks stored once, so the points array is taken as
+    // it is; only the per-edge offsets and trunk references are renumbered.
     const m = model.edgeCount;
     const ptOff = new Uint32Array(m + 1);
+    const share = new Int32Array(m).fill(-1), shareN = new Int32Array(m);
     const lx = new Float64Array(m), ly = new Float64Array(m);
-    const pts = [];
+    const laidToModel = input.laidToModel;
     for (let e = 0; e < m; e++) {
       const k = input.edgeIds[e];
+      let count = 0;
       if (k >= 0) {
-        for (let p = r.pointOffsets[k]; p < r.pointOffsets[k + 1]; p++) pts.push(r.points[2 * p], r.points[2 * p + 1]);
+        count = r.sharedOffsets[k + 1] - r.sharedOffsets[k];
+        if (r.share[k] >= 0) { share[e] = laidToModel[r.share[k]]; shareN[e] = r.shareCount[k]; }
         lx[e] = r.labelX[k];
         ly[e] = r.labelY[k];
       }
-      ptOff[e + 1] = pts.length / 2;
+      ptOff[e + 1] = ptOff[e] + count;
     }
-    const routes = compactRoutes(model.e.src, ptOff, pts);
     return {
       nx: r.nodeX, ny: r.nodeY, nw: r.nodeW, nh: r.nodeH,
       gx: r.groupX, gy: r.groupY, gw: r.groupW, gh: r.groupH,
-      ptOff: routes.ptOff, pts: routes.pts, share: routes.share, shareN: routes.shareN,
+      ptOff, pts: r.sharedPoints, share, shareN,
       lx, ly,
       nodeCount: n,
     };
@@ -69,6 +73,8 @@ export function layoutInput(model, expanded) {
   const edgeIds = new Int32Array(model.edgeCount).fill(-1);
   let laid = 0;
   for (let e = 0; e < model.edgeCount; e++) if (!model.e.detached[e]) edgeIds[e] = laid++;
+  const laidToModel = new Int32Array(laid);
+  for (let e = 0; e < model.edgeCount; e++) if (edgeIds[e] >= 0) laidToModel[edgeIds[e]] = e;
   const edges = new Uint32Array(4 * laid);
   for (let e = 0; e < model.edgeCount; e++) {
     const k = edgeIds[e];
@@ -81,7 +87,7 @@ export function layoutInput(model, expanded) {
   const groupParent = new Uint32Array(model.groupCount);
   for (let g = 0; g < model.groupCount; g++) groupParent[g] = model.g.parent[g] < 0 ? NONE : model.g.parent[g];
   return {
-    nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup, edges, edgeIds, groupParent,
+    nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup, edges, edgeIds, laidToModel, groupParent,
     groupExpanded: Uint8Array.from(expanded), groupCollapsedWidth: model.g.cw, groupCollapsedHeight: model.g.ch,
     options: LAYOUT_OPTIONS,
   };

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
+
+#include "layout/route_sharing.h"
 
 namespace etviz::render::html {
 namespace {
@@ -30,6 +33,7 @@ class Writer {
     return it->second;
   }
   int32_t sid_or_none(const std::string& s) { return s.empty() ? -1 : sid(s); }
+  void reserve_strings(size_t n) { ids_.reserve(n); }
 
   void key(const char* k) {
     comma();
@@ -51,18 +55,23 @@ class Writer {
     comma();
     append_json_string(out, s);
   }
+  // Numbers are most of a page's data (100k nodes: tens of millions of digits), so they are
+  // formatted in place with to_chars instead of through temporary strings.
   void num(int64_t v) {
     comma();
-    out += std::to_string(v);
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
   }
   void real(double v) {
     comma();
     if (!std::isfinite(v)) v = 0;
     const double r = std::round(v * 10) / 10;
-    if (r == std::floor(r) && std::fabs(r) < 1e15)
-      out += std::to_string(static_cast<int64_t>(r));
-    else
-      out += fmt::format("{:.1f}", r);
+    char buf[64];
+    const auto res = r == std::floor(r) && std::fabs(r) < 1e15
+                         ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(r))
+                         : std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1);
+    out.append(buf, res.ec == std::errc() ? res.ptr : buf);
   }
   void boolean(bool b) {
     comma();
@@ -283,55 +292,31 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
   w.array("detached", m.edges, [&](const ViewEdge& e) { w.num(e.detached ? 1 : 0); });
   {
-    // The engine bundles edges leaving one source into a shared trunk (a model input feeding
-    // every block: thousands of edges, thousands of points each) but returns every route in
-    // full. Store a trunk once: edge e lists its own points after the first share_n[e] points
-    // of edge share[e] (web/src/routes.js reads this). Compared in place, without copies.
-    const auto& P = m.layout.points;
+    // Shared fan-out trunks are stored once (layout/route_sharing.h): edge e lists its own
+    // points after the first share_n[e] points of edge share[e] (web/src/routes.js reads this).
     const auto ne = m.edges.size();
-    // View edge -> layout edge (detached edges have none).
+    // View edge -> layout edge (detached edges have none) and back.
     std::vector<int64_t> routed(ne, -1);
+    std::vector<int32_t> view_edge;
+    std::vector<uint32_t> sources;
     for (size_t e = 0, k = 0; e < ne; ++e)
-      if (!m.edges[e].detached && k < m.layout.edges.size()) routed[e] = static_cast<int64_t>(k++);
-    auto range = [&](size_t e) {
-      if (routed[e] < 0) return std::pair<size_t, size_t>{0, 0};
-      const auto& r = m.layout.edges[routed[e]];
-      const size_t begin = std::min<size_t>(r.first_point, P.size());
-      return std::pair<size_t, size_t>{begin, std::min<size_t>(begin + r.point_count, P.size())};
-    };
+      if (!m.edges[e].detached && k < m.layout.edges.size()) {
+        routed[e] = static_cast<int64_t>(k++);
+        view_edge.push_back(static_cast<int32_t>(e));
+        sources.push_back(static_cast<uint32_t>(m.edges[e].source));
+      }
+    sources.resize(m.layout.edges.size(), layout::kNone);
+    const layout::SharedRoutes shared = layout::share_routes(m.layout, sources);
     std::vector<int64_t> off{0};
-    std::vector<double> pts;
     std::vector<int32_t> share(ne, -1), share_n(ne, 0);
-    std::unordered_map<int32_t, std::vector<int32_t>> by_source;
+    const auto& pts = shared.coords;
     for (size_t e = 0; e < ne; ++e) {
-      const auto [begin, end] = range(e);
-      auto& previous = by_source[m.edges[e].source];
-      int32_t best = -1;
-      size_t best_n = 0;
-      for (int32_t f : previous) {
-        const auto [fb, fe] = range(f);
-        const size_t limit = std::min(fe - fb, end - begin >= 1 ? end - begin - 1 : 0);
-        size_t k = 0;
-        while (k < limit && P[fb + k] == P[begin + k]) ++k;
-        if (k > best_n) {
-          best_n = k;
-          best = f;
-        }
+      const int64_t k = routed[e];
+      if (k >= 0 && shared.share[k] >= 0) {
+        share[e] = view_edge[shared.share[k]];
+        share_n[e] = shared.share_count[k];
       }
-      if (previous.size() < 8)
-        previous.push_back(static_cast<int32_t>(e));
-      else
-        previous[7] = static_cast<int32_t>(e);
-      const size_t start = best_n >= 3 ? best_n : 0;
-      if (start) {
-        share[e] = best;
-        share_n[e] = static_cast<int32_t>(start);
-      }
-      for (size_t k = begin + start; k < end; ++k) {
-        pts.push_back(P[k].x);
-        pts.push_back(P[k].y);
-      }
-      off.push_back(static_cast<int64_t>(pts.size() / 2));
+      off.push_back(off.back() + (k < 0 ? 0 : shared.offsets[k + 1] - shared.offsets[k]));
     }
     w.array("share", share, [&](int32_t v) { w.num(v); });
     w.array("shareN", share_n, [&](int32_t v) { w.num(v); });
@@ -434,7 +419,10 @@ std::string page_data_json(const Document& doc, const PageSource& source,
                            const analysis::CategoryConfig& categories,
                            const std::vector<ViewModel>& views) {
   Writer w;
-  w.out.reserve(1 << 16);
+  size_t items = 0;
+  for (const ViewModel& m : views) items += m.nodes.size() + m.edges.size();
+  w.out.reserve(std::max<size_t>(1 << 16, items * 128));
+  w.reserve_strings(items);
   w.open('{');
   w.key("version");
   w.num(1);

@@ -1,0 +1,78 @@
+#include "route_sharing.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace etviz::layout {
+namespace {
+
+double round_tenth(double v) {
+  return std::isfinite(v) ? std::round(v * 10) / 10 : 0;
+}
+
+}  // namespace
+
+SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edge_source) {
+  const size_t m = layout.edges.size();
+  SharedRoutes out;
+  out.share.assign(m, -1);
+  out.share_count.assign(m, 0);
+  out.offsets.assign(m + 1, 0);
+  // Rounded full routes, one array for all edges.
+  std::vector<Point> rounded(layout.points.size());
+  for (size_t i = 0; i < rounded.size(); ++i)
+    rounded[i] = {round_tenth(layout.points[i].x), round_tenth(layout.points[i].y)};
+  auto route_range = [&](size_t e) {
+    const EdgeRoute& r = layout.edges[e];
+    const size_t begin = std::min<size_t>(r.first_point, rounded.size());
+    return std::pair<size_t, size_t>{begin,
+                                     std::min<size_t>(begin + r.point_count, rounded.size())};
+  };
+  // The last (up to) 8 edges seen per source, in a ring.
+  constexpr size_t kRecent = 8;
+  uint32_t sources = 0;
+  for (size_t e = 0; e < m; ++e)
+    if (e < edge_source.size()) sources = std::max(sources, edge_source[e] + 1);
+  std::vector<std::array<int32_t, kRecent>> recent(sources);
+  std::vector<uint8_t> seen(sources, 0);
+  out.coords.reserve(2 * rounded.size());
+  for (size_t e = 0; e < m; ++e) {
+    const auto [begin, end] = route_range(e);
+    const size_t length = end - begin;
+    int32_t best = -1;
+    size_t best_n = 0;
+    const uint32_t src = e < edge_source.size() ? edge_source[e] : kNone;
+    if (src != kNone && length > 0) {
+      auto& ring = recent[src];
+      for (size_t k = 0; k < seen[src]; ++k) {
+        const auto f = static_cast<size_t>(ring[k]);
+        const auto [fb, fe] = route_range(f);
+        const size_t limit = std::min(fe - fb, length - 1);
+        size_t n = 0;
+        while (n < limit && rounded[fb + n] == rounded[begin + n]) ++n;
+        if (n > best_n) {
+          best_n = n;
+          best = static_cast<int32_t>(f);
+        }
+      }
+      if (seen[src] < kRecent)
+        ring[seen[src]++] = static_cast<int32_t>(e);
+      else
+        ring[kRecent - 1] = static_cast<int32_t>(e);
+    }
+    const size_t start = best_n >= 3 ? best_n : 0;
+    if (start) {
+      out.share[e] = best;
+      out.share_count[e] = static_cast<int32_t>(start);
+    }
+    for (size_t k = begin + start; k < end; ++k) {
+      out.coords.push_back(rounded[k].x);
+      out.coords.push_back(rounded[k].y);
+    }
+    out.offsets[e + 1] = static_cast<uint32_t>(out.coords.size() / 2);
+  }
+  return out;
+}
+
+}  // namespace etviz::layout
