@@ -162,3 +162,57 @@ TEST(HtmlPage, CompressesLargeDataAndRejectsEmptyDocuments) {
 
 }  // namespace
 }  // namespace etviz::render::html
+
+namespace etviz::render::html {
+namespace {
+
+// Parameters of an exported program sit outside every module scope; the view model moves
+// each into the innermost group holding all its consumers, so it is drawn beside its
+// consumer instead of in one row above the whole model.
+TEST(ViewModel, ParametersMoveNextToTheirConsumers) {
+  Document doc;
+  Graph g;
+  g.add_group({"layers", "", GroupKind::kModule, kNoId});   // 0
+  g.add_group({"layers.0", "", GroupKind::kModule, 0});     // 1
+  g.add_group({"layers.0.wq", "", GroupKind::kModule, 1});  // 2
+  g.add_group({"layers.0.wk", "", GroupKind::kModule, 1});  // 3
+  for (int i = 0; i < 12; ++i) g.add_value(Value{});
+  auto node = [&](NodeKind kind, const std::string& name, int32_t group, std::vector<ValueId> in,
+                  ValueId out) {
+    Node n;
+    n.kind = kind;
+    n.op = kind == NodeKind::kKernel ? "aten::linear" : name;
+    n.name = name;
+    n.group = group;
+    for (ValueId v : in) n.inputs.push_back({"", v});
+    n.outputs = {{"", out}};
+    return g.add_node(n);
+  };
+  node(NodeKind::kInput, "x", kNoId, {}, 0);               // 0
+  node(NodeKind::kConstant, "wq_weight", kNoId, {}, 1);    // 1: one consumer in wq
+  node(NodeKind::kConstant, "shared_bias", kNoId, {}, 2);  // 2: consumers in wq and wk
+  node(NodeKind::kConstant, "scale", kNoId, {}, 3);        // 3: a consumer at top level
+  node(NodeKind::kKernel, "q", 2, {0, 1, 2}, 4);           // 4
+  node(NodeKind::kKernel, "k", 3, {4, 2, 3}, 5);           // 5
+  node(NodeKind::kKernel, "out", kNoId, {5, 3}, 6);        // 6
+  node(NodeKind::kConstant, "inner", 2, {}, 7);            // 7: already in wq
+  node(NodeKind::kKernel, "q2", 2, {7, 4}, 8);             // 8
+  g.link_values();
+  doc.graphs = {g};
+  const ViewModel m = build_view_model(doc, 0, analysis::default_category_config());
+  ASSERT_EQ(m.nodes.size(), 9u);
+  EXPECT_EQ(m.nodes[0].group, -1);  // graph inputs stay where they are
+  EXPECT_EQ(m.nodes[1].group, 2);   // into layers.0.wq, beside q
+  EXPECT_EQ(m.nodes[2].group, 1);   // where wq and wk meet: layers.0
+  EXPECT_EQ(m.nodes[3].group, -1);  // used at the top level too
+  EXPECT_EQ(m.nodes[7].group, 2);
+  EXPECT_EQ(m.groups[2].node_count, 4);  // q, q2, inner, wq_weight
+  // Laid out in the layer right above its consumer, not in a row above the whole model.
+  const auto& w = m.layout.nodes[1];
+  const auto& q = m.layout.nodes[4];
+  EXPECT_LE(w.y + w.height, q.y);
+  EXPECT_LE(q.y - (w.y + w.height), layout_options().layer_spacing + 1);
+}
+
+}  // namespace
+}  // namespace etviz::render::html

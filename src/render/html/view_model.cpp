@@ -177,6 +177,61 @@ class Builder {
   std::unordered_set<int32_t> active_;  // graphs on the current nesting path (cycle guard)
 };
 
+// The group a node's consumers see it in: a call node that owns an inlined subgraph sits at
+// the top of its own group, but its inputs belong next to the call, outside that group.
+int32_t home_group(const ViewModel& m, int32_t node) {
+  const int32_t g = m.nodes[node].group;
+  return g >= 0 && m.groups[g].owner == node ? m.groups[g].parent : g;
+}
+
+// Innermost group containing both a and b (-1: the top level). Walks are bounded by the group
+// count, so a malformed parent chain cannot loop.
+int32_t common_group(const ViewModel& m, int32_t a, int32_t b, std::vector<int32_t>& path) {
+  const auto bound = m.groups.size();
+  path.clear();
+  for (int32_t g = a; g >= 0 && path.size() <= bound; g = m.groups[g].parent) path.push_back(g);
+  size_t steps = 0;
+  for (int32_t g = b; g >= 0 && steps <= bound; g = m.groups[g].parent, ++steps)
+    if (std::find(path.begin(), path.end(), g) != path.end()) return g;
+  return -1;
+}
+
+bool is_inside(const ViewModel& m, int32_t inner, int32_t outer) {
+  if (outer < 0) return true;
+  size_t steps = 0;
+  for (int32_t g = inner; g >= 0 && steps <= m.groups.size(); g = m.groups[g].parent, ++steps)
+    if (g == outer) return true;
+  return false;
+}
+
+// Parameters, buffers and constants are sources: an exported program declares them all up
+// front, outside every module scope, so laid out where they are declared they form one row
+// as wide as the model above the first layer, each with an edge down to its one consumer.
+// A constant with no inputs moves into the innermost group holding all its consumers, where
+// the layering puts it in the layer right above its consumer (`layers.0.attention.wq`'s
+// weight beside its linear). Detached (broadcast) edges count too: such a source stays
+// where its consumers meet, usually the top level.
+void place_parameters_with_consumers(ViewModel& m) {
+  const auto n = m.nodes.size();
+  std::vector<uint8_t> has_input(n, 0);
+  for (const ViewEdge& e : m.edges) has_input[e.target] = 1;
+  constexpr int32_t kUnset = -2;
+  std::vector<int32_t> target_group(n, kUnset);
+  std::vector<int32_t> path;
+  for (const ViewEdge& e : m.edges) {
+    const auto s = e.source;
+    if (e.structural || has_input[s] || m.nodes[s].category != analysis::Category::kConstant)
+      continue;
+    const int32_t g = home_group(m, e.target);
+    target_group[s] = target_group[s] == kUnset ? g : common_group(m, target_group[s], g, path);
+  }
+  for (size_t v = 0; v < n; ++v) {
+    const int32_t g = target_group[v];
+    if (g < 0 || g == m.nodes[v].group) continue;
+    if (is_inside(m, g, m.nodes[v].group)) m.nodes[v].group = g;
+  }
+}
+
 }  // namespace
 
 double text_width(const std::string& text) {
@@ -258,6 +313,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
     for (ViewEdge& e : m.edges)
       e.detached = !e.structural && fan_out[e.source] > options.max_laid_out_fan_out;
   }
+  place_parameters_with_consumers(m);
 
   // Depth, size and label of every group; groups nest, so walk parents with a step bound.
   const auto ng = m.groups.size();
