@@ -227,12 +227,14 @@ class App {
     this.fit();
   }
 
-  // The engine caches each group's layout between runs; one run of the current state, while
-  // the user is still looking, makes the first expand or collapse an incremental one. Skipped
-  // for very large graphs, where that run would hold up the page for seconds.
+  // The engine caches each level's layout and, separately, its layering and order between
+  // runs; one run of the current state, while the user is still looking, makes the first
+  // expand or collapse an incremental one (a toggled group's parent keeps its order and only
+  // gets new coordinates). About 0.3 s at 100k nodes; skipped beyond 300k, where that run
+  // would hold up the page for seconds.
   warmLayoutCache() {
     const v = this.view;
-    if (!this.engine || !v.model.groupCount || v.model.nodeCount > 20000) return;
+    if (!this.engine || !v.model.groupCount || v.model.nodeCount > 300000) return;
     const run = () => {
       const t = performance.now();
       this.engine.run(v.model, v.expanded);
