@@ -7,6 +7,7 @@ import { Renderer, readTheme, FRAME_HEADER } from './render.js';
 import { showNode, showEdge, showGroup, showSummary } from './panel.js';
 import { createLayoutEngine, layoutBounds } from './layout_wasm.js';
 import { junctions } from './routes.js';
+import { ProfileOverlay } from './profile_overlay.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -85,6 +86,7 @@ class App {
     this.initTheme();
     this.buildHeader();
     this.bindInput();
+    this.profile = ProfileOverlay.fromPage(document, this);  // null without --etdump
     this.selectGraph(this.defaultGraph());
     new ResizeObserver(() => this.resize()).observe($('stage'));
     this.resize();
@@ -165,6 +167,7 @@ class App {
     document.documentElement.dataset.theme = name;
     if (remember) try { localStorage.setItem('etviz-theme', name); } catch (e) { /* ignore */ }
     this.theme = readTheme(document.documentElement, this.data.cats);
+    if (this.profile) this.profile.onGraph();
     this.invalidateOverview();
   }
 
@@ -177,6 +180,7 @@ class App {
     this.matches = null;
     this.updateMeta();
     this.buildLegend();
+    if (this.profile) this.profile.onGraph();
     showSummary($('panel'), this.data, this.model);
     this.invalidateOverview();
     if (!this.view.fitted && this.width) { this.initialView(); this.view.fitted = true; }
@@ -262,8 +266,8 @@ class App {
   // Small graphs fit the window; tall ones start readable at the top (f fits everything).
   // The legend covers the top-left corner; fitted views leave it room.
   legendWidth() {
-    const el = $('legend');
-    return el && el.offsetWidth ? el.offsetWidth + 12 : 0;
+    const el = [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth);
+    return el ? el.offsetWidth + 12 : 0;
   }
   initialView() {
     const b = this.view.bounds;
@@ -318,6 +322,7 @@ class App {
     this.edgeHighlight = hl;
     this.detachedHighlight = detached;
     showNode($('panel'), m, this.data, i, (n) => this.selectNode(n, { center: true }));
+    if (this.profile) this.profile.showTiming($('panel'), i);
     if (center) this.zoomToNode(i);
     this.requestRender();
   }
@@ -648,6 +653,7 @@ class App {
       catHidden: this.catHidden, showShapes: this.showShapes, showQdq: this.showQdq, qdqRects: v.qdqRects,
       selectedNode: this.selectedNode, selectedGroup: this.selectedGroup, matches: this.matches,
       edgeHighlight: this.edgeHighlight, detachedHighlight: this.edgeHighlight ? this.detachedHighlight : null, useOverview: true,
+      heat: this.profile ? this.profile.heat() : null,
     };
   }
   // The overview bitmap is only drawn zoomed far out; build it when that is the case.

@@ -218,10 +218,12 @@ export class Renderer {
       ctx.beginPath();
       roundRect(ctx, x, y, w, h, 5);
       const owner = M.g.owner[g];
-      ctx.fillStyle = owner >= 0 ? T.cats[M.n.cat[owner]].fill : T.collapsedFill;
+      // A collapsed payload shows its call node's colours (its heat when a profile is shown).
+      const ownerStyle = owner < 0 ? null : s.heat ? s.heat.styles[s.heat.bucket[owner]] : T.cats[M.n.cat[owner]];
+      ctx.fillStyle = ownerStyle ? ownerStyle.fill : T.collapsedFill;
       ctx.fill();
       ctx.lineWidth = (s.selectedGroup === g ? 2.5 : 1) * px;
-      ctx.strokeStyle = s.selectedGroup === g ? T.accent : (owner >= 0 ? T.cats[M.n.cat[owner]].stroke : T.collapsedStroke);
+      ctx.strokeStyle = s.selectedGroup === g ? T.accent : (ownerStyle ? ownerStyle.stroke : T.collapsedStroke);
       ctx.stroke();
       if (lod >= 1) {
         ctx.font = GROUP_FONT;
@@ -242,19 +244,22 @@ export class Renderer {
     const cat = M.n.cat;
     const faded = s.catHidden;
     const list = boxes.nodes;
-    const byCat = T.cats.map(() => []);
+    // The profile overlay replaces category colours with heat styles (s.heat.bucket per node).
+    const heat = s.heat;
+    const styles = heat ? heat.styles : T.cats;
+    const byCat = styles.map(() => []);
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
       const x = nx[i], y = ny[i];
       if (x > x1 || y > y1 || x + nw[i] < x0 || y + nh[i] < y0) continue;
-      byCat[cat[i]].push(i);
+      byCat[heat ? heat.bucket[i] : cat[i]].push(i);
     }
     for (let c = 0; c < byCat.length; c++) {
       const ids = byCat[c];
       if (!ids.length) continue;
       stats.nodes += ids.length;
-      const style = T.cats[c];
-      ctx.globalAlpha = faded[c] ? 0.18 : 1;
+      const style = styles[c];
+      ctx.globalAlpha = !heat && faded[c] ? 0.18 : 1;
       if (lod === 0) {
         ctx.fillStyle = style.stroke;
         ctx.beginPath();
@@ -378,11 +383,12 @@ export class Renderer {
       ctx.fillStyle = T.collapsedStroke;
       ctx.fillRect(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
     }
-    const byCat = T.cats.map(() => []);
-    for (const i of s.boxes.nodes) byCat[M.n.cat[i]].push(i);
+    const styles = s.heat ? s.heat.styles : T.cats;
+    const byCat = styles.map(() => []);
+    for (const i of s.boxes.nodes) byCat[s.heat ? s.heat.bucket[i] : M.n.cat[i]].push(i);
     byCat.forEach((ids, c) => {
-      ctx.globalAlpha = s.catHidden[c] ? 0.18 : 1;
-      ctx.fillStyle = T.cats[c].stroke;
+      ctx.globalAlpha = !s.heat && s.catHidden[c] ? 0.18 : 1;
+      ctx.fillStyle = styles[c].stroke;
       ctx.beginPath();
       for (const i of ids) ctx.rect(L.nx[i], L.ny[i], L.nw[i], L.nh[i]);
       ctx.fill();

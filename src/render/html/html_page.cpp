@@ -7,6 +7,7 @@
 #include <random>
 
 #include "render/html/page_data.h"
+#include "render/html/profile_data.h"
 #include "render/html/view_model.h"
 #include "render/html/viewer_assets.h"
 
@@ -154,6 +155,11 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       "\n<script type=\"application/json\" id=\"etviz-data\" data-encoding=\"" + encoding + "\">";
   page += payload;
   page += "</script>\n";
+  if (options.profile) {
+    page += "<script type=\"application/json\" id=\"etviz-profile\">";
+    page += profile_data_json(*options.profile, doc, views);
+    page += "</script>\n";
+  }
   if (!assets::kLayoutWasmJs.empty()) {
     page += "<script nonce=\"" + nonce + "\">\n";
     page += script_safe(assets::kLayoutWasmJs);

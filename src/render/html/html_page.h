@@ -9,6 +9,8 @@
 
 namespace etviz::render::html {
 
+struct ProfileOverlay;  // render/html/profile_data.h
+
 struct PageOptions {
   std::string file_name;  // shown in the title and header
   uint64_t file_size = 0;
@@ -16,6 +18,8 @@ struct PageOptions {
   bool allow_compression = true;  // gzip+base64 the data when it pays
   // Called with a short description before each slow step (layout of a large graph).
   void (*progress)(const std::string&) = nullptr;
+  // A runtime profile to overlay (heat colours, timing panel, profile table), or null.
+  const ProfileOverlay* profile = nullptr;
 };
 
 struct PageStats {

@@ -1,0 +1,253 @@
+#include "render/html/profile_data.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analysis/profile_join.h"
+
+namespace etviz::render::html {
+namespace {
+
+using nlohmann::json;
+
+// The view whose root graph is the profiled method, or views.size().
+size_t method_view(const Document& doc, const std::vector<ViewModel>& views,
+                   const std::string& method) {
+  for (size_t v = 0; v < views.size(); ++v)
+    if (doc.graphs[static_cast<size_t>(views[v].root_graph)].name == method) return v;
+  return views.size();
+}
+
+// View node index of (graph, node), or -1.
+int32_t view_node(const ViewModel& view, int32_t graph, NodeId node) {
+  for (size_t k = 0; k < view.nodes.size(); ++k)
+    if (view.nodes[k].graph == graph && view.nodes[k].node == node) return static_cast<int32_t>(k);
+  return -1;
+}
+
+// The decoded payload (or control-flow body) of a node, or -1.
+int32_t nested_graph(const Document& doc, const Node& n) {
+  if (n.subgraph >= 0) return n.subgraph;
+  if (n.delegate >= 0 && static_cast<size_t>(n.delegate) < doc.delegates.size())
+    return doc.delegates[static_cast<size_t>(n.delegate)].subgraph;
+  return -1;
+}
+
+// Raw ticks in the displayed unit.
+double shown(double ticks, const analysis::TimeScale& scale) {
+  return scale.apply(ticks);
+}
+
+}  // namespace
+
+OverlayTarget overlay_target(const analysis::EventRow& row, const Document& doc,
+                             const std::vector<ViewModel>& views, const std::string& method) {
+  OverlayTarget target;
+  target.view = method_view(doc, views, method);
+  if (target.view >= views.size() || row.is_framework()) return target;
+  const ViewModel& view = views[target.view];
+  const Graph& graph = doc.graphs[static_cast<size_t>(view.root_graph)];
+  NodeId call = kNoId;
+  for (NodeId n = 0; n < static_cast<NodeId>(graph.nodes.size()); ++n) {
+    const Provenance& p = graph.nodes[static_cast<size_t>(n)].provenance;
+    if (p.instruction == row.instruction && p.chain == row.chain) {
+      call = n;
+      break;
+    }
+  }
+  if (call == kNoId) return target;
+  if (!row.has_delegate_debug_id()) {
+    if (int32_t k = view_node(view, view.root_graph, call); k >= 0) target.nodes.push_back(k);
+    return target;
+  }
+  const int32_t sub = nested_graph(doc, graph.nodes[static_cast<size_t>(call)]);
+  if (sub < 0 || std::find(view.graphs.begin(), view.graphs.end(), sub) == view.graphs.end())
+    return target;
+  const Graph& payload = doc.graphs[static_cast<size_t>(sub)];
+  std::vector<NodeId> hits;
+  for (NodeId n = 0; n < static_cast<NodeId>(payload.nodes.size()); ++n) {
+    const Node& node = payload.nodes[static_cast<size_t>(n)];
+    const auto& handles = node.provenance.debug_handles;
+    const bool match =
+        row.delegate_debug_id_int != -1
+            ? std::find(handles.begin(), handles.end(), row.delegate_debug_id_int) != handles.end()
+            : node.name == row.delegate_debug_id_str;
+    if (match) hits.push_back(n);
+  }
+  if (hits.empty() && !row.join.debug_handles.empty()) {
+    const std::set<int64_t> wanted(row.join.debug_handles.begin(), row.join.debug_handles.end());
+    for (NodeId n = 0; n < static_cast<NodeId>(payload.nodes.size()); ++n)
+      for (int64_t h : payload.nodes[static_cast<size_t>(n)].provenance.debug_handles)
+        if (wanted.count(h)) {
+          hits.push_back(n);
+          break;
+        }
+  }
+  for (NodeId n : hits)
+    if (int32_t k = view_node(view, sub, n); k >= 0) target.nodes.push_back(k);
+  target.inside_delegate = !target.nodes.empty();
+  return target;
+}
+
+std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc,
+                              const std::vector<ViewModel>& views) {
+  const analysis::ProfileStats& stats = *overlay.stats;
+  const analysis::TimeScale& scale = overlay.scale;
+  json root;
+  root["file"] = overlay.file_name;
+  root["block"] = overlay.block;
+  root["method"] = overlay.method;
+  root["unit"] = scale.label();
+  root["executeTotal"] = shown(stats.execute_total(overlay.block), scale);
+  root["warnings"] = overlay.warnings;
+  root["blocks"] = stats.blocks;
+
+  json method_events = json::array();
+  for (const analysis::EventRow& row : stats.method_events) {
+    if (row.block != overlay.block) continue;
+    method_events.push_back({{"name", row.name},
+                             {"count", row.stats.count},
+                             {"avg", shown(row.stats.avg, scale)},
+                             {"total", shown(row.stats.total, scale)}});
+  }
+  root["methodEvents"] = std::move(method_events);
+
+  // Per-node figures: the method's own nodes from node_timings (the outermost event of each
+  // instruction), then the ops inside decoded delegate payloads.
+  struct Timed {
+    std::string event;
+    analysis::DurationStats s;
+    double share = 0;
+    bool inside = false;
+    int32_t row = -1;  // index into "rows"
+  };
+  const size_t mv = method_view(doc, views, overlay.method);
+  std::map<int32_t, Timed> timed;  // view node -> figures
+  const double execute = stats.execute_total(overlay.block);
+  if (mv < views.size()) {
+    const ViewModel& view = views[mv];
+    const Graph& graph = doc.graphs[static_cast<size_t>(view.root_graph)];
+    const auto timings = analysis::node_timings(stats, graph, overlay.block);
+    double node_sum = 0;
+    for (const auto& t : timings) node_sum += t.stats.total;
+    for (const auto& t : timings) {
+      if (t.stats.count == 0) continue;
+      const int32_t k = view_node(view, view.root_graph, t.node);
+      if (k >= 0) timed[k] = {t.event, t.stats, t.share, false, -1};
+    }
+    const double denominator = execute > 0 ? execute : node_sum;
+    for (const analysis::EventRow& row : stats.events) {
+      if (row.block != overlay.block || !row.has_delegate_debug_id()) continue;
+      const OverlayTarget target = overlay_target(row, doc, views, overlay.method);
+      for (int32_t k : target.nodes) {
+        Timed& t = timed[k];
+        if (t.s.count == 0 || row.stats.total > t.s.total)
+          t = {row.name, row.stats, denominator > 0 ? row.stats.total / denominator : 0, true, -1};
+      }
+    }
+  }
+
+  json rows = json::array();
+  for (const analysis::EventRow& row : stats.events) {
+    if (row.block != overlay.block) continue;
+    const OverlayTarget target = overlay_target(row, doc, views, overlay.method);
+    json r = {{"name", row.name},
+              {"chain", row.chain},
+              {"instr", row.instruction},
+              {"count", row.stats.count},
+              {"avg", shown(row.stats.avg, scale)},
+              {"p10", shown(row.stats.p10, scale)},
+              {"p50", shown(row.stats.p50, scale)},
+              {"p90", shown(row.stats.p90, scale)},
+              {"min", shown(row.stats.min, scale)},
+              {"max", shown(row.stats.max, scale)},
+              {"total", shown(row.stats.total, scale)},
+              {"share", execute > 0 ? row.stats.total / execute : 0.0},
+              {"graph", target.nodes.empty() ? -1 : static_cast<int64_t>(target.view)},
+              {"nodes", target.nodes},
+              {"inside", target.inside_delegate}};
+    if (row.has_delegate_debug_id()) r["did"] = row.delegate_debug_id();
+    std::string ops;
+    for (const auto& op : row.join.op_types) ops += (ops.empty() ? "" : ", ") + op;
+    r["op"] = ops;
+    r["backend"] = row.join.backend;
+    if (row.join.delegated) r["delegated"] = *row.join.delegated;
+    std::string modules;
+    for (const auto& m : row.join.module_paths) modules += (modules.empty() ? "" : ", ") + m;
+    r["module"] = modules;
+    // The node's figures come from this row when it is the event chosen for the node.
+    for (int32_t k : target.nodes) {
+      auto it = timed.find(k);
+      if (it != timed.end() && it->second.row < 0 && it->second.event == row.name &&
+          it->second.s.total == row.stats.total)
+        it->second.row = static_cast<int32_t>(rows.size());
+    }
+    rows.push_back(std::move(r));
+  }
+  root["rows"] = std::move(rows);
+
+  json graphs = json::array();
+  if (mv < views.size() && !timed.empty()) {
+    json g = {{"graph", mv}};
+    json node = json::array(), event = json::array(), count = json::array(), avg = json::array(),
+         p10 = json::array(), p50 = json::array(), p90 = json::array(), mn = json::array(),
+         mx = json::array(), total = json::array(), share = json::array(), inside = json::array(),
+         row = json::array();
+    for (const auto& [k, t] : timed) {
+      node.push_back(k);
+      event.push_back(t.event);
+      count.push_back(t.s.count);
+      avg.push_back(shown(t.s.avg, scale));
+      p10.push_back(shown(t.s.p10, scale));
+      p50.push_back(shown(t.s.p50, scale));
+      p90.push_back(shown(t.s.p90, scale));
+      mn.push_back(shown(t.s.min, scale));
+      mx.push_back(shown(t.s.max, scale));
+      total.push_back(shown(t.s.total, scale));
+      share.push_back(t.share);
+      inside.push_back(t.inside ? 1 : 0);
+      row.push_back(t.row);
+    }
+    g["node"] = std::move(node);
+    g["event"] = std::move(event);
+    g["count"] = std::move(count);
+    g["avg"] = std::move(avg);
+    g["p10"] = std::move(p10);
+    g["p50"] = std::move(p50);
+    g["p90"] = std::move(p90);
+    g["min"] = std::move(mn);
+    g["max"] = std::move(mx);
+    g["total"] = std::move(total);
+    g["share"] = std::move(share);
+    g["inside"] = std::move(inside);
+    g["row"] = std::move(row);
+    graphs.push_back(std::move(g));
+  }
+  root["graphs"] = std::move(graphs);
+
+  // Safe inside <script>: the characters that could end the element or start markup occur
+  // only inside JSON strings, where their \u escapes mean the same.
+  const std::string text = root.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + 64);
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '<')
+      out += "\\u003c";
+    else if (c == '>')
+      out += "\\u003e";
+    else if (c == '&')
+      out += "\\u0026";
+    else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
+             (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace etviz::render::html

@@ -1,0 +1,185 @@
+// The profile overlay (`etviz PROGRAM --etdump RUN.etdp`) in headless Chromium: the corpus
+// bundled program with the ETDump recorded from it, and a generated program with a generated
+// ETDump holding delegate events.
+// Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_PROFILE_CASE (corpus|generated).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const GEN = process.env.ETVIZ_GEN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+const ONLY = process.env.ETVIZ_PROFILE_CASE;
+fs.mkdirSync(OUT, { recursive: true });
+
+const BP = () => path.join(CORPUS, 'bpte', 'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
+const ETDP = () => path.join(CORPUS, 'etdp', 'pytorch__executorch__docs__source__tutorials_source__etdump.etdp');
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { if (browser) await browser.close(); });
+
+function writePage(name, args) {
+  const html = path.join(OUT, `${name}.html`);
+  execFileSync(BIN, [...args, '-o', html, '-q']);
+  return html;
+}
+
+// What the page shows for node i: op, instruction, and the timing section of the panel.
+async function nodeFacts(page, i) {
+  return page.evaluate((n) => {
+    const m = window.__etviz.model;
+    return { op: m.nodeOp(n), instr: m.n.instr[n], kind: m.nodeKind(n) };
+  }, i);
+}
+
+async function legendState(page) {
+  return page.evaluate(() => {
+    const l = document.getElementById('heat-legend');
+    return {
+      visible: !!l && l.offsetWidth > 0, mode: l && l.dataset.mode, title: l && l.querySelector('.heat-title').textContent,
+      max: l && l.querySelector('.heat-max') ? l.querySelector('.heat-max').textContent : '',
+      categoryLegendVisible: document.getElementById('legend').offsetWidth > 0,
+    };
+  });
+}
+
+test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ONLY && ONLY !== 'corpus') || !CORPUS }, async () => {
+  const html = writePage('profile_corpus', [BP(), '--etdump', ETDP()]);
+  const { context, page, log } = await openViewer(browser, html);
+  try {
+    // The legend replaces the category legend and names the unit (raw ticks: no --source-unit).
+    let legend = await legendState(page);
+    assert.ok(legend.visible, 'heat legend shown');
+    assert.equal(legend.categoryLegendVisible, false, 'category legend hidden while heat is on');
+    assert.equal(legend.mode, 'avg');
+    assert.match(legend.title, /avg.*ticks/);
+    assert.match(legend.max, /ticks$/);
+
+    // The hottest node is the second convolution (instruction 3), and it is drawn hottest.
+    const hot = await page.evaluate(() => window.__etviz.profile.hottest());
+    assert.ok(hot >= 0);
+    const facts = await nodeFacts(page, hot);
+    assert.equal(facts.instr, 3);
+    assert.match(facts.op, /convolution/);
+    const bucket = await page.evaluate((n) => {
+      const h = window.__etviz.profile.heat();
+      return { b: h.bucket[n], max: Math.max(...Array.from(h.bucket).filter((x) => x < h.styles.length - 1)) };
+    }, hot);
+    assert.equal(bucket.b, 7, 'top heat step');
+    assert.equal(bucket.max, 7);
+
+    // Table: sorted by total, top row is instruction 3's OPERATOR_CALL at 54.4%; clicking it
+    // selects the convolution and the panel shows its timing.
+    const rows = await page.$$eval('#profile-drawer tbody tr', (trs) => trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+    assert.equal(rows.length, 28, 'every Execute event row');
+    assert.equal(rows[0][0], 'OPERATOR_CALL');
+    assert.equal(rows[0][1], '3');
+    assert.equal(rows[0][8], '54.4%');
+    await page.click('#profile-drawer tbody tr:first-child');
+    const selected = await page.evaluate(() => window.__etviz.selectedNode);
+    assert.equal(selected, hot, 'clicking the top row selects the convolution');
+    const panel = await page.$eval('#panel', (p) => ({
+      title: p.querySelector('.panel-title').textContent,
+      timing: p.querySelector('.profile-timing') && p.querySelector('.profile-timing').textContent,
+      share: p.querySelector('.profile-share') && p.querySelector('.profile-share').textContent,
+      avg: p.querySelector('.profile-avg') && p.querySelector('.profile-avg').textContent,
+    }));
+    assert.ok(panel.timing, 'panel has a timing section');
+    assert.equal(panel.share, '54.4%');
+    assert.match(panel.avg, /^[\d,]+ ticks$/);
+    assert.match(panel.timing, /OPERATOR_CALL/);
+    await page.screenshot({ path: path.join(OUT, 'profile_corpus_light.png') });
+
+    // Sorting by event name changes the order; clicking again reverses it.
+    await page.click('#profile-drawer th[data-key="name"]');
+    const first = await page.$eval('#profile-drawer tbody tr:first-child td', (td) => td.textContent);
+    assert.equal(first, 'native_call_addmm.out');
+
+    // Modes: share shows percentages, p90 names itself, off brings the categories back.
+    await page.click('#heat-legend button[data-mode="share"]');
+    legend = await legendState(page);
+    assert.equal(legend.mode, 'share');
+    assert.match(legend.title, /share/);
+    assert.equal(legend.max, '54.4%');
+    await page.click('#heat-legend button[data-mode="p90"]');
+    legend = await legendState(page);
+    assert.match(legend.title, /p90/);
+    assert.match(legend.max, /ticks$/);
+    await page.click('#heat-legend button[data-mode="off"]');
+    legend = await legendState(page);
+    assert.equal(legend.categoryLegendVisible, true, 'off restores the category legend');
+    assert.equal(await page.evaluate(() => window.__etviz.frameState().heat), null);
+    await page.click('#heat-legend button[data-mode="avg"]');
+
+    // Dark theme: heat colours follow.
+    await page.keyboard.press('t');
+    await page.waitForTimeout(100);
+    const dark = await page.evaluate(() => window.__etviz.profile.heat().styles[7].fill);
+    assert.equal(dark, '#b5332c');
+    await page.screenshot({ path: path.join(OUT, 'profile_corpus_dark.png') });
+
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('corpus: source unit converts times', { skip: (ONLY && ONLY !== 'corpus') || !CORPUS }, async () => {
+  const html = writePage('profile_corpus_us', [BP(), '--etdump', ETDP(), '--source-unit', 'ns']);
+  const { context, page, log } = await openViewer(browser, html);
+  try {
+    const legend = await legendState(page);
+    assert.match(legend.title, /µs/);
+    const th = await page.$eval('#profile-drawer th[data-key="avg"]', (e) => e.textContent);
+    assert.equal(th, 'avg (µs)');
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('generated: delegate time on the delegate node', { skip: (ONLY && ONLY !== 'generated') || !GEN }, async () => {
+  const pte = path.join(OUT, 'profile_gen.pte');
+  const etdp = path.join(OUT, 'profile_gen.etdp');
+  execFileSync(GEN, ['program', '--blocks', '3', '--delegates', '-o', pte], { stdio: 'ignore' });
+  execFileSync(GEN, ['etdump', '--program', pte, '--runs', '4', '--delegate-events', '3', '-o', etdp], { stdio: 'ignore' });
+  const html = writePage('profile_gen', [pte, '--etdump', etdp]);
+  const { context, page, log } = await openViewer(browser, html);
+  try {
+    const delegates = await page.evaluate(() => {
+      const app = window.__etviz;
+      const m = app.model;
+      const out = [];
+      for (let i = 0; i < m.nodeCount; i++) if (m.n.deleg[i] >= 0) out.push({ i, t: app.profile.timing(app.current, i) });
+      return out;
+    });
+    assert.equal(delegates.length, 3, 'three delegate calls');
+    for (const d of delegates) {
+      assert.ok(d.t, 'delegate node has timing');
+      assert.equal(d.t.event, 'DELEGATE_CALL');
+      assert.equal(d.t.count, 4);
+      assert.ok(d.t.share > 0);
+    }
+    // The panel of a delegate node shows its time and the backend's events inside it.
+    await page.evaluate((n) => window.__etviz.selectNode(n, { center: true }), delegates[0].i);
+    const timing = await page.$eval('#panel .profile-timing', (s) => s.textContent);
+    assert.match(timing, /DELEGATE_CALL/);
+    assert.match(timing, /Events inside the delegate \(3\)/);
+    // Rows of events inside the (opaque) payload are listed but join no node.
+    const inner = await page.$$eval('#profile-drawer tbody tr', (trs) => trs.filter((tr) => /\[\d+\]$/.test(tr.cells[0].textContent)).map((tr) => tr.className));
+    assert.equal(inner.length, 9);
+    assert.ok(inner.every((c) => !c.includes('joined')));
+    await page.screenshot({ path: path.join(OUT, 'profile_generated.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
