@@ -79,7 +79,7 @@ test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ON
     assert.equal(rows.length, 28, 'every Execute event row');
     assert.equal(rows[0][0], 'OPERATOR_CALL');
     assert.equal(rows[0][1], '3');
-    assert.equal(rows[0][8], '54.4%');
+    assert.equal(rows[0][7], '54.4%');
     await page.click('#profile-drawer tbody tr:first-child');
     const selected = await page.evaluate(() => window.__etviz.selectedNode);
     assert.equal(selected, hot, 'clicking the top row selects the convolution');

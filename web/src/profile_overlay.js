@@ -16,7 +16,7 @@ const MODES = [
 // Eight steps from cool to hot. Light theme: pale to saturated with dark text on every step
 // (contrast >= 4.5 against the theme's text); dark theme: deep to strong, light text.
 const HEAT_LIGHT = ['#fff6d5', '#ffe8a8', '#fed283', '#fdb86d', '#fb9d5e', '#f78456', '#f07055', '#ea5f55'];
-const HEAT_DARK = ['#34311f', '#473b1f', '#5b4320', '#6f4820', '#834a21', '#954624', '#a63e28', '#b5332c'];
+const HEAT_DARK = ['#3b3622', '#4d3f20', '#61461f', '#754b1f', '#894d20', '#9a4723', '#aa3e27', '#b5332c'];
 export const HEAT_STEPS = HEAT_LIGHT.length;
 
 export function readProfileData(doc) {
@@ -243,8 +243,9 @@ export class ProfileOverlay {
       if (t.inside) kv('where', 'inside the delegate (backend event matched by its delegate debug id)');
       kv('occurrences', t.count.toLocaleString('en-US'));
       kv('avg', f(t.avg), 'profile-avg');
-      kv('p10 / p50 / p90', `${f(t.p10)} / ${f(t.p50)} / ${f(t.p90)}`);
-      kv('min / max', `${f(t.min)} / ${f(t.max)}`);
+      const bare = (v) => formatTime(v, this.data.unit, false);
+      kv('p10 / p50 / p90', `${bare(t.p10)} / ${bare(t.p50)} / ${f(t.p90)}`);
+      kv('min / max', `${bare(t.min)} / ${f(t.max)}`);
       kv('total', f(t.total));
       kv('share', formatShare(t.share), 'profile-share');
       const bar = document.createElement('div');

@@ -8,7 +8,6 @@ const COLUMNS = [
   { key: 'op', label: 'op', text: true },
   { key: 'count', label: 'n', title: 'occurrences' },
   { key: 'avg', label: 'avg', time: true },
-  { key: 'p50', label: 'p50', time: true },
   { key: 'p90', label: 'p90', time: true },
   { key: 'total', label: 'total', time: true },
   { key: 'share', label: 'share', title: 'share of Method::execute' },
@@ -129,7 +128,6 @@ export class ProfileTable {
       cell(r.op || (r.backend ? r.backend : ''), 'mono op');
       cell(r.count.toLocaleString('en-US'), 'num');
       cell(formatTime(r.avg, p.unit, false), 'num');
-      cell(formatTime(r.p50, p.unit, false), 'num');
       cell(formatTime(r.p90, p.unit, false), 'num');
       cell(formatTime(r.total, p.unit, false), 'num');
       cell(formatShare(r.share), 'num');
