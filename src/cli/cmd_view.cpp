@@ -67,8 +67,6 @@ struct ProfileInputs {
 // Reads the ETDump (and ETRecord), joins it with the document on show and fills `out`.
 // Units follow `etviz profile`: raw ticks unless --source-unit says what a tick is.
 int load_profile(const ViewOptions& opt, const Document& doc, ProfileInputs& out) {
-  if (!opt.etrecord.empty() && opt.etdump.empty())
-    return report_error(Error("--etrecord needs --etdump (it adds module paths to a profile)"));
   auto parse_unit = [](const std::string& text,
                        const char* flag) -> Result<std::optional<analysis::TimeUnit>> {
     if (text.empty()) return std::optional<analysis::TimeUnit>();
@@ -157,6 +155,11 @@ int run_view(const ViewOptions& opt) {
   page.allow_compression = !opt.no_compress;
   page.progress = &progress;
   ProfileInputs profile;
+  if (opt.etdump.empty() && (!opt.etrecord.empty() || !opt.source_unit.empty() ||
+                             !opt.unit.empty() || !opt.block.empty() || !opt.method.empty()))
+    return report_error(
+        Error("--etrecord, --method, --source-unit, --unit and --block describe a profile: "
+              "they need --etdump RUN.etdp"));
   if (!opt.etdump.empty()) {
     if (int rc = load_profile(opt, *doc, profile); rc != 0) return rc;
     page.profile = &profile.overlay;
