@@ -41,15 +41,19 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
   ComponentTopology t;
   t.reversed = break_cycles(graph, adjacency);
   t.layer = assign_layers(graph, adjacency, t.reversed, options.layering);
-  const LayeredGraph g = build_layered_graph(graph, t.layer, t.reversed, options.bundle_fan_out);
-  t.order = order_layers(g, options);
+  t.layered = build_layered_graph(graph, t.layer, t.reversed, options.bundle_fan_out);
+  t.has_layered = true;
+  t.order = order_layers(t.layered, options);
   return t;
 }
 
-FlatLayout layout_component(const FlatGraph& graph, const Options& options,
-                            const ComponentTopology& t) {
+FlatLayout layout_component(const FlatGraph& graph, const Options& options, ComponentTopology& t) {
   const std::vector<uint32_t>& layer = t.layer;
-  LayeredGraph g = build_layered_graph(graph, layer, t.reversed, options.bundle_fan_out);
+  LayeredGraph g = t.has_layered
+                       ? std::move(t.layered)
+                       : build_layered_graph(graph, layer, t.reversed, options.bundle_fan_out);
+  t.layered = {};
+  t.has_layered = false;
   // Room for self-loops, which go round the right side.
   for (const FlatGraph::Edge& e : graph.edges) {
     if (e.source == e.target)
@@ -114,11 +118,11 @@ LevelTopology level_topology(const FlatGraph& graph, const Options& options) {
 }
 
 FlatLayout layout_flat(const FlatGraph& graph, const Options& options) {
-  return layout_flat(graph, options, level_topology(graph, options));
+  LevelTopology topology = level_topology(graph, options);
+  return layout_flat(graph, options, topology);
 }
 
-FlatLayout layout_flat(const FlatGraph& graph, const Options& options,
-                       const LevelTopology& topology) {
+FlatLayout layout_flat(const FlatGraph& graph, const Options& options, LevelTopology& topology) {
   const Components& components = topology.components;
   if (components.count <= 1) return layout_component(graph, options, topology.parts[0]);
 

@@ -70,7 +70,7 @@ const FlatLayout& LayoutCache::get(const FlatGraph& graph, const Options& option
   }
   std::vector<uint64_t> structure = topology_key(graph);
   const uint64_t structure_hash = hash_words(structure);
-  const LevelTopology* topology = nullptr;
+  LevelTopology* topology = nullptr;
   auto [tfirst, tlast] = topologies_.equal_range(structure_hash);
   for (auto it = tfirst; it != tlast && !topology; ++it) {
     if (it->second.key == structure) {

@@ -17,6 +17,11 @@ struct ComponentTopology {
   std::vector<uint8_t> reversed;  // per component edge: turned around to break a cycle
   std::vector<uint32_t> layer;    // per component node
   Order order;                    // of the layered graph built from `layer` and `reversed`
+  // The layered graph as built for the graph the topology was computed from (sizes and
+  // offsets included), handed to that graph's layout_flat so it is not built twice; taken
+  // (left empty) by it, so a stored topology never carries stale sizes.
+  LayeredGraph layered;
+  bool has_layered = false;
 };
 
 struct LevelTopology {
@@ -28,9 +33,10 @@ LevelTopology level_topology(const FlatGraph& graph, const Options& options);
 
 // layout_flat with a topology computed by level_topology() for a graph of the same structure
 // (same nodes, pins and edges; sizes and port offsets may differ, as long as the offsets at
-// each node keep their order). Equal, bit for bit, to layout_flat on the same graph.
-FlatLayout layout_flat(const FlatGraph& graph, const Options& options,
-                       const LevelTopology& topology);
+// each node keep their order). Equal, bit for bit, to layout_flat on the same graph. Takes
+// the topology's prebuilt layered graphs, which are only present right after
+// level_topology(graph) on this very graph.
+FlatLayout layout_flat(const FlatGraph& graph, const Options& options, LevelTopology& topology);
 
 // Words that identify a level's structure: node count and pins, edges, and per edge end the
 // rank of its port offset among the offsets at that node (which decides how long edges are
