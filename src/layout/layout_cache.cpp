@@ -92,31 +92,32 @@ const FlatLayout& LayoutCache::get(const FlatGraph& graph, const Options& option
 std::vector<uint64_t> topology_key(const FlatGraph& graph) {
   const auto n = graph.nodes.size(), m = graph.edges.size();
   // Rank of each edge end's offset among the offsets on the same side of its node (outgoing
-  // ends, incoming ends): sort the ends by (node, side, offset) and number the distinct
-  // offsets per node and side. Ends are numbered 2 * edge (+1 for the target end), so the
-  // side is the id's low bit.
-  struct End {
-    uint32_t node;
-    double offset;
-    uint32_t id;  // 2 * edge (+1 for the target end)
+  // ends, incoming ends). Ends are numbered 2 * edge (+1 for the target end) and bucketed by
+  // (node, side) with a counting sort; each bucket (a node's few ports) is sorted by offset.
+  const size_t buckets = 2 * n;
+  auto bucket_of = [&](uint32_t end) {
+    const FlatGraph::Edge& e = graph.edges[end / 2];
+    return size_t{2} * ((end & 1) ? e.target : e.source) + (end & 1);
   };
-  std::vector<End> ends;
-  ends.reserve(2 * m);
-  for (uint32_t e = 0; e < m; ++e) {
-    ends.push_back({graph.edges[e].source, graph.edges[e].source_offset, 2 * e});
-    ends.push_back({graph.edges[e].target, graph.edges[e].target_offset, 2 * e + 1});
-  }
-  std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
-    if (a.node != b.node) return a.node < b.node;
-    if ((a.id & 1) != (b.id & 1)) return (a.id & 1) < (b.id & 1);
-    if (a.offset != b.offset) return a.offset < b.offset;
-    return a.id < b.id;
-  });
+  auto offset_of = [&](uint32_t end) {
+    const FlatGraph::Edge& e = graph.edges[end / 2];
+    return (end & 1) ? e.target_offset : e.source_offset;
+  };
+  std::vector<uint32_t> begin(buckets + 1, 0);
+  for (uint32_t end = 0; end < 2 * m; ++end) ++begin[bucket_of(end) + 1];
+  for (size_t b = 0; b < buckets; ++b) begin[b + 1] += begin[b];
+  std::vector<uint32_t> sorted(2 * m), fill(begin.begin(), begin.end() - 1);
+  for (uint32_t end = 0; end < 2 * m; ++end) sorted[fill[bucket_of(end)]++] = end;
   std::vector<uint32_t> rank(2 * m, 0);
-  for (size_t i = 1; i < ends.size(); ++i) {
-    const End &a = ends[i - 1], &b = ends[i];
-    const bool same_side = a.node == b.node && (a.id & 1) == (b.id & 1);
-    rank[b.id] = !same_side ? 0 : rank[a.id] + (a.offset == b.offset ? 0 : 1);
+  for (size_t b = 0; b < buckets; ++b) {
+    const auto first = sorted.begin() + begin[b], last = sorted.begin() + begin[b + 1];
+    if (last - first < 2) continue;
+    std::sort(first, last, [&](uint32_t x, uint32_t y) {
+      const double ox = offset_of(x), oy = offset_of(y);
+      return ox != oy ? ox < oy : x < y;
+    });
+    for (auto it = first + 1; it != last; ++it)
+      rank[*it] = rank[*(it - 1)] + (offset_of(*it) == offset_of(*(it - 1)) ? 0 : 1);
   }
   std::vector<uint64_t> key;
   key.reserve(2 + (n + 63) / 32 + 2 * m);
