@@ -15,21 +15,6 @@ const std::string* attribute(const std::vector<Attribute>& attrs, const std::str
   return nullptr;
 }
 
-TensorSummary describe_value(const Graph& g, ValueId id) {
-  TensorSummary t;
-  if (id < 0 || static_cast<size_t>(id) >= g.values.size()) return t;
-  const Value& v = g.values[id];
-  t.name = v.name;
-  t.kind = to_string(v.kind);
-  if (v.kind == ValueKind::kTensor) {
-    t.dtype = v.tensor.dtype;
-    t.shape = v.tensor.shape_string();
-  } else {
-    t.literal = v.literal;
-  }
-  return t;
-}
-
 ProgramSummary summarize_program(const Document& doc, const Graph& g) {
   ProgramSummary p;
   p.name = g.name;

@@ -15,34 +15,29 @@ std::vector<OpCount> sorted_counts(const std::map<std::string, int64_t>& counts)
   return out;
 }
 
-TensorSummary describe(const Graph& g, ValueId id) {
+TensorSummary describe(ValueKind kind, const TensorInfo& tensor, const std::string& literal) {
   TensorSummary t;
-  if (id < 0 || static_cast<size_t>(id) >= g.values.size()) return t;
-  const Value& v = g.values[id];
-  t.name = v.name;
-  t.kind = to_string(v.kind);
-  if (v.kind == ValueKind::kTensor) {
-    t.dtype = v.tensor.dtype;
-    t.shape = v.tensor.shape_string();
+  t.kind = to_string(kind);
+  if (kind == ValueKind::kTensor) {
+    t.dtype = tensor.dtype;
+    t.shape = tensor.shape_string();
   } else {
-    t.literal = v.literal;
+    t.literal = literal;
   }
   return t;
 }
 
-TensorSummary describe(const TestValue& v) {
-  TensorSummary t;
-  t.kind = to_string(v.kind);
-  if (v.kind == ValueKind::kTensor) {
-    t.dtype = v.tensor.dtype;
-    t.shape = v.tensor.shape_string();
-  } else {
-    t.literal = v.literal;
-  }
-  return t;
-}
+TensorSummary describe(const TestValue& v) { return describe(v.kind, v.tensor, v.literal); }
 
 }  // namespace
+
+TensorSummary describe_value(const Graph& g, ValueId id) {
+  if (id < 0 || static_cast<size_t>(id) >= g.values.size()) return {};
+  const Value& v = g.values[id];
+  TensorSummary t = describe(v.kind, v.tensor, v.literal);
+  t.name = v.name;
+  return t;
+}
 
 Result<Summary> summarize(const Document& doc, const std::string& method) {
   Summary s;
@@ -94,8 +89,8 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
       }
     }
     m.ops = sorted_counts(ops);
-    for (ValueId id : g.inputs) m.inputs.push_back(describe(g, id));
-    for (ValueId id : g.outputs) m.outputs.push_back(describe(g, id));
+    for (ValueId id : g.inputs) m.inputs.push_back(describe_value(g, id));
+    for (ValueId id : g.outputs) m.outputs.push_back(describe_value(g, id));
     for (const Value& v : g.values) {
       if (v.kind != ValueKind::kTensor || !v.tensor.is_constant()) continue;
       if (v.tensor.data_location == DataLocation::kExternal) ++s.external_tensors;

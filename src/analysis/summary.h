@@ -135,6 +135,9 @@ struct Summary {
 // Fills Summary::programs and Summary::etrecord (export_summary.cpp).
 void summarize_exported_programs(const Document& doc, const std::string& graph, Summary& s);
 
+// Name, kind, dtype and shape (or literal) of one value of a graph.
+TensorSummary describe_value(const Graph& g, ValueId id);
+
 // `method`, when non-empty, limits the per-method parts to that method.
 Result<Summary> summarize(const Document& doc, const std::string& method = {});
 

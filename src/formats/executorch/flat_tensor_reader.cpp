@@ -92,6 +92,22 @@ Status read_into(Document& doc, int32_t source) {
     return BlobRef{source, seg_base + offset, size};
   };
 
+  // Both layouts name whole segments by key and index.
+  auto named_segment = [&](const auto* segments, std::string key,
+                           uint64_t index) -> Result<NamedBlob> {
+    const size_t nseg = segments ? segments->size() : 0;
+    if (index >= nseg)
+      return Error(
+          fmt::format("named data '{}' names segment {} but there are {}", key, index, nseg));
+    const auto* seg = segments->Get(static_cast<flatbuffers::uoffset_t>(index));
+    auto ref = segment_blob(seg->offset(), seg->size(), fmt::format("segment {}", index));
+    if (!ref) return ref.error();
+    NamedBlob blob;
+    blob.key = std::move(key);
+    blob.blob = *ref;
+    return blob;
+  };
+
   if (*fields <= 3) {
     if (auto s = verify_flatbuffer<etviz::ptd::FlatTensor>(fb, nullptr, "FlatTensor flatbuffer");
         !s)
@@ -99,26 +115,17 @@ Status read_into(Document& doc, int32_t source) {
     const auto* root = flatbuffers::GetRoot<etviz::ptd::FlatTensor>(fb.data());
     doc.format_version = fmt::format("FT01 (2025-06 layout), version {}", root->version());
     const auto* segments = root->segments();
-    const size_t nseg = segments ? segments->size() : 0;
     if (const auto* named = root->named_data()) {
       for (const auto* nd : *named) {
         if (!budget.charge(1 + (nd->tensor_layout() && nd->tensor_layout()->sizes()
                                     ? nd->tensor_layout()->sizes()->size()
                                     : 0)))
           return ExpansionBudget::exhausted_error();
-        NamedBlob blob;
-        blob.key = nd->key() ? nd->key()->str() : "";
-        if (nd->segment_index() >= nseg)
-          return Error(fmt::format("named data '{}' names segment {} but there are {}", blob.key,
-                                   nd->segment_index(), nseg));
-        const auto* seg = segments->Get(nd->segment_index());
-        auto ref = segment_blob(seg->offset(), seg->size(),
-                                fmt::format("segment {}", nd->segment_index()));
-        if (!ref) return ref.error();
-        blob.blob = *ref;
+        auto blob = named_segment(segments, nd->key() ? nd->key()->str() : "", nd->segment_index());
+        if (!blob) return blob.error();
         if (const auto* layout = nd->tensor_layout())
-          blob.tensor = tensor_layout(layout->scalar_type(), layout->sizes(), layout->dim_order());
-        doc.named_data.push_back(std::move(blob));
+          blob->tensor = tensor_layout(layout->scalar_type(), layout->sizes(), layout->dim_order());
+        doc.named_data.push_back(std::move(*blob));
       }
     }
   } else {
@@ -156,17 +163,9 @@ Status read_into(Document& doc, int32_t source) {
     }
     if (const auto* named = root->named_data()) {
       for (const auto* nd : *named) {
-        NamedBlob blob;
-        blob.key = nd->key() ? nd->key()->str() : "";
-        if (nd->segment_index() >= nseg)
-          return Error(fmt::format("named data '{}' names segment {} but there are {}", blob.key,
-                                   nd->segment_index(), nseg));
-        const auto* seg = segments->Get(nd->segment_index());
-        auto ref = segment_blob(seg->offset(), seg->size(),
-                                fmt::format("segment {}", nd->segment_index()));
-        if (!ref) return ref.error();
-        blob.blob = *ref;
-        doc.named_data.push_back(std::move(blob));
+        auto blob = named_segment(segments, nd->key() ? nd->key()->str() : "", nd->segment_index());
+        if (!blob) return blob.error();
+        doc.named_data.push_back(std::move(*blob));
       }
     }
   }
