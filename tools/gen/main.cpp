@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "etviz-gen: error: {}\n", error);
       std::exit(1);
     }
-    fmt::print(stderr, "etviz-gen: wrote {} ({} methods, {} calls per method)\n", output, spec.methods, calls);
+    fmt::print(stderr, "etviz-gen: wrote {} ({} method{}, {} calls per method)\n", output, spec.methods,
+               spec.methods == 1 ? "" : "s", calls);
   });
   etviz::gen::register_etdump_command(app);
   etviz::gen::register_export_command(app);
