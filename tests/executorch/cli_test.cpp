@@ -16,7 +16,10 @@ struct CliRun {
 };
 
 CliRun run(const std::string& args) {
-  const std::string err_file = std::string(ETVIZ_BINARY_DIR) + "/cli_test_stderr.txt";
+  // CTest runs tests in parallel, each in its own process: one stderr file per test.
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string err_file = std::string(ETVIZ_BINARY_DIR) + "/cli_test_stderr_" +
+                               info->test_suite_name() + "_" + info->name() + ".txt";
   const std::string cmd =
       std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz " + args + " 2>" + err_file;
   CliRun r;
