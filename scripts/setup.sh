@@ -9,8 +9,8 @@ install_deps
 log "building (build/)"
 configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 mkdir -p out
-log "generating a sample program: out/sample.pte (4 transformer blocks, MLPs lowered to delegate calls)"
-build/tools/gen/etviz-gen program --blocks 4 --delegates -o out/sample.pte
+log "generating a sample program: out/sample.pte (4 transformer blocks, MLPs lowered to XNNPACK)"
+build/tools/gen/etviz-gen program --blocks 4 --delegates --delegate-backend xnnpack -o out/sample.pte
 log "etviz out/sample.pte -o out/sample.html (open it in any browser; it works offline)"
 build/src/cli/etviz out/sample.pte -o out/sample.html
 log "etviz info out/sample.pte"

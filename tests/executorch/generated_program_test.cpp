@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "corpus.h"
 #include "transformer_model.h"
@@ -63,6 +64,29 @@ TEST(GeneratedProgram, DelegatesAndMethods) {
   for (const Value& v : doc.graphs[0].values) constants += v.tensor.is_constant();
   EXPECT_EQ(constants,
             2u * 6 + 3);  // per block: q, k, v, o and two norms; MLP weights are in the payload
+}
+
+TEST(GeneratedProgram, XnnpackDelegatesDecodeIntoTheirMlp) {
+  gen::TransformerSpec spec;
+  spec.blocks = 2;
+  spec.delegates = true;
+  spec.delegate_backend = "xnnpack";
+  Document doc = generate(spec, "xnnpack.pte");
+  ASSERT_EQ(doc.delegates.size(), 2u);
+  for (const Delegate& d : doc.delegates) {
+    EXPECT_EQ(d.backend_id, "XnnpackBackend");
+    ASSERT_GE(d.subgraph, 0) << d.decoder_note;
+    const Graph& mlp = doc.graphs[static_cast<size_t>(d.subgraph)];
+    std::map<std::string, int> ops;
+    for (const Node& n : mlp.nodes)
+      if (n.kind == NodeKind::kKernel) ++ops[n.op];
+    EXPECT_EQ(ops, (std::map<std::string, int>{
+                       {"XNNFullyConnected", 3}, {"XNNSigmoid", 1}, {"XNNMultiply", 2}}));
+    ASSERT_EQ(mlp.inputs.size(), 1u);
+    ASSERT_EQ(mlp.outputs.size(), 1u);
+    EXPECT_EQ(mlp.values[static_cast<size_t>(mlp.outputs[0])].tensor.shape_string(), "[1, 1, 256]");
+  }
+  for (const Diagnostic& d : doc.diagnostics) EXPECT_NE(d.severity, Severity::kWarning) << d.message;
 }
 
 TEST(GeneratedProgram, HostileNamesSurviveVerbatim) {

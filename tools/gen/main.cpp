@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
   program->add_option("--vocab", spec.vocab, "Vocabulary size")->check(CLI::Range(2, 1 << 22));
   program->add_option("--methods", spec.methods, "Methods: forward plus prefill_N")->check(CLI::Range(1, 64));
   program->add_flag("--delegates", spec.delegates, "Lower each block's MLP to a delegate call");
+  program->add_option("--delegate-backend", spec.delegate_backend,
+                      "Backend of the delegate calls: xnnpack (real, decodable payloads) or example (opaque)")
+      ->check(CLI::IsMember({"xnnpack", "example"}));
   program->add_flag("--hostile-names", spec.hostile_names, "Op and tensor names with HTML/script injection");
   program->add_option("--pad-constants", pad, "Grow the constant segment to this size (e.g. 1G); sparse on disk");
   program->add_option("-o,--output", output, "Output .pte")->required();

@@ -1,5 +1,7 @@
 #include "transformer_model.h"
 
+#include "xnnpack_payload.h"
+
 #include <string>
 
 namespace etviz::gen {
@@ -93,10 +95,15 @@ class BlockWriter {
     ValueIndex ff;
     if (spec_.delegates) {
       // The MLP as one delegate call, as a backend partitioner would lower it.
-      std::vector<uint8_t> payload(4096 + 64 * static_cast<size_t>(b % 7), static_cast<uint8_t>(b));
-      auto del =
-          m_.add_delegate("ExampleNpuBackend",
-                          {{"target", "example-npu-v2"}, {"block", std::to_string(b)}}, payload);
+      int32_t del;
+      if (spec_.delegate_backend == "xnnpack") {
+        del = m_.add_delegate("XnnpackBackend", {},
+                              xnnpack_mlp_payload(seq_, d, spec_.hidden, static_cast<uint32_t>(b) * 6));
+      } else {
+        std::vector<uint8_t> payload(4096 + 64 * static_cast<size_t>(b % 7), static_cast<uint8_t>(b));
+        del = m_.add_delegate("ExampleNpuBackend",
+                              {{"target", "example-npu-v2"}, {"block", std::to_string(b)}}, payload);
+      }
       ff = act({1, seq_, d});
       m_.delegate_call(del, {n2, ff});
       ++calls_;

@@ -17,6 +17,9 @@ struct TransformerSpec {
   int seq = 32;
   int vocab = 4096;
   bool delegates = false;  // each block's MLP runs in one delegate call
+  // Backend of those calls: "xnnpack" writes real XNNPACK payloads (decodable subgraphs);
+  // "example" writes opaque payloads for a backend etviz does not know.
+  std::string delegate_backend = "example";
   int methods = 1;         // "forward", then "prefill_1", "prefill_2", ...
   // Names that try to break out of an HTML page; the viewer must show them as text.
   bool hostile_names = false;
