@@ -9,7 +9,7 @@ ETVIZ_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler
   clang libclang-rt-14-dev
-  graphviz emscripten chromium
+  graphviz emscripten chromium fonts-dejavu-core
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
