@@ -221,12 +221,7 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
     doc.note("this ETRecord is empty: it holds only the ETRECORD_V0 marker and no programs");
   attach_maps(doc, maps);
   doc.etrecord = std::move(maps);
-  for (const std::string& n : zip.notes()) doc.warn(n);
-  for (const ZipEntry& e : zip.entries())
-    doc.sections.push_back(
-        {e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
-         e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
-         e.compressed_size});
+  describe_archive(zip, doc);
   return doc;
 }
 

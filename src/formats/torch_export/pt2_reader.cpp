@@ -171,12 +171,7 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
       if (a.name == "schema_version") schema_versions.push_back(a.value);
   }
   if (!schema_versions.empty()) doc.format_version += ", schema " + schema_versions.front();
-  for (const std::string& n : zip.notes()) doc.warn(n);
-  for (const ZipEntry& e : zip.entries())
-    doc.sections.push_back(
-        {e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
-         e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
-         e.compressed_size});
+  describe_archive(zip, doc);
   return doc;
 }
 

@@ -255,4 +255,13 @@ Result<std::string> ZipArchive::salvage_stored(const ZipEntry& entry, const std:
   return std::string(reinterpret_cast<const char*>(bytes_.data() + data), size);
 }
 
+void describe_archive(const ZipArchive& zip, Document& doc) {
+  for (const std::string& n : zip.notes()) doc.warn(n);
+  for (const ZipEntry& e : zip.entries())
+    doc.sections.push_back(
+        {e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",
+         e.stored_data_offset >= 0 ? static_cast<uint64_t>(e.stored_data_offset) : 0,
+         e.compressed_size});
+}
+
 }  // namespace etviz::torch_export

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/document.h"
 #include "core/status.h"
 
 namespace etviz::torch_export {
@@ -71,5 +72,9 @@ class ZipArchive {
   // header and the next entry's. Returns an error when that cannot be established.
   Result<std::string> salvage_stored(const ZipEntry& entry, const std::string& why);
 };
+
+// Adds what reading the archive noticed to `doc` as warnings, and every entry as a size
+// section (offset 0 when the entry's data position could not be worked out).
+void describe_archive(const ZipArchive& zip, Document& doc);
 
 }  // namespace etviz::torch_export
