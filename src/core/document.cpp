@@ -6,20 +6,12 @@
 namespace etviz {
 
 std::string CompileSpec::display() const {
-  bool printable = !value.empty();
-  for (uint8_t c : value) {
-    if (c < 0x20 || c > 0x7e) {
-      // A single trailing NUL is common for C strings.
-      if (c == 0 && &c == &value.back()) continue;
-      printable = false;
-      break;
-    }
-  }
-  if (printable) {
-    std::string s(value.begin(), value.end());
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-  }
+  // A single trailing NUL is common (C strings written as bytes); it is not part of the text.
+  const size_t text_size = !value.empty() && value.back() == 0 ? value.size() - 1 : value.size();
+  const bool printable =
+      text_size > 0 && std::all_of(value.begin(), value.begin() + static_cast<long>(text_size),
+                                   [](uint8_t c) { return c >= 0x20 && c <= 0x7e; });
+  if (printable) return std::string(value.begin(), value.begin() + static_cast<long>(text_size));
   std::string hex;
   const size_t shown = std::min<size_t>(value.size(), 16);
   for (size_t i = 0; i < shown; ++i) {
