@@ -570,7 +570,7 @@ class Builder {
 }  // namespace
 
 Result<Graph> build_method_graph(const etviz::pte::ExecutionPlan& plan, const ProgramContext& ctx,
-                                 const Document&, ExpansionBudget& budget) {
+                                 ExpansionBudget& budget) {
   return Builder(plan, ctx, budget).build();
 }
 

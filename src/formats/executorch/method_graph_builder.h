@@ -5,14 +5,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/document.h"
+#include "core/graph.h"
 #include "core/expansion_budget.h"
 #include "program_generated.h"
 
 namespace etviz::executorch {
 
 struct ProgramContext {
-  const etviz::pte::Program* program = nullptr;
   bool legacy_constant_buffer = false;  // constants live in Program.constant_buffer
   // Document::delegates index of each of this plan's BackendDelegate entries.
   std::vector<int32_t> delegate_ids;
@@ -20,6 +19,6 @@ struct ProgramContext {
 
 // Builds the graph, or fails with a message naming the method and what index is bad.
 Result<Graph> build_method_graph(const etviz::pte::ExecutionPlan& plan, const ProgramContext& ctx,
-                                 const Document& doc, ExpansionBudget& budget);
+                                 ExpansionBudget& budget);
 
 }  // namespace etviz::executorch

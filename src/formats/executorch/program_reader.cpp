@@ -140,7 +140,6 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
     const fb::ExecutionPlan* plan = plans->Get(p);
     const std::string method = plan->name() ? plan->name()->str() : "";
     ProgramContext ctx;
-    ctx.program = program;
     ctx.legacy_constant_buffer = legacy_constants;
     const auto* delegates = plan->delegates();
     for (flatbuffers::uoffset_t d = 0; delegates && d < delegates->size(); ++d) {
@@ -189,7 +188,7 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
       ctx.delegate_ids.push_back(static_cast<int32_t>(doc.delegates.size()));
       doc.delegates.push_back(std::move(del));
     }
-    auto graph = build_method_graph(*plan, ctx, doc, budget);
+    auto graph = build_method_graph(*plan, ctx, budget);
     if (!graph) return graph.error();
     doc.graphs.push_back(std::move(*graph));
   }
