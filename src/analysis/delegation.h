@@ -54,10 +54,6 @@ struct DelegationInfo {
 // Counts over every method (or just `method` when not empty). Fails only for an unknown method.
 Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method = "");
 
-// The whole program as indented text: each method's nodes in order, and under every delegate
-// call its decoded subgraph's nodes (or why it is opaque). Stable for diff and grep.
-std::string format_delegated_graph(const Document& doc, const std::string& method = "");
-
 // True for nodes get_delegation_info counts: operator calls, not inputs, outputs, constants,
 // delegate calls or ExecuTorch's move/free/jump instructions.
 bool counts_as_operator(const Node& node);

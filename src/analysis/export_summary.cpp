@@ -18,7 +18,7 @@ const std::string* attribute(const std::vector<Attribute>& attrs, const std::str
 ProgramSummary summarize_program(const Document& doc, const Graph& g) {
   ProgramSummary p;
   p.name = g.name;
-  if (auto* r = attribute(g.attributes, "etrecord_role")) p.role = *r;
+  p.role = g.stage.role;
   if (auto* v = attribute(g.attributes, "schema_version")) p.schema_version = *v;
   if (auto* d = attribute(g.attributes, "dialect")) p.dialect = *d;
   std::map<std::string, int64_t> ops;
@@ -32,11 +32,12 @@ ProgramSummary summarize_program(const Document& doc, const Graph& g) {
       const Value& v = g.values[static_cast<size_t>(n.outputs[0].value)];
       const int64_t bytes =
           v.kind == ValueKind::kTensor && v.tensor.nbytes > 0 ? v.tensor.nbytes : 0;
-      if (n.op == "parameter") {
+      const auto role = constant_role(n);
+      if (role == ConstantRole::kParameter) {
         ++p.parameters;
         p.parameter_bytes += bytes;
         if (auto e = v.tensor.numel()) p.parameter_elements += *e;
-      } else if (n.op == "buffer") {
+      } else if (role == ConstantRole::kBuffer) {
         ++p.buffers;
         p.buffer_bytes += bytes;
       } else {
@@ -105,7 +106,7 @@ ProgramSummary summarize_program(const Document& doc, const Graph& g) {
 
 void summarize_exported_programs(const Document& doc, const std::string& graph, Summary& s) {
   for (const Graph& g : doc.graphs) {
-    if (g.kind != "exported_program" || (!graph.empty() && g.name != graph)) continue;
+    if (g.kind != GraphKind::kExportedProgram || (!graph.empty() && g.name != graph)) continue;
     s.programs.push_back(summarize_program(doc, g));
   }
   if (!doc.etrecord) return;

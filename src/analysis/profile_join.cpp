@@ -37,7 +37,7 @@ std::string short_stack(const std::vector<StackFrame>& stack) {
 const Graph* choose_method(const Document& doc, const std::string& wanted, std::string& error) {
   std::vector<const Graph*> methods;
   for (const Graph& g : doc.graphs)
-    if (g.kind == "method") methods.push_back(&g);
+    if (g.kind == GraphKind::kMethod) methods.push_back(&g);
   if (!wanted.empty()) {
     for (const Graph* g : methods)
       if (g->name == wanted) return g;
@@ -61,17 +61,19 @@ const Graph* choose_method(const Document& doc, const std::string& wanted, std::
 }
 
 // Resolves debug handles into ops, module paths and the innermost stack frame.
-void apply_handles(const EtrecordMaps& maps, const std::vector<int64_t>& handles, EventJoin& join,
-                   bool replace_ops) {
+void apply_handles(const Document& etrecord, const std::string& method,
+                   const std::vector<int64_t>& handles, EventJoin& join, bool replace_ops) {
   if (handles.empty()) return;
   if (replace_ops) join.op_types.clear();
   for (int64_t h : handles) {
     join.debug_handles.push_back(h);
-    auto it = maps.handles.find(h);
-    if (it == maps.handles.end()) continue;
-    add_unique(join.op_types, it->second.op);
-    add_unique(join.module_paths, it->second.module_path);
-    if (join.stack.empty()) join.stack = short_stack(it->second.stack);
+    const NodeRef* ref = etrecord.etrecord->node_for(method, h);
+    if (!ref) continue;
+    const Node& node =
+        etrecord.graphs[static_cast<size_t>(ref->graph)].nodes[static_cast<size_t>(ref->node)];
+    add_unique(join.op_types, node.op);
+    add_unique(join.module_paths, node.provenance.module_path);
+    if (join.stack.empty()) join.stack = short_stack(node.provenance.stack);
   }
 }
 
@@ -148,23 +150,25 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
         if (join.stack.empty()) join.stack = short_stack(node.provenance.stack);
       }
     }
-    if (const EtrecordMaps* maps = sources.etrecord) {
+    if (sources.etrecord && sources.etrecord->etrecord) {
+      const ETRecordMaps& maps = *sources.etrecord->etrecord;
       const std::string& method = report.method;
-      const auto* delegate = find_instruction(maps->delegate_map, method, row.instruction);
+      const auto* delegate = find_instruction(maps.delegates, method, row.instruction);
       if (row.has_delegate_debug_id()) {
         join.delegated = true;
         if (delegate) {
           if (join.backend.empty()) join.backend = delegate->backend;
-          auto id = delegate->ids.find(row.delegate_debug_id());
-          if (id != delegate->ids.end()) apply_handles(*maps, id->second, join, true);
+          auto id = delegate->debug_ids.find(row.delegate_debug_id());
+          if (id != delegate->debug_ids.end())
+            apply_handles(*sources.etrecord, method, id->second, join, true);
         }
       } else {
         if (delegate) {
           join.delegated = true;
           if (join.backend.empty()) join.backend = delegate->backend;
         }
-        if (const auto* handles = find_instruction(maps->debug_handle_map, method, row.instruction))
-          apply_handles(*maps, *handles, join, true);
+        if (const auto* handles = find_instruction(maps.debug_handles, method, row.instruction))
+          apply_handles(*sources.etrecord, method, *handles, join, true);
       }
     }
   };

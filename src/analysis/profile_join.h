@@ -3,9 +3,10 @@
 //
 // Program (.pte / .bpte): (chain, instruction) of an event -> the node of that instruction in
 // the method's graph: its op, whether it is a delegate call and to which backend.
-// ETRecord: debug_handle_map (instruction -> debug handles of the edge-dialect nodes it came
-// from) and delegate_map (delegate instruction -> backend and, per delegate debug id, the
-// handles that id covers); handles resolve to ops, module paths and stack traces.
+// ETRecord (core/etrecord_maps.h): debug_handle_map (instruction -> debug handles of the
+// edge-dialect nodes it came from) and delegate_map (delegate instruction -> backend and, per
+// delegate debug id, the handles that id covers); handles resolve to ops, module paths and
+// stack traces.
 // Any subset works: with neither, rows keep only what the ETDump says.
 #include <cstdint>
 #include <map>
@@ -17,32 +18,13 @@
 
 namespace etviz::analysis {
 
-// What an ETRecord contributes, as plain maps. The ETRecord reader (src/formats/torch_export)
-// fills a Document; etrecord_maps_from_document() (or a test) turns it into this.
-struct EtrecordMaps {
-  struct HandleInfo {
-    std::string op;           // edge-dialect op, e.g. "aten.convolution.default"
-    std::string module_path;  // "features.0"
-    std::vector<StackFrame> stack;
-  };
-  struct DelegateEntry {
-    std::string backend;
-    // Delegate debug id (its int or string form, as text) -> debug handles it covers.
-    std::map<std::string, std::vector<int64_t>> ids;
-  };
-  // method -> instruction id -> handles
-  std::map<std::string, std::map<int64_t, std::vector<int64_t>>> debug_handle_map;
-  // method -> instruction id -> delegate entry
-  std::map<std::string, std::map<int64_t, DelegateEntry>> delegate_map;
-  std::map<int64_t, HandleInfo> handles;
-
-  bool empty() const { return debug_handle_map.empty() && delegate_map.empty() && handles.empty(); }
-};
-
 struct JoinSources {
   const Document* program = nullptr;  // .pte or .bpte document
   std::string method;                 // empty: "forward", else the only method
-  const EtrecordMaps* etrecord = nullptr;
+  // An ETRecord document (Document::etrecord set): its debug_handle_map and delegate_map tie
+  // instructions and delegate debug ids to debug handles, which resolve to the edge-dialect
+  // nodes of the method (ops, module paths, stack traces).
+  const Document* etrecord = nullptr;
 };
 
 struct JoinReport {

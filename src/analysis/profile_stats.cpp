@@ -74,7 +74,8 @@ Result<TimeScale> make_time_scale(std::optional<TimeUnit> source, std::optional<
     scale.target = TimeUnit::kTicks;
     return scale;
   }
-  scale.target = target.value_or(scale.source);
+  // Unasked, show microseconds: what a kernel's time reads best in.
+  scale.target = target.value_or(TimeUnit::kMicroseconds);
   if (scale.target == TimeUnit::kTicks) scale.target = scale.source;
   return scale;
 }

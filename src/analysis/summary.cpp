@@ -17,7 +17,7 @@ std::vector<OpCount> sorted_counts(const std::map<std::string, int64_t>& counts)
 
 TensorSummary describe(ValueKind kind, const TensorInfo& tensor, const std::string& literal) {
   TensorSummary t;
-  t.kind = to_string(kind);
+  t.kind = kind;
   if (kind == ValueKind::kTensor) {
     t.dtype = tensor.dtype;
     t.shape = tensor.shape_string();
@@ -27,7 +27,9 @@ TensorSummary describe(ValueKind kind, const TensorInfo& tensor, const std::stri
   return t;
 }
 
-TensorSummary describe(const TestValue& v) { return describe(v.kind, v.tensor, v.literal); }
+TensorSummary describe(const TestValue& v) {
+  return describe(v.kind, v.tensor, v.literal);
+}
 
 }  // namespace
 
@@ -49,14 +51,8 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
   s.sections = doc.sections;
   s.diagnostics = doc.diagnostics;
 
-  if (!method.empty() && !doc.find_graph(method)) {
-    // Name what can be asked for: methods, or the top-level graphs of other formats, not
-    // decoded delegate payloads.
-    std::string names;
-    for (const Graph& g : doc.graphs)
-      if (g.kind != "delegate") names += (names.empty() ? "" : ", ") + g.name;
-    return Error("no method named '" + method + "' (methods: " + names + ")");
-  }
+  if (!method.empty() && !doc.find_graph(method))
+    return Error("no method named '" + method + "' (methods: " + doc.top_level_names() + ")");
 
   std::map<std::string, int64_t> program_ops;
   std::map<std::string, int64_t> calls_per_backend;
@@ -64,7 +60,7 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
   std::set<std::tuple<int, int64_t, std::string>> seen_constants;
   std::vector<ConstantSummary> constants;
   for (const Graph& g : doc.graphs) {
-    if (g.kind != "method" || (!method.empty() && g.name != method)) continue;
+    if (g.kind != GraphKind::kMethod || (!method.empty() && g.name != method)) continue;
     MethodSummary m;
     m.name = g.name;
     m.value_count = static_cast<int64_t>(g.values.size());
@@ -81,7 +77,8 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
           ++m.delegate_calls;
           ++calls_per_backend[n.op];
           break;
-        default: break;
+        default:
+          break;
       }
       if (n.provenance.instruction >= 0) {
         ++m.instructions[to_string(n.kind)];
@@ -94,8 +91,8 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
     for (const Value& v : g.values) {
       if (v.kind != ValueKind::kTensor || !v.tensor.is_constant()) continue;
       if (v.tensor.data_location == DataLocation::kExternal) ++s.external_tensors;
-      const auto key = std::make_tuple(static_cast<int>(v.tensor.data_location), v.tensor.data_index,
-                                       v.tensor.data_key);
+      const auto key = std::make_tuple(static_cast<int>(v.tensor.data_location),
+                                       v.tensor.data_index, v.tensor.data_key);
       if (!seen_constants.insert(key).second) continue;
       ++s.constant_count;
       if (v.tensor.nbytes > 0) s.constant_bytes += v.tensor.nbytes;
@@ -106,8 +103,9 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
     s.methods.push_back(std::move(m));
   }
   s.ops = sorted_counts(program_ops);
-  std::stable_sort(constants.begin(), constants.end(),
-                   [](const ConstantSummary& a, const ConstantSummary& b) { return a.bytes > b.bytes; });
+  std::stable_sort(
+      constants.begin(), constants.end(),
+      [](const ConstantSummary& a, const ConstantSummary& b) { return a.bytes > b.bytes; });
   if (constants.size() > 10) constants.resize(10);
   s.largest_constants = std::move(constants);
 
@@ -132,7 +130,8 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
       if (std::find(it->compile_spec_keys.begin(), it->compile_spec_keys.end(), cs.key) ==
           it->compile_spec_keys.end())
         it->compile_spec_keys.push_back(cs.key);
-    if (std::find(it->locations.begin(), it->locations.end(), d.payload_location) == it->locations.end())
+    if (std::find(it->locations.begin(), it->locations.end(), d.payload_location) ==
+        it->locations.end())
       it->locations.push_back(d.payload_location);
   }
 

@@ -18,7 +18,7 @@ struct OpCount {
 
 struct TensorSummary {
   std::string name;
-  std::string kind;  // value kind: tensor, int, ...
+  ValueKind kind = ValueKind::kTensor;
   std::string dtype;
   std::string shape;
   std::string literal;  // for non-tensor values
@@ -39,8 +39,8 @@ struct MethodSummary {
 
 struct BackendSummary {
   std::string backend;
-  int64_t delegates = 0;  // BackendDelegate entries
-  int64_t calls = 0;      // DelegateCall instructions
+  int64_t delegates = 0;       // BackendDelegate entries
+  int64_t calls = 0;           // DelegateCall instructions
   uint64_t payload_bytes = 0;  // distinct payload blobs
   std::vector<std::string> compile_spec_keys;
   std::vector<std::string> locations;  // "inline", "segment"
@@ -72,7 +72,7 @@ struct ModuleSummary {
 // One torch.export program: a .pt2 model or an ETRecord stage (export_summary.cpp).
 struct ProgramSummary {
   std::string name;
-  std::string role;  // ETRecord: exported_program, edge_dialect, aten_dialect, extra_module
+  StageRole role = StageRole::kNone;  // where in the pipeline (ETRecord stage, .pt2 export)
   std::string schema_version;
   std::string dialect;
   int64_t node_count = 0;  // operator calls
@@ -84,7 +84,7 @@ struct ProgramSummary {
   int64_t parameter_elements = 0;
   int64_t buffers = 0;
   int64_t buffer_bytes = 0;
-  int64_t constants = 0;  // tensor constants, custom objects, constant inputs
+  int64_t constants = 0;                   // tensor constants, custom objects, constant inputs
   std::vector<std::string> symbolic_dims;  // "s0 in [2, 2048]"
   int module_depth = 0;
   int64_t module_count = 0;
@@ -110,7 +110,7 @@ struct ETRecordMapsSummary {
 struct Summary {
   std::string path;
   uint64_t file_size = 0;
-  std::string format;
+  DocumentFormat format = DocumentFormat::kUnknown;
   std::string format_version;
   std::vector<Attribute> properties;
   std::vector<Section> sections;

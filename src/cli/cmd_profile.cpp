@@ -6,14 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "analysis/profile_etrecord.h"
 #include "analysis/profile_join.h"
 #include "analysis/profile_stats.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "formats/executorch/etdump_reader.h"
-#include "formats/open_document.h"
 #include "render/profile_report.h"
+#include "session/profile_session.h"
 
 namespace etviz::cli {
 namespace {
@@ -32,72 +30,27 @@ struct ProfileOptions {
   std::string output;
 };
 
-Result<std::optional<analysis::TimeUnit>> unit_option(const std::string& text, const char* flag) {
-  if (text.empty()) return std::optional<analysis::TimeUnit>();
-  auto unit = analysis::parse_time_unit(text);
-  if (!unit) return Error(fmt::format("{} '{}': expected one of ns, us, ms, s, ticks", flag, text));
-  return std::optional<analysis::TimeUnit>(*unit);
-}
-
 int run_profile(const ProfileOptions& opt) {
-  auto target = unit_option(opt.unit, "--unit");
-  if (!target) return report_error(target.error());
-  auto source = unit_option(opt.source_unit, "--source-unit");
-  if (!source) return report_error(source.error());
-  auto scale = analysis::make_time_scale(*source, *target);
-  if (!scale) return report_error(scale.error());
-
-  auto profile = executorch::read_etdump_file(opt.file, opt.debug_buffer);
-  if (!profile) return report_error(profile.error());
-  auto stats = analysis::summarize_profile(*profile);
+  session::ProfileSessionOptions load;
+  load.etdump = opt.file;
+  load.debug_buffer = opt.debug_buffer;
+  load.program = opt.pte;
+  load.etrecord = opt.etrecord;
+  load.method = opt.method;
+  load.source_unit = opt.source_unit;
+  load.unit = opt.unit;
+  auto s = session::load_profile_session(load);
+  if (!s) return report_error(s.error());
 
   render::ProfileReport report;
-  report.profile = &*profile;
-  report.stats = &stats;
-  report.scale = *scale;
-  report.warnings = profile->warnings;
-
-  std::optional<Document> program;
-  if (!opt.pte.empty()) {
-    auto doc = open_document(opt.pte);
-    if (!doc) return report_error(doc.error());
-    if (doc->graphs.empty())
-      return report_error(
-          Error(opt.pte + ": --pte expects a program (.pte) or bundled program (.bpte)"));
-    program = std::move(*doc);
-    report.program_path = opt.pte;
-  }
-  std::optional<analysis::EtrecordMaps> etrecord;
-  if (!opt.etrecord.empty()) {
-    auto doc = open_document(opt.etrecord);
-    if (!doc) return report_error(doc.error());
-    if (!doc->etrecord)
-      return report_error(
-          Error(fmt::format("{}: --etrecord expects an ETRecord (a zip with ETRECORD_V0); "
-                            "this is {}",
-                            opt.etrecord, doc->format)));
-    etrecord =
-        analysis::etrecord_maps_from_document(*doc, opt.method.empty() ? "forward" : opt.method);
-    if (etrecord->debug_handle_map.empty() && etrecord->delegate_map.empty())
-      report.warnings.push_back(
-          opt.etrecord +
-          ": the ETRecord has no debug_handle_map or delegate_map entries, so "
-          "events cannot be tied to module paths or stack traces");
-    report.etrecord_path = opt.etrecord;
-  }
-  analysis::JoinSources sources;
-  sources.etrecord = etrecord ? &*etrecord : nullptr;
-  sources.program = program ? &*program : nullptr;
-  sources.method = opt.method;
-  analysis::JoinReport join;
-  if (sources.program || sources.etrecord || !opt.method.empty()) {
-    auto joined = analysis::join_profile(stats, sources);
-    if (!joined) return report_error(joined.error().within(!opt.pte.empty() ? opt.pte : opt.file));
-    join = std::move(*joined);
-    report.join = &join;
-    report.warnings.insert(report.warnings.end(), join.warnings.begin(), join.warnings.end());
-  }
-  report.rows = opt.by == "name" ? analysis::group_by_name(stats.events) : stats.events;
+  report.profile = &s->profile;
+  report.stats = &s->stats;
+  report.scale = s->scale;
+  report.warnings = s->warnings;
+  report.program_path = opt.pte;
+  report.etrecord_path = opt.etrecord;
+  if (s->join) report.join = &*s->join;
+  report.rows = opt.by == "name" ? analysis::group_by_name(s->stats.events) : s->stats.events;
   report.module_totals = opt.module_totals;
   if (opt.module_totals) report.modules = analysis::module_totals(report.rows);
 
@@ -130,7 +83,8 @@ void register_profile(CLI::App& app) {
                   "Debug buffer file holding intermediate tensors");
   cmd->add_option("--method", opt->method,
                   "Method that ran (default: forward, or the only method)");
-  cmd->add_option("--unit", opt->unit, "Show times in ns, us, ms or s (needs --source-unit)");
+  cmd->add_option("--unit", opt->unit,
+                  "Show times in ns, us, ms or s (needs --source-unit; default us)");
   cmd->add_option("--source-unit", opt->source_unit,
                   "What one tick of the file is: ns, us, ms or s (the file does not say)");
   cmd->add_option("--by", opt->by, "Rows per event (name + instruction) or per event name")

@@ -12,15 +12,12 @@
 #include <vector>
 
 #include "analysis/categories.h"
-#include "analysis/profile_etrecord.h"
-#include "analysis/profile_join.h"
-#include "analysis/profile_stats.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
 #include "render/html/html_page.h"
 #include "render/html/profile_data.h"
+#include "session/profile_session.h"
 
 namespace etviz::cli {
 namespace {
@@ -58,80 +55,31 @@ std::string default_output(const std::string& input) {
   return p.stem().string() + ".html";
 }
 
-// What the overlay needs to outlive: the statistics the page data points into.
-struct ProfileInputs {
-  analysis::ProfileStats stats;
-  render::html::ProfileOverlay overlay;
-};
-
-// Reads the ETDump (and ETRecord), joins it with the document on show and fills `out`.
-// Units follow `etviz profile`: raw ticks unless --source-unit says what a tick is.
-int load_profile(const ViewOptions& opt, const Document& doc, ProfileInputs& out) {
-  auto parse_unit = [](const std::string& text,
-                       const char* flag) -> Result<std::optional<analysis::TimeUnit>> {
-    if (text.empty()) return std::optional<analysis::TimeUnit>();
-    auto unit = analysis::parse_time_unit(text);
-    if (!unit)
-      return Error(fmt::format("{} '{}': expected one of ns, us, ms, s, ticks", flag, text));
-    return std::optional<analysis::TimeUnit>(*unit);
-  };
-  auto source = parse_unit(opt.source_unit, "--source-unit");
-  if (!source) return report_error(source.error());
-  auto target = parse_unit(opt.unit, "--unit");
-  if (!target) return report_error(target.error());
-  // With a source unit and no target, show microseconds: what a kernel's time reads best in.
-  if (*source && !*target) *target = analysis::TimeUnit::kMicroseconds;
-  auto scale = analysis::make_time_scale(*source, *target);
-  if (!scale) return report_error(scale.error());
-
-  auto profile = executorch::read_etdump_file(opt.etdump, "");
-  if (!profile) return report_error(profile.error());
-  out.stats = analysis::summarize_profile(*profile);
-  out.overlay.warnings = profile->warnings;
-
-  std::optional<analysis::EtrecordMaps> etrecord;
-  if (!opt.etrecord.empty()) {
-    auto rec = open_document(opt.etrecord);
-    if (!rec) return report_error(rec.error());
-    if (!rec->etrecord)
-      return report_error(Error(
-          fmt::format("{}: --etrecord expects an ETRecord (a zip with ETRECORD_V0); this is {}",
-                      opt.etrecord, rec->format)));
-    etrecord =
-        analysis::etrecord_maps_from_document(*rec, opt.method.empty() ? "forward" : opt.method);
-  }
-  analysis::JoinSources sources;
-  sources.program = &doc;
-  sources.method = opt.method;
-  sources.etrecord = etrecord ? &*etrecord : nullptr;
-  auto join = analysis::join_profile(out.stats, sources);
-  if (!join) return report_error(join.error().within(opt.file));
-  out.overlay.warnings.insert(out.overlay.warnings.end(), join->warnings.begin(),
-                              join->warnings.end());
-  out.overlay.method = join->method;
-  out.overlay.file_name = std::filesystem::path(opt.etdump).filename().string();
-  out.overlay.scale = *scale;
-  // The block to show: --block, else "Execute", else the block with the most event time.
-  std::string block = opt.block;
-  if (block.empty()) {
-    std::map<std::string, double> totals;
-    for (const auto& row : out.stats.events) totals[row.block] += row.stats.total;
-    block = "Execute";
-    if (!totals.empty() && !totals.count(block))
-      block = std::max_element(totals.begin(), totals.end(), [](const auto& a, const auto& b) {
-                return a.second < b.second;
-              })->first;
-  } else if (std::find(out.stats.blocks.begin(), out.stats.blocks.end(), block) ==
-             out.stats.blocks.end()) {
-    return report_error(
-        Error(fmt::format("--block '{}': {} has no such block", block, opt.etdump)));
-  }
-  out.overlay.block = block;
-  out.overlay.stats = &out.stats;
-  for (const auto& w : out.overlay.warnings)
+// Loads the profile (and ETRecord), joins it with the document on show and fills `overlay`,
+// which points into `session`.
+int load_profile(const ViewOptions& opt, const Document& doc, session::ProfileSession& profile,
+                 render::html::ProfileOverlay& overlay) {
+  session::ProfileSessionOptions load;
+  load.etdump = opt.etdump;
+  load.etrecord = opt.etrecord;
+  load.method = opt.method;
+  load.source_unit = opt.source_unit;
+  load.unit = opt.unit;
+  auto s = session::load_profile_session(load, &doc);
+  if (!s) return report_error(s.error());
+  profile = std::move(*s);
+  auto block = profile.choose_block(opt.block);
+  if (!block) return report_error(block.error().within(opt.etdump));
+  overlay.warnings = profile.warnings;
+  overlay.method = profile.join ? profile.join->method : "";
+  overlay.file_name = std::filesystem::path(opt.etdump).filename().string();
+  overlay.scale = profile.scale;
+  overlay.block = *block;
+  overlay.stats = &profile.stats;
+  for (const auto& w : overlay.warnings)
     if (!opt.quiet) fmt::print(stderr, "etviz: warning: {}\n", w);
   progress(fmt::format("joined {} ({} event rows) with method '{}'", opt.etdump,
-                       out.stats.events.size(), join->method));
+                       profile.stats.events.size(), overlay.method));
   return 0;
 }
 
@@ -154,15 +102,16 @@ int run_view(const ViewOptions& opt) {
   page.file_size = std::filesystem::file_size(opt.file, ec);
   page.allow_compression = !opt.no_compress;
   page.progress = &progress;
-  ProfileInputs profile;
+  session::ProfileSession profile;
+  render::html::ProfileOverlay overlay;
   if (opt.etdump.empty() && (!opt.etrecord.empty() || !opt.source_unit.empty() ||
                              !opt.unit.empty() || !opt.block.empty() || !opt.method.empty()))
     return report_error(
         Error("--etrecord, --method, --source-unit, --unit and --block describe a profile: "
               "they need --etdump RUN.etdp"));
   if (!opt.etdump.empty()) {
-    if (int rc = load_profile(opt, *doc, profile); rc != 0) return rc;
-    page.profile = &profile.overlay;
+    if (int rc = load_profile(opt, *doc, profile, overlay); rc != 0) return rc;
+    page.profile = &overlay;
   }
   render::html::PageStats stats;
   auto html = render::html::write_html_page(*doc, page, &stats);

@@ -41,4 +41,40 @@ const Graph* Document::find_graph(const std::string& name) const {
   return nullptr;
 }
 
+const Graph* Document::find_stage(StageRole role, std::string_view method) const {
+  for (const Graph& g : graphs)
+    if (g.is_top_level() && g.stage.role == role && g.stage.method == method) return &g;
+  return nullptr;
+}
+
+const Graph* Document::subgraph_of(const Node& node) const {
+  if (node.subgraph < 0 || static_cast<size_t>(node.subgraph) >= graphs.size()) return nullptr;
+  return &graphs[static_cast<size_t>(node.subgraph)];
+}
+
+std::string Document::top_level_names() const {
+  std::string names;
+  for (const Graph& g : graphs)
+    if (g.is_top_level()) names += (names.empty() ? "" : ", ") + g.name;
+  return names;
+}
+
+const char* to_string(DocumentFormat f) {
+  switch (f) {
+    case DocumentFormat::kUnknown:
+      return "unknown";
+    case DocumentFormat::kExecuTorchProgram:
+      return "executorch_program";
+    case DocumentFormat::kBundledProgram:
+      return "bundled_program";
+    case DocumentFormat::kFlatTensor:
+      return "flat_tensor";
+    case DocumentFormat::kPt2:
+      return "torch_export_pt2";
+    case DocumentFormat::kETRecord:
+      return "etrecord";
+  }
+  return "unknown";
+}
+
 }  // namespace etviz

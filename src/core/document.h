@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/etrecord_maps.h"
@@ -76,9 +77,20 @@ struct Diagnostic {
   std::string message;
 };
 
+// What kind of file a Document was read from; to_string() gives the name reports print.
+enum class DocumentFormat {
+  kUnknown,
+  kExecuTorchProgram,  // .pte
+  kBundledProgram,     // .bpte
+  kFlatTensor,         // .ptd
+  kPt2,                // torch.export .pt2 archive
+  kETRecord,           // ETRecord zip
+};
+const char* to_string(DocumentFormat f);
+
 struct Document {
   std::vector<std::shared_ptr<const MappedFile>> sources;  // [0] is the main file
-  std::string format;          // "executorch_program", "bundled_program", "flat_tensor", ...
+  DocumentFormat format = DocumentFormat::kUnknown;
   std::string format_version;  // e.g. "ET12 schema v0"
   std::vector<Attribute> properties;
   std::vector<Graph> graphs;
@@ -97,6 +109,14 @@ struct Document {
   }
   void note(std::string message) { diagnostics.push_back({Severity::kInfo, std::move(message)}); }
   const Graph* find_graph(const std::string& name) const;
+  // The graph of `role` for `method` (e.g. the edge-dialect stage of "forward"); null if none.
+  const Graph* find_stage(StageRole role, std::string_view method) const;
+  // The nested graph a node opens (a decoded delegate payload, a higher-order op's body), or
+  // null. Node::subgraph is the one source: decode_delegates sets it on every call node.
+  const Graph* subgraph_of(const Node& node) const;
+  // "forward, encode" - the graphs a user can name (methods, exported programs, stages), for
+  // messages that list what exists.
+  std::string top_level_names() const;
 };
 
 }  // namespace etviz

@@ -10,7 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "core/graph.h"
+
 namespace etviz {
+
+// A node of one of a Document's graphs.
+struct NodeRef {
+  int32_t graph = -1;  // Document::graphs index
+  NodeId node = kNoId;
+};
 
 struct ETRecordMaps {
   // debug_handle_map: method -> instruction id -> debug handles of the graph nodes that the
@@ -34,9 +42,19 @@ struct ETRecordMaps {
   bool has_reference_outputs = false;
   int64_t export_graph_id = -1;  // -1 when absent
 
+  // method -> debug handle -> the edge-dialect node that carries it, so an event's handles
+  // resolve to ops, module paths and stack traces. Filled by index_handles().
+  std::map<std::string, std::map<int64_t, NodeRef>> handle_nodes;
+
   bool empty() const {
     return debug_handles.empty() && delegates.empty() && instruction_num_outs.empty();
   }
+  // Indexes the handles of every edge-dialect stage in `graphs` (StageRole::kEdgeDialect), per
+  // the stage's method. Handles are only unique within one method's graph.
+  void index_handles(const std::vector<Graph>& graphs);
+  // The node carrying `handle` in `method`'s edge-dialect graph, else in another method's
+  // (older records keep one graph for all), else null.
+  const NodeRef* node_for(const std::string& method, int64_t handle) const;
   // Debug handles of one instruction; empty when unknown.
   const std::vector<int64_t>* handles_for(const std::string& method, int64_t instruction) const {
     auto m = debug_handles.find(method);

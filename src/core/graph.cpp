@@ -111,4 +111,63 @@ const char* to_string(GroupKind k) {
   return "other";
 }
 
+const char* to_string(GraphKind k) {
+  switch (k) {
+    case GraphKind::kMethod:
+      return "method";
+    case GraphKind::kDelegate:
+      return "delegate";
+    case GraphKind::kExportedProgram:
+      return "exported_program";
+    case GraphKind::kSubgraph:
+      return "subgraph";
+  }
+  return "method";
+}
+
+const char* to_string(StageRole r) {
+  switch (r) {
+    case StageRole::kNone:
+      return "none";
+    case StageRole::kExported:
+      return "exported_program";
+    case StageRole::kAtenDialect:
+      return "aten_dialect";
+    case StageRole::kEdgeDialect:
+      return "edge_dialect";
+    case StageRole::kExtraModule:
+      return "extra_module";
+    case StageRole::kExecuTorch:
+      return "executorch";
+    case StageRole::kPass:
+      return "pass";
+  }
+  return "none";
+}
+
+const char* to_string(ConstantRole r) {
+  switch (r) {
+    case ConstantRole::kParameter:
+      return "parameter";
+    case ConstantRole::kBuffer:
+      return "buffer";
+    case ConstantRole::kConstantTensor:
+      return "tensor_constant";
+    case ConstantRole::kCustomObject:
+      return "custom_obj";
+    case ConstantRole::kConstantInput:
+      return "constant_input";
+  }
+  return "parameter";
+}
+
+std::optional<ConstantRole> constant_role(const Node& node) {
+  if (node.kind != NodeKind::kConstant) return std::nullopt;
+  for (ConstantRole r :
+       {ConstantRole::kParameter, ConstantRole::kBuffer, ConstantRole::kConstantTensor,
+        ConstantRole::kCustomObject, ConstantRole::kConstantInput})
+    if (node.op == to_string(r)) return r;
+  return std::nullopt;
+}
+
 }  // namespace etviz

@@ -101,6 +101,33 @@ struct Node {
 
 enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition, kRepeat, kOther };
 
+// What a graph is. Only kMethod and kExportedProgram graphs are "top level" (a user asks for
+// them by name); kDelegate (a decoded backend payload) and kSubgraph (a higher-order op's
+// body) are reached through the node that calls them (Document::subgraph_of).
+enum class GraphKind { kMethod, kDelegate, kExportedProgram, kSubgraph };
+
+// Where a graph sits in the lowering pipeline PyTorch -> ExecuTorch. Readers set it once; a
+// diff, a trace or the delegation report asks for "the edge-dialect stage of method M"
+// through Document::find_stage instead of guessing from names.
+enum class StageRole {
+  kNone,         // not a pipeline stage (delegate payloads, nested bodies keep their owner's)
+  kExported,     // torch.export's ExportedProgram (ATen ops): a .pt2, an ETRecord's
+                 // "exported_program"
+  kAtenDialect,  // an ETRecord's aten_dialect_output
+  kEdgeDialect,  // to_edge / to_edge_transform_and_lower output (edge ops, lowered calls)
+  kExtraModule,  // another graph an ETRecord keeps (its graph_map entries)
+  kExecuTorch,   // a method of an ExecuTorch program (.pte / .bpte)
+  kPass,         // a compiler-pass snapshot of a trace
+};
+struct Stage {
+  StageRole role = StageRole::kNone;
+  std::string method;  // the method the stage belongs to ("forward" when a format has one)
+};
+
+// The role of a constant node (NodeKind::kConstant): its Node::op is to_string(role), so text
+// and pages read "parameter", "buffer", ... and code compares roles, not strings.
+enum class ConstantRole { kParameter, kBuffer, kConstantTensor, kCustomObject, kConstantInput };
+
 // A collapsible box. Nodes name their innermost group; groups name their parent.
 struct Group {
   std::string name;   // full path, e.g. "layers.3.self_attn"
@@ -111,7 +138,11 @@ struct Group {
 
 struct Graph {
   std::string name;  // method or stage name
-  std::string kind;  // "method", "delegate", "exported_program", ...
+  GraphKind kind = GraphKind::kMethod;
+  Stage stage;
+  // A delegate payload that could only be summarised (QNN context binaries, unknown
+  // backends): one informative node, not the backend's real ops.
+  bool opaque = false;
   std::vector<Node> nodes;
   std::vector<Value> values;
   std::vector<Group> groups;
@@ -134,10 +165,19 @@ struct Graph {
   }
   // Fills Value::producer/consumers from the nodes' argument lists.
   void link_values();
+  // A method or exported program, as opposed to a nested graph reached through a node.
+  bool is_top_level() const {
+    return kind == GraphKind::kMethod || kind == GraphKind::kExportedProgram;
+  }
 };
 
 const char* to_string(ValueKind k);
 const char* to_string(NodeKind k);
 const char* to_string(GroupKind k);
+const char* to_string(GraphKind k);
+const char* to_string(StageRole r);
+const char* to_string(ConstantRole r);
+// The role of a constant node from its op text; nullopt for other nodes.
+std::optional<ConstantRole> constant_role(const Node& node);
 
 }  // namespace etviz

@@ -17,7 +17,7 @@ TEST(CoreMl, YoloxNanoMlProgram) {
   ASSERT_EQ(subs.size(), 1u);
   const Graph& g = *subs[0];
   EXPECT_TRUE(doc.diagnostics.empty());
-  EXPECT_FALSE(delegates::is_opaque_graph(g));
+  EXPECT_FALSE(g.opaque);
   const auto& a = g.attributes;
   EXPECT_EQ(attribute(a, "specification_version"), "6");
   EXPECT_EQ(attribute(a, "model_type"), "mlProgram");

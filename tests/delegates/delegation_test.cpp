@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "render/delegation_report.h"
 #include "test_util.h"
 
 namespace etviz::test {
@@ -56,7 +57,7 @@ TEST(Delegation, UnknownMethodIsAnError) {
 
 TEST(Delegation, GraphTextInlinesSubgraphs) {
   Document doc = open_or_die(corpus("pte/corey-cole__simple-torch-model__model.pte"));
-  const std::string text = analysis::format_delegated_graph(doc);
+  const std::string text = render::format_delegated_graph(doc);
   EXPECT_EQ(text.rfind("graph forward (method)\n", 0), 0u) << text;
   EXPECT_NE(text.find("  XnnpackBackend_0 XnnpackBackend("), std::string::npos) << text;
   EXPECT_NE(text.find("[XnnpackBackend subgraph: forward/XnnpackBackend#0 (segment 1)]"),
@@ -66,7 +67,7 @@ TEST(Delegation, GraphTextInlinesSubgraphs) {
   EXPECT_NE(text.find("filter=%"), std::string::npos);
   EXPECT_NE(text.find("=const"), std::string::npos);
   // Deterministic.
-  EXPECT_EQ(text, analysis::format_delegated_graph(doc));
+  EXPECT_EQ(text, render::format_delegated_graph(doc));
 }
 
 }  // namespace
@@ -78,7 +79,7 @@ namespace {
 TEST(Delegation, GraphTextShowsQuantization) {
   Document doc =
       open_or_die(corpus("pte/corey-cole__executorch-numpy-runtime__tests__models__quantized.pte"));
-  const std::string text = analysis::format_delegated_graph(doc);
+  const std::string text = render::format_delegated_graph(doc);
   EXPECT_NE(
       text.find("XNNFullyConnected_1 XNNFullyConnected(input=%v1:qint8[2, 8]{per_tensor scale="),
       std::string::npos)
@@ -95,7 +96,7 @@ TEST(Delegation, OpaquePayloadsAreSaidSo) {
   ASSERT_EQ(info->delegates.size(), 1u);
   EXPECT_EQ(info->delegates[0].status, "summary");
   EXPECT_NE(info->delegates[0].note.find("summary only"), std::string::npos);
-  const std::string text = analysis::format_delegated_graph(doc);
+  const std::string text = render::format_delegated_graph(doc);
   EXPECT_NE(text.find("[ArmBackend summary: forward/ArmBackend#0"), std::string::npos) << text;
   EXPECT_NE(text.find("npu_operations = CONV 151"), std::string::npos) << text;
 }
@@ -127,7 +128,7 @@ TEST(Delegation, ExportedProgramDelegateCallsAreOpaque) {
   Document doc;
   Graph g;
   g.name = "edge";
-  g.kind = "exported_program";
+  g.kind = GraphKind::kExportedProgram;
   Value lowered;
   lowered.name = "lowered_module_0";
   lowered.kind = ValueKind::kOther;

@@ -31,7 +31,7 @@ TEST(EthosU, MobilenetU55) {
       "pte/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
       "mobilenet_v2_ethosu__input.pte"));
   const Graph& g = only_subgraph(doc, "EthosUBackend");
-  EXPECT_TRUE(delegates::is_opaque_graph(g));
+  EXPECT_TRUE(g.opaque);
   const auto& a = summary_node(g).attributes;
   EXPECT_EQ(attribute(a, "command_data_bytes"), "29120");
   EXPECT_EQ(attribute(a, "weight_bytes"), "3349920");

@@ -21,7 +21,7 @@ TEST(Qnn, MultiMethodContextSummary) {
     EXPECT_EQ(d.backend_id, "QnnBackend");
     ASSERT_GE(d.subgraph, 0) << d.decoder_note;
     const Graph& g = doc.graphs[d.subgraph];
-    EXPECT_TRUE(delegates::is_opaque_graph(g));
+    EXPECT_TRUE(g.opaque);
     EXPECT_EQ(d.payload.offset, doc.delegates[0].payload.offset);  // one shared segment
     const Node* summary = nullptr;
     for (const Node& n : g.nodes)
@@ -75,7 +75,7 @@ TEST(OpenVino, CpuExportIrLayers) {
   auto subs = subgraphs(doc, "OpenvinoBackend");
   ASSERT_EQ(subs.size(), 1u);
   const Graph& g = *subs[0];
-  EXPECT_FALSE(delegates::is_opaque_graph(g));
+  EXPECT_FALSE(g.opaque);
   EXPECT_EQ(attribute(g.attributes, "ir_version"), "11");
   EXPECT_EQ(attribute(g.attributes, "net"), "Model0");
   EXPECT_EQ(attribute(g.attributes, "constants_bytes"), "288");
@@ -109,7 +109,7 @@ TEST(OpenVino, UnknownLayoutStaysOpaque) {
   std::vector<uint8_t> p(100, 7);
   auto g = delegates::find_decoder("OpenvinoBackend").decode({doc, del, p, "m/OpenvinoBackend#0"});
   ASSERT_TRUE(g);
-  EXPECT_TRUE(delegates::is_opaque_graph(*g));
+  EXPECT_TRUE(g->opaque);
 }
 
 TEST(Generic, UnknownBackendNeverFails) {
@@ -120,7 +120,7 @@ TEST(Generic, UnknownBackendNeverFails) {
   const std::vector<uint8_t> p = {'P', 'K', 3, 4, 0, 0, 0, 0};
   auto g = delegates::find_decoder("SomeFutureBackend").decode({doc, del, p, "m/x#0"});
   ASSERT_TRUE(g);
-  EXPECT_TRUE(delegates::is_opaque_graph(*g));
+  EXPECT_TRUE(g->opaque);
   ASSERT_FALSE(g->nodes.empty());
   EXPECT_EQ(attribute(g->nodes[0].attributes, "recognised_container"), "zip archive");
   EXPECT_EQ(attribute(g->nodes[0].attributes, "compile_spec.target"), "npu");

@@ -22,7 +22,7 @@ TEST(Xnnpack, SimpleTorchModelSegmentsAndNamedData) {
   EXPECT_EQ(op_histogram(*subs[1]), (Hist{{"XNNFullyConnected", 1}}));
   EXPECT_EQ(subs[0]->values.size(), 10u);
   EXPECT_EQ(subs[1]->values.size(), 4u);
-  EXPECT_EQ(subs[0]->kind, "delegate");
+  EXPECT_EQ(subs[0]->kind, GraphKind::kDelegate);
   EXPECT_EQ(subs[0]->name, "forward/XnnpackBackend#0");
   EXPECT_EQ(attribute(subs[0]->attributes, "format"), "XN01");
   EXPECT_EQ(attribute(subs[0]->attributes, "header"), "XH00");
@@ -39,7 +39,7 @@ TEST(Xnnpack, SimpleTorchModelSegmentsAndNamedData) {
   EXPECT_EQ(attribute(subs[0]->attributes, "missing_named_data"), "");
   // Every delegate call points at its subgraph and the split matches the payload's I/O.
   for (const Graph& g : doc.graphs) {
-    if (g.kind == "delegate") continue;
+    if (g.kind == GraphKind::kDelegate) continue;
     for (const Node& n : g.nodes) {
       if (n.kind != NodeKind::kDelegate) continue;
       ASSERT_GE(n.subgraph, 0);

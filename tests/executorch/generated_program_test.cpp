@@ -50,7 +50,7 @@ TEST(GeneratedProgram, DelegatesAndMethods) {
   Document doc = generate(spec, "delegates.pte");
   std::vector<std::string> methods;
   for (const Graph& g : doc.graphs)
-    if (g.kind == "method") methods.push_back(g.name);
+    if (g.kind == GraphKind::kMethod) methods.push_back(g.name);
   EXPECT_EQ(methods, (std::vector<std::string>{"forward", "prefill_1", "prefill_2"}));
   EXPECT_EQ(doc.delegates.size(), 6u);
   EXPECT_EQ(instruction_kinds(doc.graphs[1]).at("delegate"), 2);
@@ -86,7 +86,8 @@ TEST(GeneratedProgram, XnnpackDelegatesDecodeIntoTheirMlp) {
     ASSERT_EQ(mlp.outputs.size(), 1u);
     EXPECT_EQ(mlp.values[static_cast<size_t>(mlp.outputs[0])].tensor.shape_string(), "[1, 1, 256]");
   }
-  for (const Diagnostic& d : doc.diagnostics) EXPECT_NE(d.severity, Severity::kWarning) << d.message;
+  for (const Diagnostic& d : doc.diagnostics)
+    EXPECT_NE(d.severity, Severity::kWarning) << d.message;
 }
 
 TEST(GeneratedProgram, HostileNamesSurviveVerbatim) {

@@ -66,7 +66,7 @@ TEST(ProgramCorpus, QnnLlamaHas29MethodsSharingOnePayload) {
                   "stories260k_hybrid_llama_qnn.pte"));
   std::vector<const Graph*> methods;
   for (const Graph& g : doc.graphs)
-    if (g.kind == "method") methods.push_back(&g);
+    if (g.kind == GraphKind::kMethod) methods.push_back(&g);
   ASSERT_EQ(methods.size(), 29u);
   const Graph* kv = doc.find_graph("kv_forward");
   const Graph* prefill = doc.find_graph("prefill_forward");

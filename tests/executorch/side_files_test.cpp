@@ -9,7 +9,7 @@ namespace {
 TEST(BundledProgram, TutorialCnnTestSuite) {
   Document doc = load(corpus(
       "bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"));
-  EXPECT_EQ(doc.format, "bundled_program");
+  EXPECT_EQ(doc.format, DocumentFormat::kBundledProgram);
   ASSERT_EQ(doc.test_suites.size(), 1u);
   const TestSuite& suite = doc.test_suites[0];
   EXPECT_EQ(suite.method, "forward");
@@ -45,7 +45,7 @@ TEST(FlatTensor, CurrentLayout) {
       load(corpus("ptd/"
                   "pytorch__executorch__extension__android__executorch_android__src__androidTest__"
                   "resources__xor.9c80c531.ptd"));
-  EXPECT_EQ(doc.format, "flat_tensor");
+  EXPECT_EQ(doc.format, DocumentFormat::kFlatTensor);
   ASSERT_EQ(doc.named_data.size(), 4u);
   EXPECT_EQ(doc.named_data[0].key, "net.linear.weight");
   ASSERT_TRUE(doc.named_data[0].tensor);

@@ -110,19 +110,38 @@ std::string write_generated_program() {
   return path;
 }
 
-analysis::EtrecordMaps cnn_etrecord_maps() {
-  analysis::EtrecordMaps maps;
-  maps.debug_handle_map["forward"] = {{0, {1}}, {1, {2, 3}}, {2, {4}}};
-  analysis::EtrecordMaps::DelegateEntry entry;
+// An ETRecord as its reader leaves it: the maps, and an edge-dialect graph whose nodes carry
+// the debug handles (op, module path, stack trace per handle).
+Document cnn_etrecord() {
+  Document doc;
+  doc.format = DocumentFormat::kETRecord;
+  Graph edge;
+  edge.name = "edge_dialect_exported_program";
+  edge.kind = GraphKind::kExportedProgram;
+  edge.stage = {StageRole::kEdgeDialect, "forward"};
+  auto node = [&](int64_t handle, std::string op, std::string module, std::vector<StackFrame> st) {
+    Node n;
+    n.name = op;
+    n.op = std::move(op);
+    n.provenance.debug_handles = {handle};
+    n.provenance.module_path = std::move(module);
+    n.provenance.stack = std::move(st);
+    edge.add_node(std::move(n));
+  };
+  node(1, "aten.mm.default", "encoder.fc", {{"model.py", 10, "forward", "x = self.fc(x)"}});
+  node(2, "aten.add.Tensor", "encoder.block.add", {});
+  node(3, "aten.gelu.default", "encoder.block.act", {});
+  node(4, "aten.relu.default", "head", {});
+  doc.graphs.push_back(std::move(edge));
+  ETRecordMaps maps;
+  maps.debug_handles["forward"] = {{0, {1}}, {1, {2, 3}}, {2, {4}}};
+  ETRecordMaps::DelegateEntry entry;
   entry.backend = "ExampleNpuBackend";
-  entry.ids = {{"0", {2}}, {"1", {3}}};
-  maps.delegate_map["forward"][1] = entry;
-  maps.handles[1] = {
-      "aten.mm.default", "encoder.fc", {{"model.py", 10, "forward", "x = self.fc(x)"}}};
-  maps.handles[2] = {"aten.add.Tensor", "encoder.block.add", {}};
-  maps.handles[3] = {"aten.gelu.default", "encoder.block.act", {}};
-  maps.handles[4] = {"aten.relu.default", "head", {}};
-  return maps;
+  entry.debug_ids = {{"0", {2}}, {"1", {3}}};
+  maps.delegates["forward"][1] = entry;
+  maps.index_handles(doc.graphs);
+  doc.etrecord = std::move(maps);
+  return doc;
 }
 
 TEST(ProfileJoin, GeneratedPairWithDelegateEvents) {
@@ -196,11 +215,12 @@ TEST(ProfileJoin, EtrecordMapsResolveDelegateIdsAndModules) {
     auto profile = executorch::read_etdump(gen::write_etdump(*synthetic, false));
     ASSERT_TRUE(profile);
     auto stats = analysis::summarize_profile(*profile);
-    auto maps = cnn_etrecord_maps();
-    if (string_ids) maps.delegate_map["forward"][1].ids = {{"op_0", {2}}, {"op_1", {3}}};
+    Document etrecord = cnn_etrecord();
+    if (string_ids)
+      etrecord.etrecord->delegates["forward"][1].debug_ids = {{"op_0", {2}}, {"op_1", {3}}};
     analysis::JoinSources sources;
     sources.program = &*program;
-    sources.etrecord = &maps;
+    sources.etrecord = &etrecord;
     auto report = analysis::join_profile(stats, sources);
     ASSERT_TRUE(report) << report.error().message();
     for (const auto& row : stats.events) {
@@ -268,9 +288,9 @@ TEST(ProfileJoin, EtrecordWithoutProgram) {
   run.profile_events.push_back({"OPERATOR_CALL", 0, 2, -1, "", {}, 0, 10});
   p.runs.push_back(run);
   auto stats = analysis::summarize_profile(p);
-  const auto maps = cnn_etrecord_maps();
+  const Document etrecord = cnn_etrecord();
   analysis::JoinSources sources;
-  sources.etrecord = &maps;
+  sources.etrecord = &etrecord;
   auto report = analysis::join_profile(stats, sources);
   ASSERT_TRUE(report);
   EXPECT_EQ(report->method, "forward");
@@ -283,7 +303,6 @@ TEST(ProfileJoin, EtrecordWithoutProgram) {
 
 // A real ETRecord archive (written by etviz-gen's ETRecord writer, read by the .etrecord
 // reader) joined with the generated program and profile: program + ETDump + ETRecord.
-#include "analysis/profile_etrecord.h"
 #include "export_model.h"
 
 namespace etviz {
@@ -304,9 +323,10 @@ TEST(ProfileJoin, AllThreeWithAnEtrecordArchive) {
   ASSERT_EQ(gen::write_etrecord(path, record), "");
   auto etrecord_doc = open_document(path);
   ASSERT_TRUE(etrecord_doc) << etrecord_doc.error().message();
-  const auto maps = analysis::etrecord_maps_from_document(*etrecord_doc);
-  EXPECT_EQ(maps.debug_handle_map.at("forward").at(1), (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(maps.delegate_map.at("forward").at(1).backend, "ExampleNpuBackend");
+  ASSERT_TRUE(etrecord_doc->etrecord);
+  const ETRecordMaps& maps = *etrecord_doc->etrecord;
+  EXPECT_EQ(maps.debug_handles.at("forward").at(1), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(maps.delegates.at("forward").at(1).backend, "ExampleNpuBackend");
   // Expected ops and modules, straight from the edge graph's nodes.
   const Graph* edge = etrecord_doc->find_graph("edge_dialect_exported_program");
   ASSERT_NE(edge, nullptr);
@@ -315,9 +335,9 @@ TEST(ProfileJoin, AllThreeWithAnEtrecordArchive) {
     for (int64_t h : n.provenance.debug_handles) by_handle[h] = &n;
   for (int64_t h : {1, 2, 3, 4}) {
     ASSERT_TRUE(by_handle.count(h)) << h;
-    ASSERT_TRUE(maps.handles.count(h)) << h;
-    EXPECT_EQ(maps.handles.at(h).op, by_handle[h]->op);
-    EXPECT_EQ(maps.handles.at(h).module_path, by_handle[h]->provenance.module_path);
+    const NodeRef* ref = maps.node_for("forward", h);
+    ASSERT_NE(ref, nullptr) << h;
+    EXPECT_EQ(&etrecord_doc->graphs[ref->graph].nodes[ref->node], by_handle[h]);
   }
 
   auto program = open_document(write_generated_program());
@@ -332,7 +352,7 @@ TEST(ProfileJoin, AllThreeWithAnEtrecordArchive) {
   auto stats = analysis::summarize_profile(*profile);
   analysis::JoinSources sources;
   sources.program = &*program;
-  sources.etrecord = &maps;
+  sources.etrecord = &*etrecord_doc;
   auto report = analysis::join_profile(stats, sources);
   ASSERT_TRUE(report) << report.error().message();
   bool saw_inner = false;

@@ -135,10 +135,10 @@ TEST(ProfileOverlayData, CorpusInMicroseconds) {
 // has three ops whose debug handles are 5, 6 and 7, and one named "op_x".
 Document delegate_document() {
   Document doc;
-  doc.format = "executorch_program";
+  doc.format = DocumentFormat::kExecuTorchProgram;
   Graph fwd;
   fwd.name = "forward";
-  fwd.kind = "method";
+  fwd.kind = GraphKind::kMethod;
   Value v;
   v.name = "x";
   const ValueId x = fwd.add_value(v);
@@ -155,6 +155,7 @@ Document delegate_document() {
   call.op = "XnnpackBackend";
   call.kind = NodeKind::kDelegate;
   call.delegate = 0;
+  call.subgraph = 1;  // the decoded payload (decode_delegates sets it on every call)
   call.provenance.chain = 0;
   call.provenance.instruction = 0;
   call.inputs = {{"", x}};
@@ -173,7 +174,7 @@ Document delegate_document() {
 
   Graph payload;
   payload.name = "forward/delegate 0 (XnnpackBackend)";
-  payload.kind = "delegate";
+  payload.kind = GraphKind::kDelegate;
   ValueId prev = payload.add_value(Value{});
   for (int k = 0; k < 4; ++k) {
     Node n;

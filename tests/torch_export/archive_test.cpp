@@ -22,7 +22,7 @@ TEST(Pt2Archive, Layout2024) {
   ASSERT_EQ(gen::write_pt2(path, {{"model", small(1)}}, /*new_layout=*/false, "mymodel"), "");
   auto doc = open_document(path);
   ASSERT_TRUE(doc.ok()) << doc.error().message();
-  EXPECT_EQ(doc->format, "torch_export_pt2");
+  EXPECT_EQ(doc->format, DocumentFormat::kPt2);
   EXPECT_EQ(doc->format_version, "pt2 archive (2024 layout), schema 8.12");
   ASSERT_EQ(doc->graphs.size(), 1u);
   EXPECT_EQ(doc->graphs[0].name, "exported_program");

@@ -11,7 +11,7 @@ namespace {
 TEST(Pt2Corpus, LinearArchiveNewLayout) {
   auto doc = open_document(corpus(kPt2Linear));
   ASSERT_TRUE(doc.ok()) << doc.error().message();
-  EXPECT_EQ(doc->format, "torch_export_pt2");
+  EXPECT_EQ(doc->format, DocumentFormat::kPt2);
   EXPECT_EQ(doc->format_version, "pt2 archive v0, schema 8.12");
   ASSERT_NE(find_attr(doc->properties, "archive_root"), nullptr);
   EXPECT_EQ(find_attr(doc->properties, "archive_root")->value, "linear_3");
@@ -22,7 +22,7 @@ TEST(Pt2Corpus, LinearArchiveNewLayout) {
   ASSERT_EQ(doc->graphs.size(), 1u);
   const Graph& g = doc->graphs[0];
   EXPECT_EQ(g.name, "model");
-  EXPECT_EQ(g.kind, "exported_program");
+  EXPECT_EQ(g.kind, GraphKind::kExportedProgram);
   EXPECT_EQ(find_attr(g.attributes, "torch_version")->value, "2.9.0a0+fb");
   EXPECT_EQ(find_attr(g.attributes, "dialect")->value, "TRAINING");
   EXPECT_EQ(find_attr(g.attributes, "opset.aten")->value, "10");
@@ -31,6 +31,7 @@ TEST(Pt2Corpus, LinearArchiveNewLayout) {
   EXPECT_EQ(g.nodes[0].kind, NodeKind::kConstant);
   EXPECT_EQ(g.nodes[0].op, "parameter");
   EXPECT_EQ(find_attr(g.nodes[0].attributes, "target")->value, "linear.weight");
+  EXPECT_EQ(g.nodes[0].name, "linear.weight");  // parameters are named by their fqn
   EXPECT_EQ(find_attr(g.nodes[1].attributes, "target")->value, "linear.bias");
   EXPECT_EQ(g.nodes[2].kind, NodeKind::kInput);
   EXPECT_EQ(g.nodes[2].name, "x");
@@ -85,14 +86,17 @@ TEST(Pt2Corpus, LinearArchiveNewLayout) {
 }
 
 void expect_2023_etrecord(const Document& doc) {
-  EXPECT_EQ(doc.format, "etrecord");
+  EXPECT_EQ(doc.format, DocumentFormat::kETRecord);
   ASSERT_EQ(doc.graphs.size(), 2u);
   const Graph* aten = doc.find_graph("aten_dialect_output/forward");
   const Graph* edge = doc.find_graph("edge_dialect_exported_program");
   ASSERT_NE(aten, nullptr);
   ASSERT_NE(edge, nullptr);
-  EXPECT_EQ(find_attr(aten->attributes, "etrecord_role")->value, "aten_dialect");
-  EXPECT_EQ(find_attr(edge->attributes, "etrecord_role")->value, "edge_dialect");
+  EXPECT_EQ(aten->stage.role, StageRole::kAtenDialect);
+  EXPECT_EQ(edge->stage.role, StageRole::kEdgeDialect);
+  EXPECT_EQ(aten->stage.method, "forward");
+  EXPECT_EQ(edge->stage.method, "forward");
+  EXPECT_EQ(doc.find_stage(StageRole::kEdgeDialect, "forward"), edge);
   EXPECT_EQ(find_attr(edge->attributes, "schema_version")->value, "1");
   EXPECT_EQ(find_attr(edge->attributes, "siblings")->value,
             "edge_dialect_exported_program_state_dict (864 bytes)");
@@ -153,7 +157,7 @@ TEST(ETRecordCorpus, TwelveBytesInsertedIntoTheArchive) {
 TEST(ETRecordCorpus, EmptyRecordSaysSo) {
   auto doc = open_document(corpus(kETRecordEmpty));
   ASSERT_TRUE(doc.ok()) << doc.error().message();
-  EXPECT_EQ(doc->format, "etrecord");
+  EXPECT_EQ(doc->format, DocumentFormat::kETRecord);
   EXPECT_TRUE(doc->graphs.empty());
   ASSERT_EQ(doc->diagnostics.size(), 1u);
   EXPECT_NE(doc->diagnostics[0].message.find("only the ETRECORD_V0 marker"), std::string::npos);

@@ -80,7 +80,7 @@ TEST(ExportedProgram, CondSubgraphsBecomeGraphs) {
   ASSERT_NE(cond, nullptr);
   ASSERT_GE(cond->subgraph, 0);
   const Graph& t = doc.graphs[cond->subgraph];
-  EXPECT_EQ(t.kind, "subgraph");
+  EXPECT_EQ(t.kind, GraphKind::kSubgraph);
   EXPECT_EQ(t.name, "exported_program/cond/true_graph_0");
   ASSERT_NE(find_op(t, "aten::relu"), nullptr);
   EXPECT_EQ(find_attr(cond->attributes, "subgraph.false_fn")->value,

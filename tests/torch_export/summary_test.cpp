@@ -51,7 +51,7 @@ TEST(ExportSummary, ETRecordMaps) {
   ASSERT_TRUE(s->etrecord.has_value());
   EXPECT_EQ(s->etrecord->instructions, 0);
   ASSERT_EQ(s->programs.size(), 2u);
-  EXPECT_EQ(s->programs[1].role, "edge_dialect");
+  EXPECT_EQ(s->programs[1].role, StageRole::kEdgeDialect);
   EXPECT_EQ(s->programs[1].nodes_with_debug_handle, 1);
   const std::string text = render::summary_text(*s);
   EXPECT_NE(text.find("ETRecord maps"), std::string::npos);

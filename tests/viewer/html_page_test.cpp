@@ -28,7 +28,7 @@ TEST(PageData, JsonStringsAreSafeInsideScript) {
 // and .pt2 readers produce them.
 Document nested_document() {
   Document doc;
-  doc.format = "test";
+  doc.format = DocumentFormat::kExecuTorchProgram;
   Graph main;
   main.name = "forward";
   main.add_group({"layers", "layers", GroupKind::kModule, kNoId});
@@ -52,13 +52,14 @@ Document nested_document() {
   del.op = "XnnpackBackend";
   del.name = "call_delegate";
   del.delegate = 0;
+  del.subgraph = 1;  // the decoded payload (decode_delegates sets it on every call)
   del.inputs = {{"", 1}};
   del.outputs = {{"", 2}};
   main.add_node(del);
   main.link_values();
   Graph sub;
   sub.name = "xnn";
-  sub.kind = "delegate";
+  sub.kind = GraphKind::kDelegate;
   sub.add_value(Value{});
   sub.add_value(Value{});
   Node sin;

@@ -131,7 +131,7 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
                                    std::vector<uint8_t>* debug_buffer) {
   const Graph* graph = nullptr;
   for (const Graph& g : program.graphs)
-    if (g.kind == "method" && g.name == spec.method) graph = &g;
+    if (g.kind == GraphKind::kMethod && g.name == spec.method) graph = &g;
   if (!graph) return Error(fmt::format("the program has no method '{}'", spec.method));
 
   Random rng{spec.seed};

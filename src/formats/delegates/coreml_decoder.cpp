@@ -422,7 +422,6 @@ Result<Graph> decode_coreml(const DecodeInput& in) {
   }
   const FsFile* model = find_file(*files, ".mlpackage/Data/com.apple.CoreML/model.mlmodel");
   if (!model) {
-    g.attributes.push_back({std::string(kOpaqueAttribute), "true"});
     auto facts = basic_payload_facts(in);
     facts.push_back({"note", find_file(*files, "coremldata.bin")
                                  ? "compiled .mlmodelc package: its op graph is not readable"

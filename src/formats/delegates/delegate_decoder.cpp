@@ -51,12 +51,6 @@ const DelegateDecoder& find_decoder(std::string_view backend_id) {
   return kGeneric;
 }
 
-bool is_opaque_graph(const Graph& graph) {
-  for (const Attribute& a : graph.attributes)
-    if (a.name == kOpaqueAttribute) return a.value == "true";
-  return false;
-}
-
 const NamedBlob* find_named_blob(const Document& doc, std::string_view key) {
   for (const NamedBlob& b : doc.named_data)
     if (b.key == key) return &b;
@@ -73,10 +67,10 @@ void decode_delegates(Document& doc) {
   std::vector<CallSite> calls(doc.delegates.size());
   // Every call node of each delegate, found in one pass: looking them up per delegate costs
   // delegates x nodes (2,500 delegates in a 100k-node program: a quarter of `etviz`'s time).
-  // Decoded subgraphs (kind "delegate") hold no calls to revisit.
+  // Decoded subgraphs (GraphKind::kDelegate) hold no calls to revisit.
   std::vector<std::vector<CallSite>> all_calls(doc.delegates.size());
   for (size_t g = 0; g < doc.graphs.size(); ++g) {
-    if (doc.graphs[g].kind == "delegate") continue;
+    if (doc.graphs[g].kind == GraphKind::kDelegate) continue;
     const auto& nodes = doc.graphs[g].nodes;
     for (size_t n = 0; n < nodes.size(); ++n) {
       const int32_t d = nodes[n].delegate;
@@ -111,11 +105,13 @@ void decode_delegates(Document& doc) {
                            del.method, del.index_in_method, del.backend_id, target.decoder_note));
       continue;
     }
+    // A payload belongs to the stage of the method that calls it.
+    if (method) graph->stage = method->stage;
     const auto index = static_cast<int32_t>(doc.graphs.size());
     doc.graphs.push_back(std::move(*graph));
     Delegate& target = doc.delegates[d];
     target.subgraph = index;
-    if (is_opaque_graph(doc.graphs.back()) && target.decoder_note.empty())
+    if (doc.graphs.back().opaque && target.decoder_note.empty())
       target.decoder_note =
           fmt::format("{}: summary only, the backend's ops are not recoverable", decoder.format);
     // Every call of this delegate (normally one) opens the same subgraph.
@@ -123,7 +119,7 @@ void decode_delegates(Document& doc) {
       Graph& m = doc.graphs[site.graph];
       Node& c = m.nodes[site.node];
       c.subgraph = index;
-      if (!is_opaque_graph(doc.graphs[index])) rewire_call(m, c, doc.graphs[index]);
+      if (!doc.graphs[index].opaque) rewire_call(m, c, doc.graphs[index]);
     }
   }
 }

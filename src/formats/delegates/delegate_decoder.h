@@ -1,11 +1,12 @@
 #pragma once
-// One shape for every backend's payload decoder: bytes in, a Graph of kind "delegate" out.
+// One shape for every backend's payload decoder: bytes in, a Graph of kind GraphKind::kDelegate
+// out.
 //
 // A decoder either understands the payload (a real subgraph: nodes, tensors, constants, inputs
 // and outputs in the order the runtime binds them to the delegate call's arguments) or, for
 // backends whose payloads are proprietary or only partly documented, returns an "opaque but
 // informative" graph: one node that carries what can be learnt safely as attributes, marked
-// with the graph attribute opaque=true. A decoder that fails returns an Error and the
+// Graph::opaque. A decoder that fails returns an Error and the
 // delegate stays opaque with Delegate::decoder_note; the rest of the document is unaffected.
 #include <cstdint>
 #include <span>
@@ -42,11 +43,6 @@ struct DelegateDecoder {
 std::span<const DelegateDecoder> decoder_registry();
 // The decoder for a backend id, or the generic one for unknown ids (never null).
 const DelegateDecoder& find_decoder(std::string_view backend_id);
-
-// Graph attribute that marks a decoded graph as an informative summary rather than the
-// backend's real op graph (QNN context binaries, unknown backends, ...).
-inline constexpr std::string_view kOpaqueAttribute = "opaque";
-bool is_opaque_graph(const Graph& graph);
 
 // Decodes every delegate of `doc` that has no subgraph yet, appends the graphs to doc.graphs,
 // sets Delegate::subgraph and the calling node's Node::subgraph, and rewires the call node's

@@ -241,7 +241,7 @@ Result<Graph> decode_ethosu(const DecodeInput& in) {
        "Vela compiled the graph into NPU commands; operator-level ops are not recoverable"});
 
   SubgraphBuilder sb(in.graph_name, in.delegate.backend_id);
-  sb.graph().attributes.push_back({std::string(kOpaqueAttribute), "true"});
+  sb.graph().opaque = true;
   sb.graph().attributes.push_back({"format", "Vela bin stream"});
   Node n;
   n.name = in.graph_name;

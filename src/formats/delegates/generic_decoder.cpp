@@ -55,7 +55,7 @@ std::string recognise_container(std::span<const uint8_t> p) {
 Graph make_opaque_graph(const DecodeInput& in, const std::string& op,
                         std::vector<Attribute> facts) {
   SubgraphBuilder b(in.graph_name, in.delegate.backend_id);
-  b.graph().attributes.push_back({std::string(kOpaqueAttribute), "true"});
+  b.graph().opaque = true;
   Node n;
   n.name = in.graph_name;
   n.op = op;

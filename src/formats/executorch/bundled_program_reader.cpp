@@ -87,7 +87,7 @@ Status read_suites(const fb::BundledProgram& bundle, Document& doc, ExpansionBud
 
 Result<Document> read_bundled_program_file(std::shared_ptr<const MappedFile> file) {
   Document doc;
-  doc.format = "bundled_program";
+  doc.format = DocumentFormat::kBundledProgram;
   doc.sources.push_back(file);
   auto bytes = file->bytes();
   if (auto s = verify_flatbuffer<fb::BundledProgram>(bytes, "BP08", "bundled program"); !s)

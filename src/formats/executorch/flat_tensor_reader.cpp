@@ -176,7 +176,7 @@ Status read_into(Document& doc, int32_t source) {
 
 Result<Document> read_flat_tensor_file(std::shared_ptr<const MappedFile> file) {
   Document doc;
-  doc.format = "flat_tensor";
+  doc.format = DocumentFormat::kFlatTensor;
   doc.sources.push_back(file);
   if (auto s = read_into(doc, 0); !s) return s.error().within(file->path());
   auto h = read_header(file->bytes());

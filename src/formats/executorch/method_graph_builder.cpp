@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/graph_builder.h"
 #include "formats/executorch/scalar_type.h"
 
 namespace etviz::executorch {
@@ -44,26 +45,31 @@ std::string short_op_name(const std::string& op) {
   return s;
 }
 
+std::string method_name(const fb::ExecutionPlan& plan) {
+  return plan.name() ? plan.name()->str() : "";
+}
+
 class Builder {
  public:
   Builder(const fb::ExecutionPlan& plan, const ProgramContext& ctx, ExpansionBudget& budget)
-      : plan_(plan), ctx_(ctx), budget_(budget) {}
+      : plan_(plan),
+        ctx_(ctx),
+        budget_(budget),
+        builder_(method_name(plan), GraphKind::kMethod,
+                 Stage{StageRole::kExecuTorch, method_name(plan)}),
+        graph_(builder_.graph()) {}
 
   Result<Graph> build() {
-    graph_.name = plan_.name() ? plan_.name()->str() : "";
-    graph_.kind = "method";
     if (auto s = read_values(); !s) return s.error();
     produced_.assign(graph_.values.size(), false);
     is_graph_input_.assign(graph_.values.size(), false);
-    constant_node_.assign(graph_.values.size(), kNoId);
     scan_mentions();
     if (auto s = add_inputs(); !s) return s.error();
     if (auto s = add_instructions(); !s) return s.error();
     if (auto s = add_outputs(); !s) return s.error();
     if (const auto* sizes = plan_.non_const_buffer_sizes())
       graph_.memory_buffer_sizes.assign(sizes->begin(), sizes->end());
-    graph_.link_values();
-    return std::move(graph_);
+    return builder_.finish();
   }
 
  private:
@@ -252,13 +258,7 @@ class Builder {
       if (!valid_value(id))
         return error(fmt::format("input {} names value {} but the method has {} values", k, id,
                                  graph_.values.size()));
-      Node n;
-      n.name = fmt::format("input_{}", k);
-      n.op = "input";
-      n.kind = NodeKind::kInput;
-      n.outputs.push_back({"", id});
-      graph_.add_node(std::move(n));
-      graph_.inputs.push_back(id);
+      builder_.add_input(id);
       is_graph_input_[id] = true;
       mark_produced(id);
     }
@@ -274,29 +274,9 @@ class Builder {
         return error(fmt::format("output {} names value {} but the method has {} values", k, id,
                                  graph_.values.size()));
       ensure_producer(id);
-      Node n;
-      n.name = fmt::format("output_{}", k);
-      n.op = "output";
-      n.kind = NodeKind::kOutput;
-      n.inputs.push_back({"", id});
-      graph_.add_node(std::move(n));
-      graph_.outputs.push_back(id);
+      builder_.add_output(id);
     }
     return Status::Ok();
-  }
-
-  // A constant tensor gets one node, created where it is first read, so it has a producer.
-  void ensure_constant_node(ValueId id) {
-    const Value& v = graph_.values[id];
-    if (v.kind != ValueKind::kTensor || !v.tensor.is_constant() || produced_[id]) return;
-    if (constant_node_[id] != kNoId) return;
-    Node n;
-    n.name = v.tensor.data_key.empty() ? fmt::format("const_v{}", id) : v.tensor.data_key;
-    n.op = v.tensor.data_location == DataLocation::kMutableSegment ? "buffer" : "parameter";
-    n.kind = NodeKind::kConstant;
-    n.outputs.push_back({"", id});
-    n.attributes.push_back({"data_location", to_string(v.tensor.data_location)});
-    constant_node_[id] = graph_.add_node(std::move(n));
   }
 
   // A value is "fresh" at an instruction when nothing has written it yet and it is not an
@@ -362,7 +342,9 @@ class Builder {
   // away (it shares its memory with the value it views), so it gets an "alias" node fed by
   // that value. See docs/formats.md.
   void ensure_producer(ValueId id) {
-    ensure_constant_node(id);
+    // A constant tensor gets one node, created where it is first read (unless an instruction
+    // wrote it first: a mutable buffer updated in place).
+    if (!produced_[id]) builder_.use(id);
     const Value& v = graph_.values[id];
     if (v.kind != ValueKind::kTensor || produced_[id] || is_graph_input_[id] ||
         v.tensor.is_constant())
@@ -389,7 +371,7 @@ class Builder {
       n.attributes.push_back(
           {"note", fmt::format("v{} is read before any instruction writes it", id)});
     }
-    graph_.add_node(std::move(n));
+    builder_.add_node(std::move(n));
     mark_produced(id);
   }
 
@@ -445,7 +427,7 @@ class Builder {
         node.provenance.instruction = i;
         if (auto s = read_instruction(*instructions->Get(i), where, node); !s) return s;
         if (auto s = attach_stack(*chain, i, node); !s) return s;
-        graph_.add_node(std::move(node));
+        builder_.add_node(std::move(node));
       }
     }
     return Status::Ok();
@@ -557,10 +539,10 @@ class Builder {
   const fb::ExecutionPlan& plan_;
   const ProgramContext& ctx_;
   ExpansionBudget& budget_;
-  Graph graph_;
+  GraphBuilder builder_;
+  Graph& graph_;  // builder_'s graph
   std::vector<bool> produced_;
   std::vector<bool> is_graph_input_;
-  std::vector<NodeId> constant_node_;
   std::unordered_map<uint64_t, ValueId> last_writer_;  // memory placement -> latest value there
   std::vector<int64_t> last_mention_;  // last instruction (in program order) naming each value
   std::vector<bool> is_graph_output_;

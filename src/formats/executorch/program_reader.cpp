@@ -217,7 +217,7 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
 
 Result<Document> read_program_file(std::shared_ptr<const MappedFile> file) {
   Document doc;
-  doc.format = "executorch_program";
+  doc.format = DocumentFormat::kExecuTorchProgram;
   doc.sources.push_back(file);
   if (auto s = read_program_into(doc, 0, 0, file->bytes()); !s)
     return s.error().within(file->path());

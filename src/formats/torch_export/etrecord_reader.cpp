@@ -31,12 +31,21 @@ bool is_sibling(const std::string& name) {
   return false;
 }
 
-std::string role_of(const std::string& name) {
+// An entry's stage: its role from the name ETRecord gives it, its method from the
+// "/<method>" suffix newer records add (older ones hold one graph, for forward).
+Stage stage_of(const std::string& name) {
+  Stage stage;
   if (name == "exported_program" || name.starts_with("exported_program/"))
-    return "exported_program";
-  if (name.starts_with("edge_dialect_exported_program")) return "edge_dialect";
-  if (name.starts_with("aten_dialect_output")) return "aten_dialect";
-  return "extra_module";
+    stage.role = StageRole::kExported;
+  else if (name.starts_with("edge_dialect_exported_program"))
+    stage.role = StageRole::kEdgeDialect;
+  else if (name.starts_with("aten_dialect_output"))
+    stage.role = StageRole::kAtenDialect;
+  else
+    stage.role = StageRole::kExtraModule;
+  const auto slash = name.rfind('/');
+  stage.method = slash == std::string::npos ? "forward" : name.substr(slash + 1);
+  return stage;
 }
 
 // A JSON map entry; absent or unreadable entries leave a warning and an invalid tree.
@@ -124,15 +133,8 @@ void read_num_outs_map(Document& doc, JsonRef root, ETRecordMaps& maps) {
 // Marks edge-dialect nodes with the instructions and delegate debug ids that cover them.
 void attach_maps(Document& doc, const ETRecordMaps& maps) {
   for (Graph& g : doc.graphs) {
-    if (g.kind != "exported_program") continue;
-    bool edge = false;
-    for (const Attribute& a : g.attributes)
-      edge |= a.name == "etrecord_role" && a.value == "edge_dialect";
-    if (!edge) continue;
-    // Method of this graph: edge_dialect_exported_program/<method>, else forward.
-    std::string method = "forward";
-    if (auto slash = g.name.find('/'); slash != std::string::npos)
-      method = g.name.substr(slash + 1);
+    if (g.kind != GraphKind::kExportedProgram || g.stage.role != StageRole::kEdgeDialect) continue;
+    const std::string& method = g.stage.method;
     std::map<int64_t, std::vector<NodeId>> by_handle;
     for (size_t n = 0; n < g.nodes.size(); ++n)
       for (int64_t h : g.nodes[n].provenance.debug_handles)
@@ -161,7 +163,7 @@ void attach_maps(Document& doc, const ETRecordMaps& maps) {
 Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchive& zip) {
   Document doc;
   doc.sources.push_back(file);
-  doc.format = "etrecord";
+  doc.format = DocumentFormat::kETRecord;
   doc.format_version = "ETRECORD_V0";
   if (zip.prefix_bytes() > 0)
     doc.note(
@@ -180,6 +182,7 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
     }
     ExportedProgramOptions options;
     options.graph_name = e.name;
+    options.stage = stage_of(e.name);
     auto index = read_exported_program(*text, doc, options);
     if (!index) {
       doc.warn(fmt::format("entry '{}' is not a readable exported program: {}", e.name,
@@ -187,7 +190,6 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
       continue;
     }
     Graph& g = doc.graphs[static_cast<size_t>(*index)];
-    g.attributes.push_back({"etrecord_role", role_of(e.name)});
     std::string siblings;
     for (const char* s : kSiblingSuffixes)
       if (const ZipEntry* sib = zip.find(e.name + s))
@@ -211,8 +213,9 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
     doc.note("et_dialect_graph_module is present (pickled; not read)");
   doc.properties.push_back(
       {"programs",
-       std::to_string(std::count_if(doc.graphs.begin(), doc.graphs.end(),
-                                    [](const Graph& g) { return g.kind == "exported_program"; }))});
+       std::to_string(std::count_if(doc.graphs.begin(), doc.graphs.end(), [](const Graph& g) {
+         return g.kind == GraphKind::kExportedProgram;
+       }))});
   doc.properties.push_back(
       {"representative_inputs", maps.has_representative_inputs ? "present" : "absent"});
   doc.properties.push_back(
@@ -220,6 +223,7 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
   if (doc.graphs.empty())
     doc.note("this ETRecord is empty: it holds only the ETRECORD_V0 marker and no programs");
   attach_maps(doc, maps);
+  maps.index_handles(doc.graphs);
   doc.etrecord = std::move(maps);
   describe_archive(zip, doc);
   return doc;

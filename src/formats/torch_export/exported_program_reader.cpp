@@ -7,8 +7,10 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
+#include "core/graph_builder.h"
 #include "formats/torch_export/json_tree.h"
 #include "formats/torch_export/node_metadata.h"
 
@@ -121,13 +123,11 @@ class ProgramBuilder {
 
     const auto index = static_cast<int32_t>(doc_.graphs.size());
     doc_.graphs.emplace_back();
-    Graph g;
-    g.name = options_.graph_name;
-    g.kind = options_.graph_kind;
-    program_attributes(root, g);
-    if (auto s = build_graph(graph, gm["signature"], g, "graph_module.graph"); !s) return s.error();
-    module_call_graph(gm["module_call_graph"], g);
-    doc_.graphs[index] = std::move(g);
+    GraphBuilder b(options_.graph_name, GraphKind::kExportedProgram, options_.stage);
+    program_attributes(root, b.graph());
+    if (auto s = build_graph(graph, gm["signature"], b, "graph_module.graph"); !s) return s.error();
+    module_call_graph(gm["module_call_graph"], b.graph());
+    doc_.graphs[index] = b.finish();
     return index;
   }
 
@@ -411,18 +411,17 @@ class ProgramBuilder {
     ++subgraph_depth_;
     const auto index = static_cast<int32_t>(doc_.graphs.size());
     doc_.graphs.emplace_back();
-    Graph g;
-    g.name = options_.graph_name + "/" + name;
-    g.kind = "subgraph";
-    g.attributes.push_back({"parent", options_.graph_name});
-    auto s = build_graph(graph, JsonRef(), g, name);
+    // A body belongs to the stage of the program that calls it.
+    GraphBuilder b(options_.graph_name + "/" + name, GraphKind::kSubgraph, options_.stage);
+    b.graph().attributes.push_back({"parent", options_.graph_name});
+    auto s = build_graph(graph, JsonRef(), b, name);
     --subgraph_depth_;
     if (!s) {
       warn(fmt::format("subgraph '{}' skipped: {}", name, s.error().message()));
       doc_.graphs.resize(static_cast<size_t>(index));
       return -1;
     }
-    doc_.graphs[index] = std::move(g);
+    doc_.graphs[index] = b.finish();
     return index;
   }
 
@@ -487,6 +486,15 @@ class ProgramBuilder {
     }
   }
 
+  // The signature's role names for constant inputs (torch/_export/serde/schema.py InputSpec).
+  static std::optional<ConstantRole> constant_role_named(std::string_view role) {
+    for (ConstantRole r :
+         {ConstantRole::kParameter, ConstantRole::kBuffer, ConstantRole::kConstantTensor,
+          ConstantRole::kCustomObject, ConstantRole::kConstantInput})
+      if (role == to_string(r)) return r;
+    return std::nullopt;
+  }
+
   struct InputRole {
     std::string
         role;  // user_input, parameter, buffer, tensor_constant, custom_obj, token, constant_input
@@ -545,7 +553,8 @@ class ProgramBuilder {
     (void)output_args;
   }
 
-  Status build_graph(JsonRef graph, JsonRef signature, Graph& g, const std::string& where) {
+  Status build_graph(JsonRef graph, JsonRef signature, GraphBuilder& b, const std::string& where) {
+    Graph& g = b.graph();
     Scope sc{g, {}, {}, {}, {}};
     JsonRef tensor_values = graph["tensor_values"];
     if (tensor_values.valid() && !tensor_values.is_object())
@@ -604,29 +613,40 @@ class ProgramBuilder {
     if (inputs.valid() && !inputs.is_array()) return Error(where + ".inputs: expected an array");
     int64_t k = 0;
     for (JsonRef in : inputs) {
-      Node n;
-      n.kind = NodeKind::kInput;
-      n.op = "input";
-      const ValueId id = argument(sc, in, n, fmt::format("input{}", k));
-      n.name = g.values[id].name.empty() ? fmt::format("input_{}", k) : g.values[id].name;
-      auto role = roles.find(n.name);
-      if (role != roles.end() && role->second.role != "user_input") {
-        const InputRole& r = role->second;
+      Node placeholder;
+      const ValueId id = argument(sc, in, placeholder, fmt::format("input{}", k));
+      const std::string& name = g.values[id].name;
+      auto role = roles.find(name);
+      if (role == roles.end() || role->second.role == "user_input") {
+        b.add_input(id, name);
+        ++k;
+        continue;
+      }
+      const InputRole& r = role->second;
+      std::vector<Attribute> attributes;
+      if (!r.target.empty())
+        attributes.push_back({r.role == "constant_input" ? "value" : "target", r.target});
+      if (r.role == "buffer" && !r.persistent) attributes.push_back({"persistent", "False"});
+      Value& v = g.values[id];
+      if (v.kind == ValueKind::kTensor && r.role != "token") {
+        v.tensor.data_location = DataLocation::kNamedData;
+        v.tensor.data_key = r.target;
+      }
+      NodeId node = kNoId;
+      if (auto known = constant_role_named(r.role)) {
+        node = b.add_constant(id, *known);
+      } else {
+        // Effect tokens order side effects (an input the model does not see); roles from a
+        // newer schema are kept by name.
+        Node n;
+        n.name = name.empty() ? fmt::format("input_{}", k) : name;
         n.kind = r.role == "token" ? NodeKind::kInput : NodeKind::kConstant;
         n.op = r.role;
-        if (!r.target.empty())
-          n.attributes.push_back({r.role == "constant_input" ? "value" : "target", r.target});
-        if (r.role == "buffer" && !r.persistent) n.attributes.push_back({"persistent", "False"});
-        Value& v = g.values[id];
-        if (v.kind == ValueKind::kTensor && r.role != "token") {
-          v.tensor.data_location = DataLocation::kNamedData;
-          v.tensor.data_key = r.target;
-        }
-      } else {
-        g.inputs.push_back(id);
+        n.outputs.push_back({"", id});
+        node = b.add_node(std::move(n));
       }
-      n.outputs.push_back({"", id});
-      g.add_node(std::move(n));
+      auto& attrs = g.nodes[static_cast<size_t>(node)].attributes;
+      attrs.insert(attrs.begin(), attributes.begin(), attributes.end());
       ++k;
     }
 
@@ -678,7 +698,7 @@ class ProgramBuilder {
             key != "name" && key != "is_hop_single_tensor_return" && !m.is_null())
           n.attributes.push_back({m.key(), std::string(m.raw().substr(0, 4096))});
       }
-      g.add_node(std::move(n));
+      b.add_node(std::move(n));
       ++k;
     }
 
@@ -686,21 +706,17 @@ class ProgramBuilder {
     JsonRef outputs = graph["outputs"];
     k = 0;
     for (JsonRef out : outputs) {
-      Node n;
-      n.kind = NodeKind::kOutput;
-      n.op = "output";
-      const ValueId id = argument(sc, out, n, fmt::format("output{}", k));
-      n.name = fmt::format("output_{}", k);
+      Node holder;
+      const ValueId id = argument(sc, out, holder, fmt::format("output{}", k));
       const auto idx = static_cast<size_t>(k);
       const bool user = idx >= output_roles.size() || output_roles[idx].first == "user_output";
+      const NodeId node = b.add_output(id, {}, user);
       if (idx < output_roles.size()) {
-        n.attributes.push_back({"role", output_roles[idx].first});
+        auto& attrs = g.nodes[static_cast<size_t>(node)].attributes;
+        attrs.push_back({"role", output_roles[idx].first});
         if (!output_roles[idx].second.empty())
-          n.attributes.push_back({"target", output_roles[idx].second});
+          attrs.push_back({"target", output_roles[idx].second});
       }
-      if (user) g.outputs.push_back(id);
-      n.inputs.push_back({"", id});
-      g.add_node(std::move(n));
       ++k;
     }
     for (const auto& [role, target] : output_roles)
@@ -710,7 +726,6 @@ class ProgramBuilder {
     for (const auto& [role, count] : mutations_)
       g.attributes.push_back({"outputs." + role, std::to_string(count)});
     mutations_.clear();
-    g.link_values();
     return Status::Ok();
   }
 

@@ -2,11 +2,11 @@
 // torch.export's serialized ExportedProgram (the JSON of torch/_export/serde/schema.py, every
 // schema version from the 2023 "schema_version": 1 files to 8.x) into the graph IR.
 //
-// One ExportedProgram becomes one Graph of kind "exported_program"; graphs nested in
+// One ExportedProgram becomes one Graph of kind GraphKind::kExportedProgram; graphs nested in
 // higher-order ops (cond, while_loop, map, wrap_with_*, invoke_subgraph) become further graphs
-// of kind "subgraph" that the calling node names through Node::subgraph. nn_module_stack becomes
-// the Group hierarchy (kModule), stack_trace becomes Provenance::stack, debug_handle becomes
-// Provenance::debug_handles. Unknown fields and argument kinds are kept as raw JSON text in
+// of kind GraphKind::kSubgraph that the calling node names through Node::subgraph. nn_module_stack
+// becomes the Group hierarchy (kModule), stack_trace becomes Provenance::stack, debug_handle
+// becomes Provenance::debug_handles. Unknown fields and argument kinds are kept as raw JSON text in
 // attributes and never fail the load.
 #include <string>
 #include <string_view>
@@ -17,7 +17,7 @@ namespace etviz::torch_export {
 
 struct ExportedProgramOptions {
   std::string graph_name = "exported_program";
-  std::string graph_kind = "exported_program";
+  Stage stage{StageRole::kExported, "forward"};
   uint32_t max_json_depth = 256;
 };
 

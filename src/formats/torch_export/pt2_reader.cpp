@@ -91,6 +91,8 @@ Status read_program_entry(Document& doc, ZipArchive& zip, const ZipEntry& entry,
   if (!text) return text.error();
   ExportedProgramOptions options;
   options.graph_name = name;
+  // A 2025 archive names each model (models/<name>.json); the 2024 layout holds one program.
+  options.stage = Stage{StageRole::kExported, name == "exported_program" ? "forward" : name};
   auto r = read_exported_program(*text, doc, options);
   if (!r) return r.error().within(zip.entries().empty() ? entry.name : entry.name);
   return Status::Ok();
@@ -101,7 +103,7 @@ Status read_program_entry(Document& doc, ZipArchive& zip, const ZipEntry& entry,
 Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zip) {
   Document doc;
   doc.sources.push_back(file);
-  doc.format = "torch_export_pt2";
+  doc.format = DocumentFormat::kPt2;
 
   // Archive root: the folder holding archive_format or serialized_exported_program.json.
   std::string root;
@@ -166,7 +168,7 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
   }
   if (doc.graphs.empty()) doc.warn("the archive holds no exported program");
   for (const Graph& g : doc.graphs) {
-    if (g.kind != "exported_program") continue;
+    if (g.kind != GraphKind::kExportedProgram) continue;
     for (const Attribute& a : g.attributes)
       if (a.name == "schema_version") schema_versions.push_back(a.value);
   }

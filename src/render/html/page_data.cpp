@@ -156,10 +156,16 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.key("name");
   w.str(root.name);
   w.key("kind");
-  w.str(root.kind);
+  w.str(to_string(root.kind));
   w.key("irNodes");
   w.num(m.root_node_count);
-  w.pairs("attrs", root.attributes);
+  // What the IR says of the graph as fields shows in the panel beside the reader's attributes.
+  std::vector<Attribute> attrs;
+  if (root.stage.role != StageRole::kNone)
+    attrs.push_back({"stage", std::string(to_string(root.stage.role)) + " (" + root.stage.method + ")"});
+  if (root.opaque) attrs.push_back({"opaque", "true"});
+  attrs.insert(attrs.end(), root.attributes.begin(), root.attributes.end());
+  w.pairs("attrs", attrs);
   w.array("arena", root.memory_buffer_sizes, [&](int64_t v) { w.num(v); });
 
   // Global value ids: each included graph's values follow the previous graph's.
@@ -433,7 +439,7 @@ std::string page_data_json(const Document& doc, const PageSource& source,
   w.key("size");
   w.num(static_cast<int64_t>(source.file_size));
   w.key("format");
-  w.str(doc.format);
+  w.str(to_string(doc.format));
   w.key("formatVersion");
   w.str(doc.format_version);
   w.close('}');

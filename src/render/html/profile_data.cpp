@@ -29,10 +29,7 @@ int32_t view_node(const ViewModel& view, int32_t graph, NodeId node) {
 
 // The decoded payload (or control-flow body) of a node, or -1.
 int32_t nested_graph(const Document& doc, const Node& n) {
-  if (n.subgraph >= 0) return n.subgraph;
-  if (n.delegate >= 0 && static_cast<size_t>(n.delegate) < doc.delegates.size())
-    return doc.delegates[static_cast<size_t>(n.delegate)].subgraph;
-  return -1;
+  return doc.subgraph_of(n) ? n.subgraph : -1;
 }
 
 // Raw ticks in the displayed unit.

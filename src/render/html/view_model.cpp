@@ -90,15 +90,12 @@ class Builder {
       m_.qdq_clusters.push_back(std::move(c));
     }
 
-    // Nested graphs: a node's own subgraph, else its delegate's decoded payload.
+    // Nested graphs: a delegate's decoded payload, a higher-order op's body.
     if (depth < kMaxNesting) {
       for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& n = graph.nodes[i];
-        int32_t sub = n.subgraph;
-        if (sub < 0 && n.delegate >= 0 && static_cast<size_t>(n.delegate) < doc_.delegates.size())
-          sub = doc_.delegates[n.delegate].subgraph;
-        if (sub < 0 || static_cast<size_t>(sub) >= doc_.graphs.size() || active_.count(sub))
-          continue;
+        const int32_t sub = n.subgraph;
+        if (!doc_.subgraph_of(n) || active_.count(sub)) continue;
         const int32_t owner_node = node_base + static_cast<int32_t>(i);
         ViewGroup vg;
         const Graph& sg = doc_.graphs[sub];

@@ -1,0 +1,54 @@
+#pragma once
+// Everything a profile report or overlay needs, loaded once: the ETDump, its statistics, the
+// program and ETRecord it is joined with, and the time scale. `etviz profile`, `etviz view
+// --etdump` and the Python Inspector all load through here, so they agree on defaults (units,
+// block, method) and on every message.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/profile_join.h"
+#include "analysis/profile_stats.h"
+#include "core/document.h"
+#include "core/profile.h"
+
+namespace etviz::session {
+
+struct ProfileSessionOptions {
+  std::string etdump;        // .etdp path (required)
+  std::string debug_buffer;  // intermediate outputs, optional
+  std::string program;       // .pte / .bpte path; unused when a program Document is passed
+  std::string etrecord;      // ETRecord path, optional
+  std::string method;        // method that ran; empty: forward, or the only method
+  std::string source_unit;   // what one tick is ("ns", ...); empty: raw ticks
+  std::string unit;          // unit to show; default microseconds when source_unit is given
+};
+
+struct ProfileSession {
+  Profile profile;
+  analysis::ProfileStats stats;
+  analysis::TimeScale scale;
+  // Set when the session opened the program itself (a pointer, so `program` survives moves).
+  std::unique_ptr<Document> own_program;
+  const Document* program = nullptr;  // the program joined with, if any
+  std::optional<Document> etrecord;
+  std::optional<analysis::JoinReport> join;  // set when anything was joined
+  std::vector<std::string> warnings;         // reader, ETRecord and join warnings, in order
+
+  // The event block one view shows: `requested` when given (an error if the profile has no
+  // such block), else "Execute", else the block with the most event time.
+  Result<std::string> choose_block(const std::string& requested) const;
+};
+
+// Fails with a one-line message naming the file or option that is wrong. `program` (may be
+// null) is a document the caller already opened (the viewer's); otherwise options.program is
+// opened when set.
+Result<ProfileSession> load_profile_session(const ProfileSessionOptions& options,
+                                            const Document* program = nullptr);
+
+// "--unit ms" and friends: parses a unit option; empty text is "not given".
+Result<std::optional<analysis::TimeUnit>> parse_unit_option(const std::string& text,
+                                                            const char* flag);
+
+}  // namespace etviz::session
