@@ -6,22 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "core/document.h"
-#include "formats/open_document.h"
+#include "test_support.h"
 
 namespace etviz::test {
 
-inline std::string corpus(const std::string& name) {
-  return std::string(ETVIZ_CORPUS_DIR) + "/" + name;
-}
-
 inline Document open_or_die(const std::string& path) {
-  auto doc = open_document(path);
-  if (!doc) {
-    ADD_FAILURE() << doc.error().message();
-    return Document{};
-  }
-  return std::move(*doc);
+  return load(path);
 }
 
 // Decoded subgraphs of the delegates with this backend id, in delegate order.
@@ -43,12 +33,6 @@ inline int op_count(const Graph& g) {
   int n = 0;
   for (const auto& [op, count] : op_histogram(g)) n += count;
   return n;
-}
-
-inline std::string attribute(const std::vector<Attribute>& attrs, const std::string& name) {
-  for (const Attribute& a : attrs)
-    if (a.name == name) return a.value;
-  return "";
 }
 
 }  // namespace etviz::test

@@ -7,33 +7,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.h"
+
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using etviz::test::CliRun;
 
 CliRun run(const std::string& args) {
-  // CTest runs tests in parallel, each in its own process: one stderr file per test.
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string err_file = std::string(ETVIZ_BINARY_DIR) + "/cli_test_stderr_" +
-                               info->test_suite_name() + "_" + info->name() + ".txt";
-  const std::string cmd =
-      std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz " + args + " 2>" + err_file;
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (FILE* f = fopen(err_file.c_str(), "r")) {
-    while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.err.append(buf.data(), n);
-    fclose(f);
-  }
-  return r;
+  return etviz::test::run_etviz(args);
 }
 
 std::string corpus(const std::string& rel) {

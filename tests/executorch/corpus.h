@@ -7,29 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/document.h"
-#include "formats/open_document.h"
+#include "test_support.h"
 
 namespace etviz::test {
-
-inline std::string corpus(const std::string& relative) {
-  return std::string(ETVIZ_CORPUS_DIR) + "/" + relative;
-}
-
-// Every file in a corpus folder, sorted.
-inline std::vector<std::string> corpus_files(const std::string& folder) {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(corpus(folder)))
-    if (e.is_regular_file()) files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-inline Document load(const std::string& path, const OpenOptions& options = {}) {
-  auto doc = open_document(path, options);
-  EXPECT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.error().message());
-  return doc.ok() ? std::move(*doc) : Document{};
-}
 
 // Instruction counts by node kind name ("kernel", "delegate", ...).
 inline std::map<std::string, int> instruction_kinds(const Graph& g) {

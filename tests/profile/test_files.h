@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "test_support.h"
+
 namespace etviz::testing {
 
 inline std::string corpus_etdump() {

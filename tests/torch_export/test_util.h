@@ -6,12 +6,12 @@
 #include "core/document.h"
 #include "core/mapped_file.h"
 #include "formats/torch_export/archive_reader.h"
+#include "test_support.h"
 
 namespace etviz::torch_export::testing {
 
-inline std::string corpus(const std::string& rel) {
-  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
-}
+using etviz::test::corpus;
+using etviz::test::find_attr;
 
 inline const char* kPt2Linear =
     "pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2";
@@ -21,16 +21,13 @@ inline const char* kETRecordJunk =
     "etrecord/pytorch__executorch__examples__dev_tools__scripts__etrecord.747f30de.bin";
 inline const char* kETRecordEmpty = "etrecord/NorbertKlockiewicz__kokoro-export__etrecord.bin";
 
-// A scratch directory under the build tree (never next to the corpus).
+// A scratch file under the build tree (never next to the corpus).
 inline std::string scratch(const std::string& name) {
-  auto dir = std::filesystem::path(ETVIZ_BINARY_DIR) / "tests" / "torch_export_scratch";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  return etviz::test::scratch_dir("torch_export") + "/" + name;
 }
 
 inline std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return etviz::test::read_text(path);
 }
 
 inline Result<Document> open_archive(const std::string& path) {
@@ -43,12 +40,6 @@ inline Result<Document> open_bytes(const std::string& bytes, const std::string& 
   auto f =
       MappedFile::from_bytes(name, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
   return read_torch_archive(f);
-}
-
-inline const Attribute* find_attr(const std::vector<Attribute>& attrs, const std::string& name) {
-  for (const auto& a : attrs)
-    if (a.name == name) return &a;
-  return nullptr;
 }
 
 inline const Node* find_op(const Graph& g, const std::string& op) {
