@@ -3,13 +3,15 @@
 # Debian 12 packages etviz needs to build, test and benchmark. One list, used everywhere.
 ETVIZ_PACKAGES=(
   build-essential cmake ninja-build pkg-config python3
-  flatbuffers-compiler libflatbuffers-dev
+  flatbuffers-compiler libflatbuffers-dev  # our .fbs schemas -> C++ (flatc)
+  # libzip's CMake package checks that its tools exist, so find_package(libzip) needs them.
   libzip-dev zipcmp zipmerge ziptool
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libprotobuf-dev protobuf-compiler
-  clang libclang-rt-14-dev
-  graphviz emscripten chromium fonts-dejavu-core
+  clang libclang-rt-14-dev  # libFuzzer (fuzz/run.sh)
+  graphviz                  # the layout benchmark's peer (bench/layout/compare)
+  emscripten                # the layout engine as WebAssembly for the page
+  chromium fonts-dejavu-core  # browser tests (headless) and the fonts labels render with
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
