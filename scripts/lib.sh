@@ -8,6 +8,7 @@ ETVIZ_PACKAGES=(
   libzip-dev zipcmp zipmerge ziptool
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libsimdjson-dev           # only the JSON-parser comparison (bench/torch_export)
   clang libclang-rt-14-dev  # libFuzzer (fuzz/run.sh)
   graphviz                  # the layout benchmark's peer (bench/layout/compare)
   emscripten                # the layout engine as WebAssembly for the page
