@@ -117,6 +117,12 @@ int run_view(const ViewOptions& opt) {
   auto html = render::html::write_html_page(*doc, page, &stats);
   if (!html) return report_error(html.error().within(opt.file));
   const std::string out = opt.output.empty() ? default_output(opt.file) : opt.output;
+  // The page is HTML; a picture or data extension means the user wanted an export.
+  for (const char* ext : {".svg", ".png", ".pdf", ".dot", ".json"})
+    if (std::filesystem::path(out).extension() == ext)
+      return report_error(Error(fmt::format(
+          "-o {}: `etviz view` writes an HTML page; for {} use `etviz export FILE -o {}`", out,
+          ext + 1, out)));
   progress("writing " + out);
   if (int rc = write_output(out, *html); rc != 0) return rc;
   if (!opt.quiet && out != "-")
@@ -161,13 +167,18 @@ void register_view(CLI::App& app) {
   cmd->callback([opt] { set_exit_code(run_view(*opt)); });
 }
 
-bool is_default_view_invocation(CLI::App& app, int argc, char** argv) {
-  if (argc < 2) return false;
+DefaultInvocation classify_invocation(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return DefaultInvocation::kSubcommand;
   const std::string first = argv[1];
-  if (first.empty() || first[0] == '-') return false;
+  if (first.empty() || first[0] == '-') return DefaultInvocation::kSubcommand;
   for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-    if (sub->check_name(first)) return false;
-  return true;
+    if (sub->check_name(first)) return DefaultInvocation::kSubcommand;
+  // A file to view: it exists, or it is spelt like a path (the viewer then says it is missing).
+  std::error_code ec;
+  if (std::filesystem::exists(first, ec) || first.find('/') != std::string::npos ||
+      first.find('.') != std::string::npos)
+    return DefaultInvocation::kViewFile;
+  return DefaultInvocation::kUnknownCommand;
 }
 
 }  // namespace etviz::cli

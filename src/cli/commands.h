@@ -6,8 +6,10 @@ namespace etviz::cli {
 
 void register_info(CLI::App& app);
 void register_view(CLI::App& app);
-// True when argv names a file rather than a subcommand: `etviz model.pte -o model.html`.
-bool is_default_view_invocation(CLI::App& app, int argc, char** argv);
+// What the first word of argv is: a subcommand (or an option), a file to view (`etviz
+// model.pte -o model.html`), or a word that is neither (a mistyped or unknown command).
+enum class DefaultInvocation { kSubcommand, kViewFile, kUnknownCommand };
+DefaultInvocation classify_invocation(CLI::App& app, int argc, char** argv);
 void register_delegation(CLI::App& app);
 void register_profile(CLI::App& app);
 

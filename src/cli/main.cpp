@@ -1,7 +1,7 @@
 // etviz: explore ExecuTorch and torch.export artifacts.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <vector>
@@ -20,7 +20,23 @@ int main(int argc, char** argv) {
   // A bare file argument runs the viewer: insert the `view` subcommand name.
   std::vector<char*> args(argv, argv + argc);
   static char view_name[] = "view";
-  if (etviz::cli::is_default_view_invocation(app, argc, argv)) args.insert(args.begin() + 1, view_name);
+  switch (etviz::cli::classify_invocation(app, argc, argv)) {
+    case etviz::cli::DefaultInvocation::kViewFile:
+      args.insert(args.begin() + 1, view_name);
+      break;
+    case etviz::cli::DefaultInvocation::kUnknownCommand: {
+      std::string names;
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+      fmt::print(stderr,
+                 "etviz: error: unknown command '{}' (commands: {}; or give a file to view: "
+                 "etviz FILE -o page.html)\n",
+                 argv[1], names);
+      return 2;
+    }
+    case etviz::cli::DefaultInvocation::kSubcommand:
+      break;
+  }
   try {
     app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::ParseError& e) {

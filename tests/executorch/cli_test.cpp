@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -125,6 +126,36 @@ TEST(Cli, WritesToOutputFile) {
   FILE* f = fopen(out.c_str(), "r");
   ASSERT_TRUE(f);
   fclose(f);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Cli, UnknownCommandIsRefusedWithTheList) {
+  // A mistyped command must not be taken for a file to view (it used to print view's help).
+  CliRun help = run("diffx --help");
+  EXPECT_EQ(help.exit_code, 2);
+  EXPECT_EQ(help.out, "");
+  EXPECT_NE(help.err.find("unknown command 'diffx'"), std::string::npos) << help.err;
+  EXPECT_NE(help.err.find("info"), std::string::npos);
+  EXPECT_NE(help.err.find("delegation"), std::string::npos);
+  CliRun two = run("diffx a b");
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("unknown command"), std::string::npos) << two.err;
+  // A word spelt like a path is a file to view, and a missing one says so.
+  CliRun missing = run("no_such_model.pte");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("no_such_model.pte"), std::string::npos) << missing.err;
+}
+
+TEST(Cli, ViewRefusesPictureExtensions) {
+  const std::string out = std::string(ETVIZ_BINARY_DIR) + "/cli_view_refused.svg";
+  std::remove(out.c_str());
+  CliRun r = run(corpus("pte/pytorch__executorch__add.42766462.pte") + " -o " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("etviz export"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::ifstream(out).good());  // nothing written
 }
 
 }  // namespace
