@@ -281,3 +281,48 @@ TEST(ProfileOverlayData, HostileNamesAreEscaped) {
 
 }  // namespace
 }  // namespace etviz
+
+// Regression: a generated program with four XNNPACK delegates and a synthesized ETDump: the
+// events inside every delegate (not only delegate #0) land on the decoded ops, as the ids a
+// real XNNPACK delegate logs are its ops' debug handles.
+#include "etdump_writer.h"
+#include "transformer_model.h"
+
+namespace etviz {
+namespace {
+
+TEST(ProfileOverlayData, EveryDelegatesInnerEventsLandOnItsOps) {
+  gen::ProgramBuilder builder;
+  gen::TransformerSpec spec;
+  spec.blocks = 4;
+  spec.delegates = true;
+  spec.delegate_backend = "xnnpack";
+  gen::build_transformer(builder, spec);
+  const std::string path = std::string(ETVIZ_BINARY_DIR) + "/profile_overlay_four_xnnpack.pte";
+  std::string error;
+  ASSERT_TRUE(builder.write(path, {}, error)) << error;
+  auto doc = open_document(path);
+  ASSERT_TRUE(doc) << doc.error().message();
+  ASSERT_EQ(doc->delegates.size(), 4u);
+  gen::SyntheticProfileSpec pspec;
+  pspec.runs = 2;
+  pspec.delegate_events = 3;
+  auto profile = gen::synthesize_profile(*doc, pspec, nullptr);
+  ASSERT_TRUE(profile) << profile.error().message();
+  const Overlay o = overlay_of(*doc, *profile);
+  std::map<int64_t, int> landed_per_instruction;
+  int inner = 0;
+  for (const json& row : o.data["rows"]) {
+    if (!row.contains("did")) continue;
+    ++inner;
+    EXPECT_EQ(row["graph"], 0) << row.dump();
+    EXPECT_EQ(row["nodes"].size(), 1u) << row.dump();
+    if (!row["nodes"].empty()) ++landed_per_instruction[row["instr"].get<int64_t>()];
+  }
+  EXPECT_EQ(inner, 4 * 3);
+  ASSERT_EQ(landed_per_instruction.size(), 4u);  // every delegate call, not only the first
+  for (const auto& [instruction, count] : landed_per_instruction) EXPECT_EQ(count, 3) << instruction;
+}
+
+}  // namespace
+}  // namespace etviz

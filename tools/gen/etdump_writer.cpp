@@ -209,15 +209,27 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
           run.debug_events.push_back(std::move(d));
         }
       } else if (node.kind == NodeKind::kDelegate) {
+        // The ids a real backend logs are its ops' own: XNNPACK and Vulkan log each op's debug
+        // handle, string-id backends an op name. A payload we cannot see into gets 0..k-1.
+        std::vector<int64_t> handles;
+        std::vector<std::string> names;
+        if (const Graph* payload = program.subgraph_of(node))
+          for (const Node& op : payload->nodes) {
+            if (op.kind != NodeKind::kKernel) continue;
+            handles.insert(handles.end(), op.provenance.debug_handles.begin(),
+                           op.provenance.debug_handles.end());
+            names.push_back(op.name);
+          }
         const uint64_t start = clock += 10;
         for (int k = 0; k < spec.delegate_events; ++k) {
           ProfileEvent inner;
           inner.chain = chain;
           inner.instruction = instruction;
+          const auto i = static_cast<size_t>(k);
           if (spec.delegate_ids_as_strings)
-            inner.delegate_debug_id_str = fmt::format("op_{}", k);
+            inner.delegate_debug_id_str = i < names.size() ? names[i] : fmt::format("op_{}", k);
           else
-            inner.delegate_debug_id_int = k;
+            inner.delegate_debug_id_int = i < handles.size() ? handles[i] : k;
           inner.name = fmt::format("{}_op_{}", node.op, k);
           inner.start = clock += 5;
           inner.end = clock += rng.between(1000, 20000);
