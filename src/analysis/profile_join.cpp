@@ -172,7 +172,44 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
       }
     }
   };
-  for (EventRow& row : stats.events) join_row(row);
+  // Events inside a delegate name ops of its decoded payload: XNNPACK and Vulkan log an op's
+  // debug handle as the delegate debug id, string-id backends an op's name. When no op carries
+  // the id, the ops whose debug handles meet the handles the ETRecord's delegate map gives it.
+  auto join_payload = [&](EventRow& row) {
+    EventJoin& join = row.join;
+    if (!graph || !row.has_delegate_debug_id() || join.node == kNoId) return;
+    const Node& call = graph->nodes[static_cast<size_t>(join.node)];
+    const Graph* payload = doc->subgraph_of(call);
+    if (!payload) return;
+    join.payload_graph = call.subgraph;
+    for (NodeId n = 0; n < static_cast<NodeId>(payload->nodes.size()); ++n) {
+      const Node& op = payload->nodes[static_cast<size_t>(n)];
+      const auto& handles = op.provenance.debug_handles;
+      const bool match = row.delegate_debug_id_int != -1
+                             ? std::find(handles.begin(), handles.end(),
+                                         row.delegate_debug_id_int) != handles.end()
+                             : op.name == row.delegate_debug_id_str;
+      if (match) join.payload_nodes.push_back(n);
+    }
+    if (join.payload_nodes.empty() && !join.debug_handles.empty()) {
+      const std::set<int64_t> wanted(join.debug_handles.begin(), join.debug_handles.end());
+      for (NodeId n = 0; n < static_cast<NodeId>(payload->nodes.size()); ++n)
+        for (int64_t h : payload->nodes[static_cast<size_t>(n)].provenance.debug_handles)
+          if (wanted.count(h)) {
+            join.payload_nodes.push_back(n);
+            break;
+          }
+    }
+    // The ETRecord's edge ops say more than the backend's op names; use the payload's when
+    // there is no ETRecord.
+    if (join.op_types.empty())
+      for (NodeId n : join.payload_nodes)
+        add_unique(join.op_types, payload->nodes[static_cast<size_t>(n)].op);
+  };
+  for (EventRow& row : stats.events) {
+    join_row(row);
+    join_payload(row);
+  }
   for (EventRow& row : stats.method_events) join_row(row);
   if (report.out_of_range > 5)
     report.warnings.push_back(
@@ -186,20 +223,11 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
 
 std::vector<ModuleTotal> module_totals(const std::vector<EventRow>& rows) {
   // Nested events would count the same time twice (OPERATOR_CALL around native_call_<op>,
-  // DELEGATE_CALL around the backend's own events): per instruction only the outermost event,
-  // the one with the largest total, counts. Delegate-internal events count only when the
-  // instruction has no event of its own.
-  std::map<std::tuple<std::string, int32_t, int32_t>, const EventRow*> outer;
-  for (const EventRow& row : rows) {
-    if (row.is_framework() || row.has_delegate_debug_id()) continue;
-    const EventRow*& best = outer[{row.block, row.chain, row.instruction}];
-    if (!best || row.stats.total > best->stats.total) best = &row;
-  }
+  // DELEGATE_CALL around the backend's own events): only outermost rows count. A delegate's
+  // own events count when the instruction has no event of its own.
+  const std::vector<int32_t> parent = enclosing_rows(rows);
   auto counts = [&](const EventRow& row) {
-    if (row.is_framework()) return false;
-    auto it = outer.find({row.block, row.chain, row.instruction});
-    if (row.has_delegate_debug_id()) return it == outer.end();
-    return it != outer.end() && it->second == &row;
+    return !row.is_framework() && parent[static_cast<size_t>(&row - rows.data())] < 0;
   };
   std::map<std::pair<std::string, std::string>, ModuleTotal> totals;
   std::vector<std::pair<std::string, std::string>> order;
@@ -239,17 +267,19 @@ std::vector<NodeTiming> node_timings(const ProfileStats& stats, const Graph& gra
     const Provenance& p = graph.nodes[static_cast<size_t>(n)].provenance;
     if (p.instruction >= 0) by_instruction.emplace(std::pair{p.chain, p.instruction}, n);
   }
+  // A node's time is its instruction's outermost event, so nested events do not count twice;
+  // events inside a delegate are not node time (the DELEGATE_CALL that encloses them is).
+  const std::vector<int32_t> parent = enclosing_rows(stats.events);
   double node_sum = 0;
-  for (const EventRow& row : stats.events) {
-    if (row.block != block || row.has_delegate_debug_id()) continue;
+  for (size_t i = 0; i < stats.events.size(); ++i) {
+    const EventRow& row = stats.events[i];
+    if (row.block != block || row.has_delegate_debug_id() || parent[i] >= 0) continue;
     auto it = by_instruction.find({row.chain, row.instruction});
     if (it == by_instruction.end()) continue;
     NodeTiming& t = out[static_cast<size_t>(it->second)];
-    if (row.stats.total > t.stats.total || t.stats.count == 0) {
-      node_sum += row.stats.total - t.stats.total;
-      t.event = row.name;
-      t.stats = row.stats;
-    }
+    node_sum += row.stats.total;
+    t.event = row.name;
+    t.stats = row.stats;
   }
   const double execute = stats.execute_total(block);
   const double denominator = execute > 0 ? execute : node_sum;

@@ -312,6 +312,7 @@ std::vector<EventRow> group_by_name(const std::vector<EventRow>& rows) {
       merged.chain = row.chain;
       merged.join.delegated = row.join.delegated;
       merged.join.backend = row.join.backend;
+      if (row.has_delegate_debug_id()) merged.delegate_debug_id_str = "*";
       out.push_back(std::move(merged));
     }
     EventRow& m = out[it->second];
@@ -333,6 +334,42 @@ std::vector<EventRow> group_by_name(const std::vector<EventRow>& rows) {
     return a.stats.total > b.stats.total;
   });
   return out;
+}
+
+std::vector<int32_t> enclosing_rows(const std::vector<EventRow>& rows) {
+  std::vector<int32_t> parent(rows.size(), -1);
+  const auto n = static_cast<int32_t>(rows.size());
+  // Per instruction: the outermost row (no delegate id, largest total).
+  std::map<std::tuple<std::string, int32_t, int32_t>, int32_t> outer;
+  // Merged rows: the OPERATOR_CALL and DELEGATE_CALL row of each block.
+  std::map<std::pair<std::string, std::string>, int32_t> by_name;
+  for (int32_t i = 0; i < n; ++i) {
+    const EventRow& row = rows[static_cast<size_t>(i)];
+    if (row.is_framework()) continue;
+    if (row.instruction < 0) {
+      by_name.try_emplace({row.block, row.name}, i);
+      continue;
+    }
+    if (row.has_delegate_debug_id()) continue;
+    auto [it, added] = outer.try_emplace({row.block, row.chain, row.instruction}, i);
+    if (!added && row.stats.total > rows[static_cast<size_t>(it->second)].stats.total)
+      it->second = i;
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const EventRow& row = rows[static_cast<size_t>(i)];
+    if (row.is_framework()) continue;
+    int32_t p = -1;
+    if (row.instruction >= 0) {
+      auto it = outer.find({row.block, row.chain, row.instruction});
+      if (it != outer.end() && it->second != i) p = it->second;
+    } else if (row.has_delegate_debug_id()) {
+      if (auto it = by_name.find({row.block, "DELEGATE_CALL"}); it != by_name.end()) p = it->second;
+    } else if (row.name.rfind("native_call_", 0) == 0) {
+      if (auto it = by_name.find({row.block, "OPERATOR_CALL"}); it != by_name.end()) p = it->second;
+    }
+    parent[static_cast<size_t>(i)] = p;
+  }
+  return parent;
 }
 
 }  // namespace etviz::analysis

@@ -57,6 +57,10 @@ struct EventJoin {
   std::vector<std::string> op_types;  // ops the event covers
   std::optional<bool> delegated;      // unknown without a program
   std::string backend;                // delegate backend id
+  // Events inside a delegate: the decoded payload graph (Document::graphs index) and the ops
+  // in it the event names; -1 / empty when the payload is opaque or no op matches.
+  int32_t payload_graph = -1;
+  std::vector<NodeId> payload_nodes;
   std::vector<int64_t> debug_handles;
   std::vector<std::string> module_paths;  // from the ETRecord, deduplicated
   std::string stack;                      // innermost user frame, "file:line in fn"
@@ -122,7 +126,18 @@ struct ProfileStats {
 ProfileStats summarize_profile(const Profile& profile);
 
 // Rows merged across instructions: one row per (block, event name), e.g. all
-// native_call_convolution.out together. Join fields are merged (union of ops, modules).
+// native_call_convolution.out together. Join fields are merged (union of ops, modules); a
+// merged row of events inside delegates has delegate id "*".
 std::vector<EventRow> group_by_name(const std::vector<EventRow>& rows);
+
+// Which row encloses which: the runtime logs nested events for one instruction (OPERATOR_CALL
+// around native_call_<op>, DELEGATE_CALL around the backend's own events), so adding every
+// row's time counts the same time twice. For each row, the index of the row it is nested in,
+// or -1 for an outermost row. Per (block, chain, instruction) the row without a delegate debug
+// id and with the largest total is the outermost; the other rows of that instruction nest in
+// it. Rows merged by name (group_by_name) nest by name instead: native_call_* in
+// OPERATOR_CALL, delegate-internal rows in DELEGATE_CALL. Summing outermost rows counts every
+// tick once.
+std::vector<int32_t> enclosing_rows(const std::vector<EventRow>& rows);
 
 }  // namespace etviz::analysis

@@ -26,6 +26,7 @@ struct ProfileOptions {
   std::string source_unit;
   std::string by = "event";
   bool module_totals = false;
+  bool wide = false;
   std::string format = "table";
   std::string output;
 };
@@ -52,6 +53,8 @@ int run_profile(const ProfileOptions& opt) {
   if (s->join) report.join = &*s->join;
   report.rows = opt.by == "name" ? analysis::group_by_name(s->stats.events) : s->stats.events;
   report.module_totals = opt.module_totals;
+  report.wide = opt.wide;
+  if (!opt.wide && (opt.output.empty() || opt.output == "-")) report.max_width = terminal_width();
   if (opt.module_totals) report.modules = analysis::module_totals(report.rows);
 
   for (const auto& w : report.warnings)
@@ -90,6 +93,8 @@ void register_profile(CLI::App& app) {
   cmd->add_option("--by", opt->by, "Rows per event (name + instruction) or per event name")
       ->check(CLI::IsMember({"event", "name"}));
   cmd->add_flag("--module-totals", opt->module_totals, "Time per nn.Module (needs --etrecord)");
+  cmd->add_flag("--wide", opt->wide,
+                "Table: every statistic (p10, min, max too) and no fitting to the terminal width");
   cmd->add_option("--format", opt->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");

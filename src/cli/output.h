@@ -1,5 +1,6 @@
 #pragma once
 // Shared CLI plumbing: results to stdout or -o, errors as one line on stderr.
+#include <cstddef>
 #include <string>
 
 #include "core/status.h"
@@ -11,5 +12,9 @@ int report_error(const Error& error);
 
 // Writes `text` to `path`, or to stdout when path is empty or "-". Returns an exit code.
 int write_output(const std::string& path, const std::string& text);
+
+// Columns of the terminal stdout writes to: its window size when stdout is a terminal, else
+// $COLUMNS when set, else 0 (no limit: a pipe or file gets whole lines).
+size_t terminal_width();
 
 }  // namespace etviz::cli

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,7 @@ std::string number(double v, const analysis::TimeScale& scale, bool plain = fals
     return fraction == 0 ? with_thousands(whole)
                          : fmt::format("{}.{}", with_thousands(whole), fraction);
   }
-  return fmt::format("{:.3f}", x);
+  return with_thousands(x, 3);
 }
 
 std::string instruction_text(const EventRow& row) {
@@ -67,62 +68,128 @@ Columns columns_for(const ProfileReport& r) {
   return c;
 }
 
-// Method-level rows (framework events) have no instruction and nothing to join.
-Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, bool with_share,
-                  bool method_level = false, bool plain_numbers = false) {
-  Columns c = columns_for(r);
-  if (method_level) c = Columns{};
+// What an event table is for: the terminal (compact: avg/p50/p90/total; or every statistic
+// with --wide), CSV (every statistic, plain numbers, a `nested` column), or the method-level
+// framework events (no instruction, nothing to join).
+enum class TableMode { kText, kTextWide, kCsv };
+
+// Rows in reading order: each outermost row followed by the rows nested in it (the runtime's
+// OPERATOR_CALL around native_call_<op>, DELEGATE_CALL around the backend's events).
+std::vector<std::pair<const EventRow*, bool>> nested_order(const std::vector<EventRow>& rows) {
+  const std::vector<int32_t> parent = analysis::enclosing_rows(rows);
+  std::vector<std::vector<size_t>> children(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (parent[i] >= 0) children[static_cast<size_t>(parent[i])].push_back(i);
+  std::vector<std::pair<const EventRow*, bool>> out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (parent[i] >= 0) continue;
+    out.push_back({&rows[i], false});
+    for (size_t c : children[i]) out.push_back({&rows[c], true});
+  }
+  return out;
+}
+
+Table event_table(const ProfileReport& r, const std::vector<EventRow>& rows, TableMode mode,
+                  bool method_level = false) {
+  const bool text = mode == TableMode::kText || mode == TableMode::kTextWide;
+  const bool plain_numbers = mode == TableMode::kCsv;
+  Columns c = method_level ? Columns{} : columns_for(r);
+  // One block needs no block column in the terminal (the title names it).
+  std::vector<std::string> blocks;
+  for (const auto& row : rows)
+    if (std::find(blocks.begin(), blocks.end(), row.block) == blocks.end())
+      blocks.push_back(row.block);
+  const bool block_column = !text || blocks.size() > 1;
+  const std::vector<const char*> statistics =
+      mode == TableMode::kText
+          ? std::vector<const char*>{"avg", "p90", "total"}
+          : std::vector<const char*>{"p10", "p50", "p90", "avg", "min", "max", "total"};
   const std::string u = r.scale.label();
-  std::vector<std::string> header = {"block", "event"};
-  std::vector<Align> align = {Align::kLeft, Align::kLeft};
-  if (!method_level) {
-    header.push_back("instr");
-    align.push_back(Align::kRight);
-  }
-  if (c.delegate_id) {
-    header.push_back("delegate id");
-    align.push_back(Align::kLeft);
-  }
-  for (const char* h : {"occurrences", "p10", "p50", "p90", "avg", "min", "max", "total"}) {
-    header.push_back(std::string(h) == "occurrences" ? h : fmt::format("{} ({})", h, u));
-    align.push_back(Align::kRight);
-  }
-  if (with_share) {
-    header.push_back("share");
-    align.push_back(Align::kRight);
-  }
+  std::vector<std::string> header;
+  std::vector<Align> align;
+  auto column = [&](std::string h, Align a) {
+    header.push_back(std::move(h));
+    align.push_back(a);
+  };
+  if (block_column) column("block", Align::kLeft);
+  column("event", Align::kLeft);
+  const size_t event_column = header.size() - 1;
+  if (!method_level) column("instr", Align::kRight);
+  if (c.delegate_id) column("delegate id", Align::kLeft);
+  column(text ? "count" : "occurrences", Align::kRight);
+  for (const char* h : statistics) column(fmt::format("{} ({})", h, u), Align::kRight);
+  if (!method_level) column("share", Align::kRight);
+  if (plain_numbers) column("nested", Align::kLeft);
+  size_t ops_column = 0, module_column = 0, stack_column = 0;
+  // The terminal's compact table says where an op ran in one column: its backend, or "cpu".
+  const bool runs_on = mode == TableMode::kText;
   if (c.join) {
-    for (const char* h : {"op types", "delegated", "backend"}) {
-      header.push_back(h);
-      align.push_back(Align::kLeft);
+    ops_column = header.size();
+    column("op types", Align::kLeft);
+    if (runs_on) {
+      column("runs on", Align::kLeft);
+    } else {
+      column("delegated", Align::kLeft);
+      column("backend", Align::kLeft);
     }
   }
   if (c.modules) {
-    header.push_back("module");
-    align.push_back(Align::kLeft);
+    module_column = header.size();
+    column("module", Align::kLeft);
   }
   if (c.stack) {
-    header.push_back("stack");
-    align.push_back(Align::kLeft);
+    stack_column = header.size();
+    column("stack", Align::kLeft);
   }
   Table t(header, align);
-  for (const EventRow& row : rows) {
-    std::vector<std::string> cells = {row.block, row.name};
+  std::vector<size_t> shrinkable = {event_column};
+  for (size_t k : {ops_column, module_column, stack_column})
+    if (k) shrinkable.push_back(k);
+  t.set_shrinkable(shrinkable);
+
+  std::vector<std::pair<const EventRow*, bool>> order;
+  if (method_level) {
+    for (const EventRow& row : rows) order.push_back({&row, false});
+  } else {
+    order = nested_order(rows);
+  }
+  for (const auto& [row_ptr, nested] : order) {
+    const EventRow& row = *row_ptr;
+    std::vector<std::string> cells;
+    if (block_column) cells.push_back(row.block);
+    cells.push_back(text && nested ? "\u2514 " + row.name : row.name);
     if (!method_level) cells.push_back(instruction_text(row));
     if (c.delegate_id) cells.push_back(row.delegate_debug_id());
     const auto& s = row.stats;
     cells.push_back(std::to_string(s.count));
-    for (double v : {s.p10, s.p50, s.p90, s.avg, s.min, s.max, s.total})
+    for (const char* h : statistics) {
+      const std::string_view name = h;
+      const double v = name == "p10"   ? s.p10
+                       : name == "p50" ? s.p50
+                       : name == "p90" ? s.p90
+                       : name == "avg" ? s.avg
+                       : name == "min" ? s.min
+                       : name == "max" ? s.max
+                                       : s.total;
       cells.push_back(number(v, r.scale, plain_numbers));
-    if (with_share) cells.push_back(share_text(row, *r.stats));
+    }
+    // A nested row's time is inside the row above; its share would count it twice.
+    if (!method_level) cells.push_back(nested && text ? "" : share_text(row, *r.stats));
+    if (plain_numbers) cells.push_back(nested ? "yes" : "");
     if (c.join) {
       std::string ops = fmt::format("{}", fmt::join(row.join.op_types, ", "));
       if (row.join.op_types.size() > 4)
         ops = fmt::format("{}, {} ... {} ({} total)", row.join.op_types[0], row.join.op_types[1],
                           row.join.op_types.back(), row.join.op_types.size());
       cells.push_back(ops);
-      cells.push_back(delegated_text(row));
-      cells.push_back(row.join.backend);
+      if (runs_on) {
+        cells.push_back(!row.join.backend.empty()                    ? row.join.backend
+                        : row.join.delegated && !*row.join.delegated ? "cpu"
+                                                                     : "");
+      } else {
+        cells.push_back(delegated_text(row));
+        cells.push_back(row.join.backend);
+      }
     }
     if (c.modules) cells.push_back(fmt::format("{}", fmt::join(row.join.module_paths, ", ")));
     if (c.stack) cells.push_back(row.join.stack);
@@ -177,11 +244,22 @@ std::string profile_text(const ProfileReport& r) {
 
   if (!stats.method_events.empty()) {
     out += "\nMethod-level\n";
-    out += event_table(r, stats.method_events, false, true).to_text("  ");
+    out += event_table(r, stats.method_events, r.wide ? TableMode::kTextWide : TableMode::kText,
+                       /*method_level=*/true)
+               .to_text("  ", r.max_width);
   }
   if (!r.rows.empty()) {
-    out += "\nEvents, by total time (share = of Method::execute in the same block)\n";
-    out += event_table(r, r.rows, true).to_text("  ");
+    std::vector<std::string> blocks;
+    for (const auto& row : r.rows)
+      if (std::find(blocks.begin(), blocks.end(), row.block) == blocks.end())
+        blocks.push_back(row.block);
+    out += fmt::format(
+        "\nEvents{}, by total time (share = of Method::execute; \u2514 = inside the row above, "
+        "counted once){}\n",
+        blocks.size() == 1 ? " in block " + blocks[0] : "",
+        r.wide ? "" : "; --wide adds p10, p50, min and max");
+    out += event_table(r, r.rows, r.wide ? TableMode::kTextWide : TableMode::kText)
+               .to_text("  ", r.max_width);
   }
   if (!stats.allocators.empty()) {
     out += "\nAllocations\n";
@@ -236,7 +314,7 @@ std::string profile_csv(const ProfileReport& r) {
   if (r.module_totals) return module_table(r, true).to_csv();
   std::vector<EventRow> all = r.stats->method_events;
   all.insert(all.end(), r.rows.begin(), r.rows.end());
-  return event_table(r, all, true, false, true).to_csv();
+  return event_table(r, all, TableMode::kCsv).to_csv();
 }
 
 std::string profile_json(const ProfileReport& r) {
@@ -275,7 +353,13 @@ std::string profile_json(const ProfileReport& r) {
   if (r.join && !r.join->method.empty()) doc["method"] = r.join->method;
   json methods = json::array(), events = json::array();
   for (const auto& row : r.stats->method_events) methods.push_back(row_json(row));
-  for (const auto& row : r.rows) events.push_back(row_json(row));
+  const std::vector<int32_t> parent = analysis::enclosing_rows(r.rows);
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    json o = row_json(r.rows[i]);
+    // Index in "events" of the row this one is nested in (its time is inside that row's).
+    if (parent[i] >= 0) o["nested_in"] = parent[i];
+    events.push_back(std::move(o));
+  }
   doc["method_events"] = std::move(methods);
   doc["events"] = std::move(events);
   json allocators = json::array();

@@ -19,6 +19,8 @@ struct ProfileReport {
   std::string etrecord_path;  // empty without --etrecord
   const analysis::JoinReport* join = nullptr;
   bool module_totals = false;
+  bool wide = false;     // text: every statistic (p10, min, max too)
+  size_t max_width = 0;  // text: fit tables into this many columns (0: no limit)
   std::vector<analysis::ModuleTotal> modules;
   std::vector<std::string> warnings;
 };

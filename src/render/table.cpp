@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace etviz::render {
@@ -25,22 +26,56 @@ size_t display_width(const std::string& s) {
 }
 }  // namespace
 
-std::string Table::to_text(const std::string& indent) const {
+namespace {
+// The first `width` display columns of s, the last one "…" when s is cut.
+std::string ellipsize(const std::string& s, size_t width) {
+  if (display_width(s) <= width) return s;
+  if (width == 0) return "";
+  std::string out;
+  size_t shown = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const bool starts = (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+    if (starts && ++shown == width) break;
+    out += s[i];
+  }
+  return out + "\u2026";
+}
+}  // namespace
+
+std::string Table::to_text(const std::string& indent, size_t max_width) const {
   std::vector<size_t> width(header_.size());
   for (size_t c = 0; c < header_.size(); ++c) {
     width[c] = display_width(header_[c]);
     for (const auto& row : rows_) width[c] = std::max(width[c], display_width(row[c]));
   }
+  if (max_width > 0) {
+    auto total = [&] {
+      size_t t = display_width(indent);
+      for (size_t c = 0; c < width.size(); ++c) t += width[c] + (c ? 2 : 0);
+      return t;
+    };
+    // Take one column from the widest shrinkable column at a time until the table fits.
+    for (size_t over = total() > max_width ? total() - max_width : 0; over > 0; --over) {
+      size_t widest = width.size();
+      for (size_t c : shrinkable_)
+        if (c < width.size() && width[c] > std::max<size_t>(display_width(header_[c]), 12) &&
+            (widest == width.size() || width[c] > width[widest]))
+          widest = c;
+      if (widest == width.size()) break;  // nothing left to shrink: wider than asked
+      --width[widest];
+    }
+  }
   std::string out;
   auto emit = [&](const std::vector<std::string>& row) {
     std::string line = indent;
     for (size_t c = 0; c < row.size(); ++c) {
-      const size_t pad = width[c] - display_width(row[c]);
+      const std::string cell = ellipsize(row[c], width[c]);
+      const size_t pad = width[c] - display_width(cell);
       if (c) line += "  ";
       if (align_[c] == Align::kRight)
-        line += std::string(pad, ' ') + row[c];
+        line += std::string(pad, ' ') + cell;
       else
-        line += row[c] + (c + 1 < row.size() ? std::string(pad, ' ') : "");
+        line += cell + (c + 1 < row.size() ? std::string(pad, ' ') : "");
     }
     out += line + "\n";
   };
@@ -121,6 +156,19 @@ std::string with_thousands(int64_t n) {
     out += digits[i];
   }
   return n < 0 ? "-" + out : out;
+}
+
+std::string with_thousands(double x, int decimals) {
+  const std::string text = fmt::format("{:.{}f}", std::fabs(x), decimals);
+  const auto point = text.find('.');
+  std::string whole = text.substr(0, point);
+  std::string out;
+  for (size_t i = 0; i < whole.size(); ++i) {
+    if (i && (whole.size() - i) % 3 == 0) out += ',';
+    out += whole[i];
+  }
+  if (point != std::string::npos) out += text.substr(point);
+  return (x < 0 && text.find_first_not_of("0.") != std::string::npos ? "-" : "") + out;
 }
 
 }  // namespace etviz::render

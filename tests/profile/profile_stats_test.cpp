@@ -165,7 +165,7 @@ TEST(ProfileStats, ReportsLabelUnitsAndKeepNumbers) {
   report.stats = &stats;
   report.rows = stats.events;
   const std::string text = render::profile_text(report);
-  EXPECT_NE(text.find("p50 (ticks)"), std::string::npos);
+  EXPECT_NE(text.find("p90 (ticks)"), std::string::npos);
   EXPECT_NE(text.find("1,898,821"), std::string::npos);  // Method::execute
   EXPECT_NE(text.find("Method-level"), std::string::npos);
   EXPECT_NE(text.find("54.4%"), std::string::npos);  // 1,032,230 / 1,898,821
@@ -181,6 +181,87 @@ TEST(ProfileStats, ReportsLabelUnitsAndKeepNumbers) {
       << csv;  // plain numbers
   // One header, three method rows and 28 event rows.
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 32);
+}
+
+// The runtime logs native_call_<op> inside OPERATOR_CALL for the same instruction: the report
+// nests it and counts its time once, so the outermost rows' shares add up to at most 100%.
+TEST(ProfileStats, NestedEventsAreCountedOnce) {
+  auto profile = executorch::read_etdump_file(testing::corpus_etdump());
+  ASSERT_TRUE(profile);
+  const auto stats = analysis::summarize_profile(*profile);
+  const std::vector<int32_t> parent = analysis::enclosing_rows(stats.events);
+  double outer_total = 0, all_total = 0;
+  int nested = 0;
+  for (size_t i = 0; i < stats.events.size(); ++i) {
+    const auto& row = stats.events[i];
+    all_total += row.stats.total;
+    if (parent[i] < 0) {
+      outer_total += row.stats.total;
+      continue;
+    }
+    ++nested;
+    const auto& outer = stats.events[static_cast<size_t>(parent[i])];
+    EXPECT_EQ(row.name.rfind("native_call_", 0), 0u) << row.name;
+    EXPECT_EQ(outer.name, "OPERATOR_CALL");
+    EXPECT_EQ(outer.instruction, row.instruction);
+    EXPECT_GE(outer.stats.total, row.stats.total);
+  }
+  EXPECT_EQ(nested, 14);  // every one of the 14 kernel instructions logs both events
+  const double execute = stats.execute_total("Execute");
+  EXPECT_LE(outer_total, execute);      // counted once: within Method::execute
+  EXPECT_GT(all_total, 1.9 * execute);  // counted twice, as before: ~200%
+
+  render::ProfileReport report;
+  report.profile = &*profile;
+  report.stats = &stats;
+  report.rows = stats.events;
+  const std::string text = render::profile_text(report);
+  // The nested row follows its OPERATOR_CALL, marked and without a share of its own.
+  const auto figure = text.find("1,032,230");  // OPERATOR_CALL at instruction 3
+  ASSERT_NE(figure, std::string::npos) << text;
+  const auto outer_line = text.rfind('\n', figure) + 1;
+  ASSERT_EQ(text.substr(outer_line, 15), "  OPERATOR_CALL");
+  const auto next = text.find('\n', outer_line) + 1;
+  const std::string line = text.substr(next, text.find('\n', next) - next);
+  EXPECT_NE(line.find("\u2514 native_call_convolution.out"), std::string::npos) << line;
+  EXPECT_EQ(line.find('%'), std::string::npos) << line;
+  // By name: every native_call_* row nests in the merged OPERATOR_CALL row.
+  const auto by_name = analysis::group_by_name(stats.events);
+  const auto name_parent = analysis::enclosing_rows(by_name);
+  for (size_t i = 0; i < by_name.size(); ++i)
+    if (by_name[i].name.rfind("native_call_", 0) == 0) {
+      ASSERT_GE(name_parent[i], 0) << by_name[i].name;
+      EXPECT_EQ(by_name[static_cast<size_t>(name_parent[i])].name, "OPERATOR_CALL");
+    }
+}
+
+// The terminal table fits the width it is given by cutting names, not numbers.
+TEST(ProfileStats, TextTableFitsTheTerminal) {
+  auto profile = executorch::read_etdump_file(testing::corpus_etdump());
+  ASSERT_TRUE(profile);
+  const auto stats = analysis::summarize_profile(*profile);
+  render::ProfileReport report;
+  report.profile = &*profile;
+  report.stats = &stats;
+  report.rows = stats.events;
+  report.max_width = 100;
+  const std::string text = render::profile_text(report);
+  bool in_table = false;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.rfind("  event", 0) == 0 || line.rfind("  block", 0) == 0) in_table = true;
+    if (line.empty()) in_table = false;
+    if (!in_table) continue;
+    size_t columns = 0;  // display columns (UTF-8 code points)
+    for (char c : line) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    EXPECT_LE(columns, 100u) << line;
+  }
+  EXPECT_NE(text.find("1,032,230"), std::string::npos);  // numbers are never cut
+  report.wide = true;
+  report.max_width = 0;
+  EXPECT_NE(render::profile_text(report).find("p10 (ticks)"), std::string::npos);
 }
 
 }  // namespace

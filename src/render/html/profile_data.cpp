@@ -27,11 +27,6 @@ int32_t view_node(const ViewModel& view, int32_t graph, NodeId node) {
   return -1;
 }
 
-// The decoded payload (or control-flow body) of a node, or -1.
-int32_t nested_graph(const Document& doc, const Node& n) {
-  return doc.subgraph_of(n) ? n.subgraph : -1;
-}
-
 // Raw ticks in the displayed unit.
 double shown(double ticks, const analysis::TimeScale& scale) {
   return scale.apply(ticks);
@@ -59,30 +54,11 @@ OverlayTarget overlay_target(const analysis::EventRow& row, const Document& doc,
     if (int32_t k = view_node(view, view.root_graph, call); k >= 0) target.nodes.push_back(k);
     return target;
   }
-  const int32_t sub = nested_graph(doc, graph.nodes[static_cast<size_t>(call)]);
+  // The join found the payload ops the event names (analysis/profile_join.cpp).
+  const int32_t sub = row.join.payload_graph;
   if (sub < 0 || std::find(view.graphs.begin(), view.graphs.end(), sub) == view.graphs.end())
     return target;
-  const Graph& payload = doc.graphs[static_cast<size_t>(sub)];
-  std::vector<NodeId> hits;
-  for (NodeId n = 0; n < static_cast<NodeId>(payload.nodes.size()); ++n) {
-    const Node& node = payload.nodes[static_cast<size_t>(n)];
-    const auto& handles = node.provenance.debug_handles;
-    const bool match =
-        row.delegate_debug_id_int != -1
-            ? std::find(handles.begin(), handles.end(), row.delegate_debug_id_int) != handles.end()
-            : node.name == row.delegate_debug_id_str;
-    if (match) hits.push_back(n);
-  }
-  if (hits.empty() && !row.join.debug_handles.empty()) {
-    const std::set<int64_t> wanted(row.join.debug_handles.begin(), row.join.debug_handles.end());
-    for (NodeId n = 0; n < static_cast<NodeId>(payload.nodes.size()); ++n)
-      for (int64_t h : payload.nodes[static_cast<size_t>(n)].provenance.debug_handles)
-        if (wanted.count(h)) {
-          hits.push_back(n);
-          break;
-        }
-  }
-  for (NodeId n : hits)
+  for (NodeId n : row.join.payload_nodes)
     if (int32_t k = view_node(view, sub, n); k >= 0) target.nodes.push_back(k);
   target.inside_delegate = !target.nodes.empty();
   return target;
