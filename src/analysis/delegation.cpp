@@ -15,10 +15,42 @@ bool counts_as_operator(const Node& node) {
   return node.kind == NodeKind::kKernel && !is_call_delegate(node);
 }
 
-Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method) {
+namespace {
+
+// The edge-dialect ops that debug handles name in an ETRecord, one per distinct node.
+std::vector<std::string> edge_ops(const Document& etrecord, const std::string& method,
+                                  const std::vector<int64_t>& handles) {
+  std::vector<std::string> out;
+  std::vector<const NodeRef*> seen;
+  for (int64_t h : handles) {
+    const NodeRef* ref = etrecord.etrecord->node_for(method, h);
+    if (!ref || std::any_of(seen.begin(), seen.end(), [&](const NodeRef* s) {
+          return s->graph == ref->graph && s->node == ref->node;
+        }))
+      continue;
+    seen.push_back(ref);
+    out.push_back(
+        etrecord.graphs[static_cast<size_t>(ref->graph)].nodes[static_cast<size_t>(ref->node)].op);
+  }
+  return out;
+}
+
+// The instruction of the call of delegate `index` in `method`, or -1.
+int64_t call_instruction(const Graph& method, int32_t index) {
+  for (const Node& n : method.nodes)
+    if (n.kind == NodeKind::kDelegate && n.delegate == index) return n.provenance.instruction;
+  return -1;
+}
+
+}  // namespace
+
+Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method,
+                                       const Document* etrecord) {
   if (!method.empty() && !doc.find_graph(method))
     return Error(fmt::format("no method '{}' (methods: {})", method, doc.top_level_names()));
+  if (etrecord && !etrecord->etrecord) etrecord = nullptr;
   DelegationInfo info;
+  if (etrecord) info.op_names = "edge dialect (ETRecord)";
   std::map<std::string, OperatorDelegation> ops;
   std::map<std::string, BackendDelegation> backends;
   // An ETRecord holds several stages of one program; get_delegation_info is run on the
@@ -57,10 +89,19 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
         continue;
       }
       if (counts_as_operator(n)) {
-        auto& op = ops[n.op];
-        op.op_type = n.op;
-        ++op.non_delegated;
-        ++info.num_non_delegated_nodes;
+        // With an ETRecord, a kernel counts as the edge-dialect ops it came from.
+        std::vector<std::string> names;
+        if (etrecord && g.kind == GraphKind::kMethod)
+          if (const auto* handles =
+                  etrecord->etrecord->handles_for(g.name, n.provenance.instruction))
+            names = edge_ops(*etrecord, g.name, *handles);
+        if (names.empty()) names.push_back(n.op);
+        for (const std::string& name : names) {
+          auto& op = ops[name];
+          op.op_type = name;
+          ++op.non_delegated;
+          ++info.num_non_delegated_nodes;
+        }
       }
     }
   }
@@ -82,7 +123,34 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
     const Graph* sub = d.subgraph >= 0 && static_cast<size_t>(d.subgraph) < doc.graphs.size()
                            ? &doc.graphs[d.subgraph]
                            : nullptr;
-    if (!sub || sub->opaque) {
+    // With an ETRecord: the edge-dialect ops its delegate map says the call covers.
+    std::vector<std::string> mapped;
+    if (etrecord && owner) {
+      const int64_t instruction =
+          call_instruction(*owner, static_cast<int32_t>(&d - doc.delegates.data()));
+      const auto& per_method = etrecord->etrecord->delegates;
+      if (auto m = per_method.find(d.method); m != per_method.end())
+        if (auto entry = m->second.find(instruction); entry != m->second.end()) {
+          std::vector<int64_t> handles;
+          for (const auto& [id, covered] : entry->second.debug_ids)
+            handles.insert(handles.end(), covered.begin(), covered.end());
+          mapped = edge_ops(*etrecord, d.method, handles);
+        }
+    }
+    if (!mapped.empty()) {
+      e.status = sub && !sub->opaque ? "decoded" : (sub ? "summary" : "undecodable");
+      e.nodes = static_cast<int64_t>(mapped.size());
+      // Its nodes are counted even when the payload itself is opaque.
+      ++(sub && !sub->opaque ? b.decoded : b.opaque);
+      for (const std::string& name : mapped) {
+        auto& op = ops[name];
+        op.op_type = name;
+        ++op.delegated;
+        ++op.delegated_by_backend[d.backend_id];
+      }
+      b.delegated_nodes += e.nodes;
+      info.num_delegated_nodes += e.nodes;
+    } else if (!sub || sub->opaque) {
       e.status = sub ? "summary" : "undecodable";
       ++b.opaque;
       ++info.num_opaque_subgraphs;

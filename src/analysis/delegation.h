@@ -49,10 +49,18 @@ struct DelegationInfo {
   std::vector<BackendDelegation> backends;    // sorted by backend id
   std::vector<DelegateEntry> delegates;       // in document order
   std::vector<std::string> graphs;            // the graphs counted (methods, ETRecord stage)
+  // How operators are named: the program's own ("" = kernels and backend ops), or "edge
+  // dialect (ETRecord)" when an ETRecord mapped instructions to the ops they came from.
+  std::string op_names;
 };
 
 // Counts over every method (or just `method` when not empty). Fails only for an unknown method.
-Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method = "");
+// With the program's ETRecord, operators are named as ExecuTorch's get_delegation_info names
+// them, by the edge-dialect ops they came from: a kernel instruction counts as the edge nodes
+// its debug_handle_map entry names, a delegate call as the edge nodes its delegate_map entry
+// covers; instructions the maps do not name keep their own op.
+Result<DelegationInfo> delegation_info(const Document& doc, const std::string& method = "",
+                                       const Document* etrecord = nullptr);
 
 // True for nodes get_delegation_info counts: operator calls, not inputs, outputs, constants,
 // delegate calls or ExecuTorch's move/free/jump instructions.

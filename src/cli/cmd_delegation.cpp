@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct DelegationOptions {
   std::string file;
   std::vector<std::string> data;
   std::string method;
+  std::string etrecord;
   render::DelegationFormat format = render::DelegationFormat::kTable;
   bool graph = false;
   std::string output;
@@ -38,7 +40,17 @@ int run_delegation(const DelegationOptions& opt) {
       return report_error(Error(fmt::format("{}: no method '{}'", opt.file, opt.method)));
     return write_output(opt.output, render::format_delegated_graph(*doc, opt.method));
   }
-  auto info = analysis::delegation_info(*doc, opt.method);
+  std::optional<Document> etrecord;
+  if (!opt.etrecord.empty()) {
+    auto rec = open_document(opt.etrecord);
+    if (!rec) return report_error(rec.error());
+    if (!rec->etrecord)
+      return report_error(Error(
+          fmt::format("{}: --etrecord expects an ETRecord (a zip with ETRECORD_V0); this is {}",
+                      opt.etrecord, to_string(rec->format))));
+    etrecord = std::move(*rec);
+  }
+  auto info = analysis::delegation_info(*doc, opt.method, etrecord ? &*etrecord : nullptr);
   if (!info) return report_error(info.error().within(opt.file));
   return write_output(opt.output, render::delegation_report(opt.file, *info, opt.format));
 }
@@ -53,6 +65,9 @@ void register_delegation(CLI::App& app) {
   cmd->add_option("file", opt->file, "Program (.pte) or bundled program (.bpte)")->required();
   cmd->add_option("--data", opt->data, "FlatTensor data file (.ptd) with external tensors");
   cmd->add_option("--method", opt->method, "Only this method");
+  cmd->add_option("--etrecord", opt->etrecord,
+                  "The program's ETRecord: name operators by the edge-dialect ops they came "
+                  "from, as ExecuTorch's get_delegation_info does");
   cmd->add_option("--format", opt->format, "table, csv (operator table), json or markdown")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, render::DelegationFormat>{

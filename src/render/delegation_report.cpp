@@ -68,6 +68,7 @@ std::string summary_lines(const analysis::DelegationInfo& info) {
         "Opaque delegated subgraphs: {} (payload not decodable to ops; their nodes are not "
         "counted above)\n",
         info.num_opaque_subgraphs);
+  if (!info.op_names.empty()) s += fmt::format("Operators named by: {}\n", info.op_names);
   return s;
 }
 
@@ -79,6 +80,7 @@ std::string to_json(const std::string& file, const analysis::DelegationInfo& inf
   j["num_delegated_nodes"] = info.num_delegated_nodes;
   j["num_non_delegated_nodes"] = info.num_non_delegated_nodes;
   j["num_opaque_subgraphs"] = info.num_opaque_subgraphs;
+  if (!info.op_names.empty()) j["op_names"] = info.op_names;
   auto& backends = j["backends"] = nlohmann::ordered_json::array();
   for (const auto& b : info.backends)
     backends.push_back({{"backend", b.backend},

@@ -161,3 +161,86 @@ TEST(Delegation, ExportedProgramDelegateCallsAreOpaque) {
 
 }  // namespace
 }  // namespace etviz::test
+
+// With the program's ETRecord, operators are named by the edge-dialect ops their instructions
+// came from (debug_handle_map for kernels, delegate_map for the delegate call), as ExecuTorch's
+// get_delegation_info names them. A generated program (mm kernel, an opaque delegate call that
+// took two ops, relu kernel) and a generated ETRecord whose edge graph carries the handles.
+#include "export_model.h"
+#include "export_writer.h"
+#include "program_builder.h"
+
+namespace etviz {
+namespace {
+
+TEST(Delegation, EtrecordNamesOperatorsByTheirEdgeOps) {
+  gen::ProgramBuilder builder;
+  gen::MethodBuilder& m = builder.method("forward");
+  auto x = m.tensor(gen::ScalarType::kFloat32, {1, 8});
+  auto w = m.constant(gen::ScalarType::kFloat32, {8, 8}, "fc.weight");
+  auto y = m.tensor(gen::ScalarType::kFloat32, {1, 8});
+  auto z = m.tensor(gen::ScalarType::kFloat32, {1, 8});
+  auto out = m.tensor(gen::ScalarType::kFloat32, {1, 8});
+  m.input(x);
+  m.kernel("aten::mm.out", {x, w, y});
+  const int32_t npu = m.add_delegate("ExampleNpuBackend", {}, std::vector<uint8_t>(64, 7));
+  m.delegate_call(npu, {y, z});
+  m.kernel("aten::relu.out", {z, out});
+  m.output(out);
+  const std::string pte = test::scratch_dir("delegates") + "/etrecord_pair.pte";
+  std::string error;
+  ASSERT_TRUE(builder.write(pte, {}, error)) << error;
+
+  gen::ExportModelSpec spec;
+  spec.blocks = 1;
+  spec.dim = 8;
+  spec.hidden = 16;
+  spec.debug_handles = true;
+  gen::ExportETRecord record;
+  record.programs.push_back({"edge_dialect_exported_program", gen::build_export_transformer(spec)});
+  record.debug_handle_map_json = R"({"forward": {"0": [1], "1": [2, 3], "2": [4]}})";
+  record.delegate_map_json =
+      R"({"forward": {"1": {"name": "ExampleNpuBackend", "delegate_map": {"0": [2], "1": [3]}}}})";
+  const std::string etrecord_path = test::scratch_dir("delegates") + "/etrecord_pair.etrecord";
+  ASSERT_EQ(gen::write_etrecord(etrecord_path, record), "");
+
+  const Document program = test::load(pte);
+  const Document etrecord = test::load(etrecord_path);
+  // The expected names, read from the edge graph's nodes independently of the analysis.
+  const Graph* edge = etrecord.find_stage(StageRole::kEdgeDialect, "forward");
+  ASSERT_NE(edge, nullptr);
+  std::map<int64_t, std::string> op_of;
+  for (const Node& n : edge->nodes)
+    for (int64_t h : n.provenance.debug_handles) op_of[h] = n.op;
+  ASSERT_EQ(op_of.count(1) + op_of.count(2) + op_of.count(3) + op_of.count(4), 4u);
+
+  auto plain = analysis::delegation_info(program);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->num_delegated_nodes, 0);  // the payload is opaque
+  EXPECT_EQ(plain->num_opaque_subgraphs, 1);
+  EXPECT_EQ(plain->op_names, "");
+
+  auto named = analysis::delegation_info(program, "", &etrecord);
+  ASSERT_TRUE(named) << named.error().message();
+  EXPECT_EQ(named->op_names, "edge dialect (ETRecord)");
+  EXPECT_EQ(named->num_delegated_subgraphs, 1);
+  EXPECT_EQ(named->num_delegated_nodes, 2);                     // handles 2 and 3
+  EXPECT_EQ(named->num_non_delegated_nodes, 2);                 // handles 1 (mm) and 4 (relu)
+  EXPECT_EQ(named->num_opaque_subgraphs, 0);                    // its nodes are counted now
+  std::map<std::string, std::pair<int64_t, int64_t>> expected;  // op -> delegated, not
+  ++expected[op_of[2]].first;
+  ++expected[op_of[3]].first;
+  ++expected[op_of[1]].second;
+  ++expected[op_of[4]].second;
+  std::map<std::string, std::pair<int64_t, int64_t>> got;
+  for (const auto& op : named->operators) got[op.op_type] = {op.delegated, op.non_delegated};
+  EXPECT_EQ(got, expected);
+  ASSERT_EQ(named->delegates.size(), 1u);
+  EXPECT_EQ(named->delegates[0].nodes, 2);
+  EXPECT_NE(render::delegation_report("p.pte", *named, render::DelegationFormat::kTable)
+                .find("Operators named by: edge dialect (ETRecord)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace etviz
