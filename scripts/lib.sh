@@ -10,6 +10,7 @@ ETVIZ_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsimdjson-dev           # only the JSON-parser comparison (bench/torch_export)
   clang libclang-rt-14-dev  # libFuzzer (fuzz/run.sh)
+  clang-format              # the formatting check in scripts/test.sh
   graphviz                  # the layout benchmark's peer (bench/layout/compare)
   emscripten                # the layout engine as WebAssembly for the page
   chromium fonts-dejavu-core  # browser tests (headless) and the fonts labels render with

@@ -26,6 +26,12 @@ run_ctest() {
 }
 
 install_deps
+log "formatting (clang-format, the repo's .clang-format)"
+if ! git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run --Werror 2>/tmp/etviz-format.log; then
+  head -40 /tmp/etviz-format.log >&2
+  echo "tests: formatting differs from .clang-format; run: git ls-files '*.cpp' '*.h' | xargs clang-format -i" >&2
+  exit 1
+fi
 log "release build with -Werror (build-ci/)"
 configure_and_build build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETVIZ_WERROR=ON
 if command -v emcc >/dev/null 2>&1 && [ -x scripts/build-wasm.sh ]; then

@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
     for (size_t p = strict.find(t); p != std::string::npos; p = strict.find(t, p))
       strict.replace(p, t.size(), std::string(t.size() - 1, '9') + "0");
   }
-  const bool non_standard = json.find("Infinity") != std::string::npos ||
-                            json.find("NaN") != std::string::npos;
+  const bool non_standard =
+      json.find("Infinity") != std::string::npos || json.find("NaN") != std::string::npos;
   std::printf("input: %.1f MB of exported-program JSON (%d blocks)\n", json.size() / 1e6,
               spec.blocks);
 

@@ -19,6 +19,7 @@ FileKind sniff_file_kind(std::span<const uint8_t> head);
 
 Result<Document> open_document(const std::string& path, const OpenOptions& options = {});
 // The same for a file already in memory (tests, fuzzers, embedded files).
-Result<Document> read_document(std::shared_ptr<const MappedFile> file, const OpenOptions& options = {});
+Result<Document> read_document(std::shared_ptr<const MappedFile> file,
+                               const OpenOptions& options = {});
 
 }  // namespace etviz

@@ -321,7 +321,8 @@ TEST(ProfileOverlayData, EveryDelegatesInnerEventsLandOnItsOps) {
   }
   EXPECT_EQ(inner, 4 * 3);
   ASSERT_EQ(landed_per_instruction.size(), 4u);  // every delegate call, not only the first
-  for (const auto& [instruction, count] : landed_per_instruction) EXPECT_EQ(count, 3) << instruction;
+  for (const auto& [instruction, count] : landed_per_instruction)
+    EXPECT_EQ(count, 3) << instruction;
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // etviz-gen: writes valid, large, model-shaped inputs for demos, tests and benchmarks.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "etdump_command.h"
@@ -17,10 +17,20 @@ uint64_t parse_bytes(const std::string& s) {
   uint64_t scale = 1;
   if (pos < s.size()) {
     switch (s[pos]) {
-      case 'k': case 'K': scale = 1ull << 10; break;
-      case 'm': case 'M': scale = 1ull << 20; break;
-      case 'g': case 'G': scale = 1ull << 30; break;
-      default: throw CLI::ValidationError("--pad-constants", "unknown size suffix in '" + s + "'");
+      case 'k':
+      case 'K':
+        scale = 1ull << 10;
+        break;
+      case 'm':
+      case 'M':
+        scale = 1ull << 20;
+        break;
+      case 'g':
+      case 'G':
+        scale = 1ull << 30;
+        break;
+      default:
+        throw CLI::ValidationError("--pad-constants", "unknown size suffix in '" + s + "'");
     }
   }
   return static_cast<uint64_t>(v * static_cast<double>(scale));
@@ -34,19 +44,26 @@ int main(int argc, char** argv) {
   etviz::gen::TransformerSpec spec;
   std::string output, pad = "0";
   CLI::App* program = app.add_subcommand("program", "A decoder-only transformer program (.pte)");
-  program->add_option("--blocks", spec.blocks, "Transformer blocks (~40 kernel calls each)")->check(CLI::Range(1, 100000));
+  program->add_option("--blocks", spec.blocks, "Transformer blocks (~40 kernel calls each)")
+      ->check(CLI::Range(1, 100000));
   program->add_option("--dim", spec.dim, "Model width")->check(CLI::Range(8, 65536));
   program->add_option("--hidden", spec.hidden, "MLP width")->check(CLI::Range(8, 262144));
   program->add_option("--heads", spec.heads, "Attention heads")->check(CLI::Range(1, 1024));
-  program->add_option("--seq", spec.seq, "Sequence length of the prefill methods")->check(CLI::Range(1, 1 << 20));
+  program->add_option("--seq", spec.seq, "Sequence length of the prefill methods")
+      ->check(CLI::Range(1, 1 << 20));
   program->add_option("--vocab", spec.vocab, "Vocabulary size")->check(CLI::Range(2, 1 << 22));
-  program->add_option("--methods", spec.methods, "Methods: forward plus prefill_N")->check(CLI::Range(1, 64));
+  program->add_option("--methods", spec.methods, "Methods: forward plus prefill_N")
+      ->check(CLI::Range(1, 64));
   program->add_flag("--delegates", spec.delegates, "Lower each block's MLP to a delegate call");
-  program->add_option("--delegate-backend", spec.delegate_backend,
-                      "Backend of the delegate calls: xnnpack (real, decodable payloads) or example (opaque)")
+  program
+      ->add_option(
+          "--delegate-backend", spec.delegate_backend,
+          "Backend of the delegate calls: xnnpack (real, decodable payloads) or example (opaque)")
       ->check(CLI::IsMember({"xnnpack", "example"}));
-  program->add_flag("--hostile-names", spec.hostile_names, "Op and tensor names with HTML/script injection");
-  program->add_option("--pad-constants", pad, "Grow the constant segment to this size (e.g. 1G); sparse on disk");
+  program->add_flag("--hostile-names", spec.hostile_names,
+                    "Op and tensor names with HTML/script injection");
+  program->add_option("--pad-constants", pad,
+                      "Grow the constant segment to this size (e.g. 1G); sparse on disk");
   program->add_option("-o,--output", output, "Output .pte")->required();
   program->callback([&] {
     etviz::gen::ProgramBuilder builder;
@@ -58,8 +75,8 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "etviz-gen: error: {}\n", error);
       std::exit(1);
     }
-    fmt::print(stderr, "etviz-gen: wrote {} ({} method{}, {} calls per method)\n", output, spec.methods,
-               spec.methods == 1 ? "" : "s", calls);
+    fmt::print(stderr, "etviz-gen: wrote {} ({} method{}, {} calls per method)\n", output,
+               spec.methods, spec.methods == 1 ? "" : "s", calls);
   });
   etviz::gen::register_etdump_command(app);
   etviz::gen::register_export_command(app);

@@ -1,8 +1,8 @@
 #include "transformer_model.h"
 
-#include "xnnpack_payload.h"
-
 #include <string>
+
+#include "xnnpack_payload.h"
 
 namespace etviz::gen {
 namespace {
@@ -97,12 +97,15 @@ class BlockWriter {
       // The MLP as one delegate call, as a backend partitioner would lower it.
       int32_t del;
       if (spec_.delegate_backend == "xnnpack") {
-        del = m_.add_delegate("XnnpackBackend", {},
-                              xnnpack_mlp_payload(seq_, d, spec_.hidden, static_cast<uint32_t>(b) * 6));
+        del = m_.add_delegate(
+            "XnnpackBackend", {},
+            xnnpack_mlp_payload(seq_, d, spec_.hidden, static_cast<uint32_t>(b) * 6));
       } else {
-        std::vector<uint8_t> payload(4096 + 64 * static_cast<size_t>(b % 7), static_cast<uint8_t>(b));
-        del = m_.add_delegate("ExampleNpuBackend",
-                              {{"target", "example-npu-v2"}, {"block", std::to_string(b)}}, payload);
+        std::vector<uint8_t> payload(4096 + 64 * static_cast<size_t>(b % 7),
+                                     static_cast<uint8_t>(b));
+        del =
+            m_.add_delegate("ExampleNpuBackend",
+                            {{"target", "example-npu-v2"}, {"block", std::to_string(b)}}, payload);
       }
       ff = act({1, seq_, d});
       m_.delegate_call(del, {n2, ff});

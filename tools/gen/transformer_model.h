@@ -20,7 +20,7 @@ struct TransformerSpec {
   // Backend of those calls: "xnnpack" writes real XNNPACK payloads (decodable subgraphs);
   // "example" writes opaque payloads for a backend etviz does not know.
   std::string delegate_backend = "example";
-  int methods = 1;         // "forward", then "prefill_1", "prefill_2", ...
+  int methods = 1;  // "forward", then "prefill_1", "prefill_2", ...
   // Names that try to break out of an HTML page; the viewer must show them as text.
   bool hostile_names = false;
 };

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/graph.h"
 #include "core/expansion_budget.h"
+#include "core/graph.h"
 #include "program_generated.h"
 
 namespace etviz::executorch {

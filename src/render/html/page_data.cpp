@@ -162,7 +162,8 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   // What the IR says of the graph as fields shows in the panel beside the reader's attributes.
   std::vector<Attribute> attrs;
   if (root.stage.role != StageRole::kNone)
-    attrs.push_back({"stage", std::string(to_string(root.stage.role)) + " (" + root.stage.method + ")"});
+    attrs.push_back(
+        {"stage", std::string(to_string(root.stage.role)) + " (" + root.stage.method + ")"});
   if (root.opaque) attrs.push_back({"opaque", "true"});
   attrs.insert(attrs.end(), root.attributes.begin(), root.attributes.end());
   w.pairs("attrs", attrs);
