@@ -34,10 +34,6 @@ if ! git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run --Werror 2>
 fi
 log "release build with -Werror (build-ci/)"
 configure_and_build build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETVIZ_WERROR=ON
-if command -v emcc >/dev/null 2>&1 && [ -x scripts/build-wasm.sh ]; then
-  log "WebAssembly layout module (build-wasm/)"
-  scripts/build-wasm.sh
-fi
 log "tests"
 run_ctest build-ci
 

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace etviz::layout {
@@ -92,6 +93,20 @@ struct Options {
   // targets are (the answer to one input feeding every layer of a model).
   bool bundle_fan_out = true;
 };
+
+// Every Options field once, in a fixed order: the numeric encoding that the WebAssembly ABI
+// (wasm_api.cpp) and the page (which passes the options C++ chose back to the engine when it
+// re-lays out) use, and the layout cache's fingerprint. A new Options field is added here and
+// nowhere else; the encoding of an enum or bool is its integer value.
+struct OptionField {
+  const char* name;
+  double (*get)(const Options&);
+  void (*set)(Options&, double);
+};
+std::span<const OptionField> option_fields();
+std::vector<double> encode_options(const Options& options);
+// Values beyond the given ones keep their defaults; extra values are ignored.
+Options decode_options(std::span<const double> values);
 
 struct EdgeRoute {
   uint32_t first_point = 0;  // index into Layout::points

@@ -43,18 +43,9 @@ uint64_t hash_words(const std::vector<uint64_t>& words) {
 }  // namespace
 
 std::vector<uint64_t> options_fingerprint(const Options& o) {
-  return {static_cast<uint64_t>(o.direction),
-          bits(o.node_spacing),
-          bits(o.layer_spacing),
-          bits(o.edge_spacing),
-          bits(o.group_padding),
-          bits(o.component_spacing),
-          static_cast<uint64_t>(o.layering),
-          static_cast<uint64_t>(o.ordering),
-          static_cast<uint64_t>(o.ordering_sweeps),
-          static_cast<uint64_t>(o.transpose),
-          static_cast<uint64_t>(o.bundle_fan_out),
-          static_cast<uint64_t>(o.coordinates)};
+  std::vector<uint64_t> key;
+  for (double v : encode_options(o)) key.push_back(bits(v));
+  return key;
 }
 
 const FlatLayout& LayoutCache::get(const FlatGraph& graph, const Options& options, Hit& hit) {

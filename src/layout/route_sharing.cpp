@@ -5,13 +5,10 @@
 #include <cmath>
 
 namespace etviz::layout {
-namespace {
 
 double round_tenth(double v) {
   return std::isfinite(v) ? std::round(v * 10) / 10 : 0;
 }
-
-}  // namespace
 
 SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edge_source) {
   const size_t m = layout.edges.size();
@@ -72,6 +69,35 @@ SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edg
     }
     out.offsets[e + 1] = static_cast<uint32_t>(out.coords.size() / 2);
   }
+  return out;
+}
+
+SharedRoutes spread_routes(const SharedRoutes& laid_out, const std::vector<bool>& laid) {
+  const size_t m = laid.size();
+  SharedRoutes out;
+  out.share.assign(m, -1);
+  out.share_count.assign(m, 0);
+  out.offsets.assign(m + 1, 0);
+  std::vector<int32_t> model_edge;  // laid-out edge -> model edge
+  for (size_t e = 0; e < m; ++e)
+    if (laid[e]) model_edge.push_back(static_cast<int32_t>(e));
+  const size_t k_count = std::min(model_edge.size(), laid_out.share.size());
+  for (size_t e = 0, k = 0; e < m; ++e) {
+    uint32_t count = 0;
+    if (laid[e] && k < k_count) {
+      count = laid_out.offsets[k + 1] - laid_out.offsets[k];
+      const int32_t s = laid_out.share[k];
+      if (s >= 0 && static_cast<size_t>(s) < model_edge.size()) {
+        out.share[e] = model_edge[static_cast<size_t>(s)];
+        out.share_count[e] = laid_out.share_count[k];
+      }
+      ++k;
+    }
+    out.offsets[e + 1] = out.offsets[e] + count;
+  }
+  // Laid-out edges keep the model's order, so their points do too.
+  out.coords.assign(laid_out.coords.begin(),
+                    laid_out.coords.begin() + 2 * static_cast<std::ptrdiff_t>(out.offsets[m]));
   return out;
 }
 

@@ -12,6 +12,11 @@
 
 namespace etviz::layout {
 
+// The precision the viewer holds coordinates and sizes in (0.1 px; non-finite values are 0).
+// The page writer and the WebAssembly module both round with this, so a re-layout in the page
+// reproduces the embedded layout exactly.
+double round_tenth(double v);
+
 struct SharedRoutes {
   // Edge e's route is the first share_count[e] points of edge share[e]'s route (when
   // share[e] >= 0), followed by points[offsets[e] .. offsets[e + 1]).
@@ -26,5 +31,11 @@ struct SharedRoutes {
 // never an edge's last point). Points are rounded to 0.1 first, which is what the viewer
 // draws. Linear in the number of points.
 SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edge_source);
+
+// The same routes per model edge, when only some of the model's edges were laid out: `laid[e]`
+// says whether model edge e was, and the laid-out edges are the model's in order. Trunk
+// references become model edge indices; edges left out have no points. The page writer and
+// the WebAssembly module both hand routes to the viewer in this form.
+SharedRoutes spread_routes(const SharedRoutes& laid_out, const std::vector<bool>& laid);
 
 }  // namespace etviz::layout

@@ -56,6 +56,8 @@ export class GraphModel {
       owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
     };
     this.initialExpanded = Uint8Array.from(gr.expanded || []);
+    // What the embedded layout was computed with; re-layout uses the same (page-wide).
+    this.layoutOptions = Float64Array.from(data.layoutOptions || []);
     this.qdq = g.qdq || [];
     // The precomputed layout, in the shape LayoutResult uses.
     this.initialLayout = {

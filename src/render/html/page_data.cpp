@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "layout/route_sharing.h"
+#include "layout/viewer_form.h"
 
 namespace etviz::render::html {
 namespace {
@@ -65,12 +66,18 @@ class Writer {
   }
   void real(double v) {
     comma();
-    if (!std::isfinite(v)) v = 0;
-    const double r = std::round(v * 10) / 10;
+    const double r = layout::round_tenth(v);
     char buf[64];
     const auto res = r == std::floor(r) && std::fabs(r) < 1e15
                          ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(r))
                          : std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1);
+    out.append(buf, res.ec == std::errc() ? res.ptr : buf);
+  }
+  // Shortest text that reads back as the same double (for values the page hands back to C++).
+  void exact(double v) {
+    comma();
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, std::isfinite(v) ? v : 0.0);
     out.append(buf, res.ec == std::errc() ? res.ptr : buf);
   }
   void boolean(bool b) {
@@ -152,6 +159,16 @@ std::string quant_text(const std::optional<Quantization>& q) {
 
 void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   const Graph& root = doc.graphs[m.root_graph];
+  // The layout as the viewer holds it; its WebAssembly engine produces the same form.
+  // Detached edges were not laid out (view_model.h).
+  std::vector<bool> laid(m.edges.size());
+  std::vector<uint32_t> sources;
+  for (size_t e = 0; e < m.edges.size(); ++e)
+    if (!m.edges[e].detached && sources.size() < m.layout.edges.size()) {
+      laid[e] = true;
+      sources.push_back(static_cast<uint32_t>(m.edges[e].source));
+    }
+  const layout::ViewerForm form = layout::viewer_form(m.layout, laid, sources);
   w.open('{');
   w.key("name");
   w.str(root.name);
@@ -251,8 +268,8 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
     w.array("atKey", keys, [&](int32_t v) { w.num(v); });
     w.array("atVal", vals, [&](int32_t v) { w.num(v); });
   }
-  w.array("x", m.layout.nodes, [&](const layout::Rect& r) { w.real(r.x); });
-  w.array("y", m.layout.nodes, [&](const layout::Rect& r) { w.real(r.y); });
+  w.array("x", form.node_x, [&](double v) { w.real(v); });
+  w.array("y", form.node_y, [&](double v) { w.real(v); });
   w.close('}');
 
   w.key("v");
@@ -298,40 +315,14 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   });
   w.array("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
   w.array("detached", m.edges, [&](const ViewEdge& e) { w.num(e.detached ? 1 : 0); });
-  {
-    // Shared fan-out trunks are stored once (layout/route_sharing.h): edge e lists its own
-    // points after the first share_n[e] points of edge share[e] (web/src/routes.js reads this).
-    const auto ne = m.edges.size();
-    // View edge -> layout edge (detached edges have none) and back.
-    std::vector<int64_t> routed(ne, -1);
-    std::vector<int32_t> view_edge;
-    std::vector<uint32_t> sources;
-    for (size_t e = 0, k = 0; e < ne; ++e)
-      if (!m.edges[e].detached && k < m.layout.edges.size()) {
-        routed[e] = static_cast<int64_t>(k++);
-        view_edge.push_back(static_cast<int32_t>(e));
-        sources.push_back(static_cast<uint32_t>(m.edges[e].source));
-      }
-    sources.resize(m.layout.edges.size(), layout::kNone);
-    const layout::SharedRoutes shared = layout::share_routes(m.layout, sources);
-    std::vector<int64_t> off{0};
-    std::vector<int32_t> share(ne, -1), share_n(ne, 0);
-    const auto& pts = shared.coords;
-    for (size_t e = 0; e < ne; ++e) {
-      const int64_t k = routed[e];
-      if (k >= 0 && shared.share[k] >= 0) {
-        share[e] = view_edge[shared.share[k]];
-        share_n[e] = shared.share_count[k];
-      }
-      off.push_back(off.back() + (k < 0 ? 0 : shared.offsets[k + 1] - shared.offsets[k]));
-    }
-    w.array("share", share, [&](int32_t v) { w.num(v); });
-    w.array("shareN", share_n, [&](int32_t v) { w.num(v); });
-    w.array("ptOff", off, [&](int64_t v) { w.num(v); });
-    w.array("pts", pts, [&](double v) { w.real(v); });
-    w.array("lx", routed, [&](int64_t k) { w.real(k < 0 ? 0 : m.layout.edges[k].label.x); });
-    w.array("ly", routed, [&](int64_t k) { w.real(k < 0 ? 0 : m.layout.edges[k].label.y); });
-  }
+  // Shared fan-out trunks are stored once (layout/route_sharing.h): edge e lists its own
+  // points after the first shareN[e] points of edge share[e] (web/src/routes.js reads this).
+  w.array("share", form.routes.share, [&](int32_t v) { w.num(v); });
+  w.array("shareN", form.routes.share_count, [&](int32_t v) { w.num(v); });
+  w.array("ptOff", form.routes.offsets, [&](uint32_t v) { w.num(v); });
+  w.array("pts", form.routes.coords, [&](double v) { w.real(v); });
+  w.array("lx", form.label_x, [&](double v) { w.real(v); });
+  w.array("ly", form.label_y, [&](double v) { w.real(v); });
   w.close('}');
 
   const auto& groups = m.groups;
@@ -346,10 +337,10 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
   w.array("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
   w.array("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });
-  w.array("x", m.layout.groups, [&](const layout::Rect& r) { w.real(r.x); });
-  w.array("y", m.layout.groups, [&](const layout::Rect& r) { w.real(r.y); });
-  w.array("w", m.layout.groups, [&](const layout::Rect& r) { w.real(r.width); });
-  w.array("h", m.layout.groups, [&](const layout::Rect& r) { w.real(r.height); });
+  w.array("x", form.group_x, [&](double v) { w.real(v); });
+  w.array("y", form.group_y, [&](double v) { w.real(v); });
+  w.array("w", form.group_w, [&](double v) { w.real(v); });
+  w.array("h", form.group_h, [&](double v) { w.real(v); });
   w.close('}');
 
   w.key("qdq");
@@ -500,6 +491,9 @@ std::string page_data_json(const Document& doc, const PageSource& source,
     w.close(']');
     w.close('}');
   });
+  // The options the embedded layouts were computed with, in layout::encode_options order:
+  // the page's WebAssembly engine re-lays out with exactly these.
+  w.array("layoutOptions", layout::encode_options(layout_options()), [&](double v) { w.exact(v); });
   w.array("graphs", views, [&](const ViewModel& m) { write_view(w, doc, m); });
   w.string_table();
   w.close('}');

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "layout/route_sharing.h"
+
 namespace etviz::render::html {
 namespace {
 
@@ -26,8 +28,10 @@ std::string node_label(const Node& n) {
   }
 }
 
+// Sizes are held at the page's precision from the start, so the layout computed here is the
+// one the page's WebAssembly engine reproduces from the embedded sizes.
 double box_width(const std::string& label, double extra, double min_w, double max_w) {
-  return std::clamp(text_width(label) + extra, min_w, max_w);
+  return layout::round_tenth(std::clamp(text_width(label) + extra, min_w, max_w));
 }
 
 std::string last_segment(const std::string& path) {
