@@ -14,6 +14,10 @@
 namespace etviz::analysis {
 namespace {
 
+// A repeated pattern of fewer ops (conv, relu, conv, relu) is how a sequence looks, not a block
+// worth a box of its own.
+constexpr int64_t kMinSequencePeriod = 4;
+
 // splitmix64 step: mixes a value into a running 64-bit signature.
 uint64_t mix(uint64_t h, uint64_t v) {
   uint64_t z = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
@@ -230,7 +234,7 @@ void sequence_runs(const Graph& g, std::vector<RepeatRun>& out) {
         mode = gap;
         mode_count = n;
       }
-    if (mode < 2) continue;
+    if (mode < kMinSequencePeriod) continue;
     const int64_t slack = std::max<int64_t>(2, mode / 10);
     int64_t near = 0;
     for (const auto& [gap, n] : gaps)

@@ -8,7 +8,8 @@
 //   same module class (layers.0 ... layers.31 under the model). Groups without a class must
 //   have the same structure to join a run.
 // - Sequence runs, for graphs without module groups (a .pte keeps no module paths): stretches
-//   of the operator sequence that repeat with a fixed period. The period is found from an op
+//   of the operator sequence that repeat with a fixed period of at least 4 ops (shorter
+//   patterns are a sequence, not blocks). The period is found from an op
 //   that occurs once per block at evenly spaced positions (a norm, an activation, a delegate
 //   call); each instance runs from one occurrence (shifted back to the block's first op) to
 //   the next.

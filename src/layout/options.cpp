@@ -45,7 +45,9 @@ constexpr OptionField kFields[] = {
 
 }  // namespace
 
-std::span<const OptionField> option_fields() { return kFields; }
+std::span<const OptionField> option_fields() {
+  return kFields;
+}
 
 std::vector<double> encode_options(const Options& options) {
   std::vector<double> out;

@@ -16,7 +16,7 @@ namespace etviz::layout {
 struct ViewerForm {
   std::vector<double> node_x, node_y, node_w, node_h;
   std::vector<double> group_x, group_y, group_w, group_h;
-  SharedRoutes routes;                // per model edge
+  SharedRoutes routes;                   // per model edge
   std::vector<double> label_x, label_y;  // per model edge (0 for edges left out)
   Rect bounds;
 };

@@ -54,6 +54,7 @@ export class GraphModel {
     this.g = {
       name: i32(gr.name), label: i32(gr.label), kind: i32(gr.kind), parent: i32(gr.parent),
       owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
+      atOff: i32(gr.atOff || [0]), atKey: i32(gr.atKey), atVal: i32(gr.atVal),
     };
     this.initialExpanded = Uint8Array.from(gr.expanded || []);
     // What the embedded layout was computed with; re-layout uses the same (page-wide).
@@ -95,6 +96,12 @@ export class GraphModel {
   attributes(i) {
     const out = [];
     for (let k = this.n.atOff[i]; k < this.n.atOff[i + 1]; k++) out.push([this.s(this.n.atKey[k]), this.s(this.n.atVal[k])]);
+    return out;
+  }
+  // What the page says of a derived box (repeat run, QDQ cluster, partition).
+  groupAttributes(g) {
+    const out = [];
+    for (let k = this.g.atOff[g]; k < this.g.atOff[g + 1]; k++) out.push([this.s(this.g.atKey[k]), this.s(this.g.atVal[k])]);
     return out;
   }
   value(id) {

@@ -158,6 +158,7 @@ export function showGroup(root, m, data, g, expanded, onToggle) {
   row(s, 'kind', m.groupKind(g));
   row(s, 'nodes inside', m.g.count[g]);
   if (m.g.parent[g] >= 0) row(s, 'parent', m.groupLabel(m.g.parent[g]));
+  for (const [k, v] of m.groupAttributes(g)) row(s, k, v);
   const b = el('button', 'btn', expanded ? 'Collapse' : 'Expand');
   b.addEventListener('click', () => onToggle(g));
   s.appendChild(b);

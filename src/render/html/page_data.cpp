@@ -337,6 +337,20 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
   w.array("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
   w.array("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });
+  {
+    // Attributes of derived boxes (repeat runs, QDQ clusters, partitions) as offset arrays.
+    std::vector<int32_t> off{0}, keys, vals;
+    for (const ViewGroup& g : groups) {
+      for (const Attribute& a : g.attributes) {
+        keys.push_back(w.sid(a.name));
+        vals.push_back(w.sid(a.value));
+      }
+      off.push_back(static_cast<int32_t>(keys.size()));
+    }
+    w.array("atOff", off, [&](int32_t v) { w.num(v); });
+    w.array("atKey", keys, [&](int32_t v) { w.num(v); });
+    w.array("atVal", vals, [&](int32_t v) { w.num(v); });
+  }
   w.array("x", form.group_x, [&](double v) { w.real(v); });
   w.array("y", form.group_y, [&](double v) { w.real(v); });
   w.array("w", form.group_w, [&](double v) { w.real(v); });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "analysis/repeats.h"
 #include "layout/route_sharing.h"
 
 namespace etviz::render::html {
@@ -41,8 +42,9 @@ std::string last_segment(const std::string& path) {
 
 class Builder {
  public:
-  Builder(const Document& doc, const analysis::CategoryConfig& cats, ViewModel& m)
-      : doc_(doc), cats_(cats), m_(m) {}
+  Builder(const Document& doc, const analysis::CategoryConfig& cats, const ViewOptions& options,
+          ViewModel& m)
+      : doc_(doc), cats_(cats), options_(options), m_(m) {}
 
   void add_graph(int32_t g, int32_t parent_group, int depth) {
     const Graph& graph = doc_.graphs[g];
@@ -81,21 +83,25 @@ class Builder {
       vn.height = kNodeHeight;
       m_.nodes.push_back(std::move(vn));
     }
+    const size_t edges_begin = m_.edges.size();
     add_edges(slot, graph, node_base);
 
-    // Per-graph QDQ clusters, translated to view indices.
-    std::vector<analysis::Category> node_cats;
-    node_cats.reserve(graph.nodes.size());
-    for (size_t i = 0; i < graph.nodes.size(); ++i)
-      node_cats.push_back(m_.nodes[node_base + i].category);
-    for (auto c : analysis::find_qdq_clusters(graph, node_cats)) {
-      c.anchor += node_base;
-      for (auto& member : c.members) member += node_base;
-      m_.qdq_clusters.push_back(std::move(c));
-    }
+    // Boxes from the graph's structure: partitions, repeated blocks, QDQ clusters. Before the
+    // nested graphs, so a delegate's payload nests in the block that calls it.
+    add_partitions(graph, node_base);
+    if (options_.fold_repeats) add_repeats(graph, node_base, group_base, parent_group);
+    add_qdq_clusters(graph, node_base);
 
     // Nested graphs: a delegate's decoded payload, a higher-order op's body.
     if (depth < kMaxNesting) {
+      // This graph's edges by source node, for retargeting a call's results below.
+      std::vector<std::vector<size_t>> edges_from(graph.nodes.size());
+      for (size_t k = edges_begin; k < m_.edges.size(); ++k) {
+        const int32_t src = m_.edges[k].source - node_base;
+        if (src >= 0 && static_cast<size_t>(src) < graph.nodes.size() &&
+            graph.nodes[static_cast<size_t>(src)].subgraph >= 0)
+          edges_from[static_cast<size_t>(src)].push_back(k);
+      }
       for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& n = graph.nodes[i];
         const int32_t sub = n.subgraph;
@@ -126,6 +132,25 @@ class Builder {
         }
         if (!linked && !subg.nodes.empty())
           m_.edges.push_back({owner_node, first, -1, layout::kNone, layout::kNone, true});
+        // The call's results leave from the payload's output nodes, so an expanded delegate
+        // shows where each result comes from (and a collapsed one still sends them from its
+        // box); the i-th output of the call is the payload's i-th graph output.
+        std::vector<int32_t> output_node;
+        for (size_t k = 0; k < subg.nodes.size(); ++k)
+          if (subg.nodes[k].kind == NodeKind::kOutput)
+            output_node.push_back(first + static_cast<int32_t>(k));
+        if (output_node.size() == n.outputs.size()) {
+          const int32_t base = m_.value_base[slot];
+          for (size_t index : edges_from[i]) {
+            ViewEdge& e = m_.edges[index];
+            if (e.structural) continue;
+            for (size_t k = 0; k < n.outputs.size(); ++k)
+              if (base + n.outputs[k].value == e.value) {
+                e.source = output_node[k];
+                e.source_port = layout::kNone;
+              }
+          }
+        }
       }
     }
     active_.erase(g);
@@ -134,6 +159,135 @@ class Builder {
   int32_t value_count() const { return value_count_; }
 
  private:
+  int32_t add_group(ViewGroup vg) {
+    m_.groups.push_back(std::move(vg));
+    return static_cast<int32_t>(m_.groups.size() - 1);
+  }
+
+  // The user's partitions (node name -> partition), and in an ETRecord's edge-dialect graph
+  // what each delegate call took (the "delegate" attribute its maps left on the nodes): one
+  // group per partition, in the innermost group all its members share, as Model Explorer's
+  // visualize_with_clusters makes the partition the members' namespace.
+  void add_partitions(const Graph& graph, int32_t node_base) {
+    std::map<std::string, std::vector<int32_t>> members;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+      const Node& n = graph.nodes[i];
+      std::string partition;
+      if (auto it = options_.partitions.find(n.name); it != options_.partitions.end())
+        partition = it->second;
+      else
+        for (const Attribute& a : n.attributes)
+          if (a.name == "delegate") partition = a.value.substr(0, a.value.find(" (instruction"));
+      if (!partition.empty()) members[partition].push_back(node_base + static_cast<int32_t>(i));
+    }
+    std::vector<int32_t> path;
+    for (auto& [name, nodes] : members) {
+      int32_t parent = m_.nodes[nodes[0]].group;
+      for (int32_t v : nodes) parent = common(parent, m_.nodes[v].group, path);
+      ViewGroup vg;
+      vg.name = "partition/" + name;
+      vg.label = name;
+      vg.kind = GroupKind::kPartition;
+      vg.parent = parent;
+      vg.attributes.push_back({"partition", name});
+      vg.attributes.push_back(
+          {"from", options_.partitions.empty() ? "the ETRecord's delegate map" : "--groups"});
+      const int32_t gid = add_group(std::move(vg));
+      for (int32_t v : nodes) m_.nodes[v].group = gid;
+    }
+  }
+
+  int32_t common(int32_t a, int32_t b, std::vector<int32_t>& path) const {
+    const auto bound = m_.groups.size();
+    path.clear();
+    for (int32_t g = a; g >= 0 && path.size() <= bound; g = m_.groups[g].parent) path.push_back(g);
+    size_t steps = 0;
+    for (int32_t g = b; g >= 0 && steps <= bound; g = m_.groups[g].parent, ++steps)
+      if (std::find(path.begin(), path.end(), g) != path.end()) return g;
+    return -1;
+  }
+
+  // Runs of repeated blocks (analysis/repeats.h) become one box, "DecoderLayer ×32", holding
+  // the instances: module instances move under it; in a flat program each stretch of the
+  // repeated op sequence becomes an instance box.
+  void add_repeats(const Graph& graph, int32_t node_base, int32_t group_base,
+                   int32_t parent_group) {
+    for (const analysis::RepeatRun& run : analysis::find_repeats(graph)) {
+      ViewGroup vg;
+      vg.name = "repeat/" + run.name;
+      vg.label = run.label;
+      vg.kind = GroupKind::kRepeat;
+      vg.parent = run.parent == kNoId ? parent_group : group_base + run.parent;
+      vg.attributes.push_back({"instances", std::to_string(run.instances())});
+      vg.attributes.push_back({"identical", std::to_string(run.identical)});
+      for (const auto& [index, what] : run.differences) {
+        const std::string who = run.groups.empty()
+                                    ? "block " + std::to_string(index)
+                                    : graph.groups[static_cast<size_t>(run.groups[index])].name;
+        vg.attributes.push_back({"differs: " + who, what});
+      }
+      const int32_t rid = add_group(std::move(vg));
+      for (GroupId g : run.groups) m_.groups[static_cast<size_t>(group_base + g)].parent = rid;
+      for (size_t k = 0; k < run.ranges.size(); ++k) {
+        ViewGroup instance;
+        instance.name = run.name + "/" + std::to_string(k);
+        instance.label = "block " + std::to_string(k);
+        instance.kind = GroupKind::kModule;
+        instance.parent = rid;
+        const int32_t iid = add_group(std::move(instance));
+        for (NodeId n : run.ranges[k]) {
+          ViewNode& vn = m_.nodes[static_cast<size_t>(node_base + n)];
+          if (vn.group == parent_group) vn.group = iid;
+        }
+      }
+    }
+  }
+
+  // A quantized op as the exporter left it, dequantize -> op -> quantize, becomes one box named
+  // by its op (collapsed to start with); the page also keeps the clusters for highlighting.
+  void add_qdq_clusters(const Graph& graph, int32_t node_base) {
+    std::vector<analysis::Category> node_cats;
+    node_cats.reserve(graph.nodes.size());
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
+      node_cats.push_back(m_.nodes[node_base + i].category);
+    for (auto c : analysis::find_qdq_clusters(graph, node_cats)) {
+      if (options_.group_qdq_clusters) group_qdq_cluster(graph, node_base, c);
+      c.anchor += node_base;
+      for (auto& member : c.members) member += node_base;
+      m_.qdq_clusters.push_back(std::move(c));
+    }
+  }
+
+  void group_qdq_cluster(const Graph& graph, int32_t node_base, const analysis::QdqCluster& c) {
+    const int32_t parent = m_.nodes[node_base + c.anchor].group;
+    for (NodeId n : c.members)
+      if (m_.nodes[node_base + n].group != parent) return;  // crosses a box: stays a highlight
+    const Node& anchor = graph.nodes[static_cast<size_t>(c.anchor)];
+    ViewGroup vg;
+    vg.name = "qdq/" + anchor.name;
+    vg.label = m_.nodes[node_base + c.anchor].label + " \u00b7q";
+    vg.kind = GroupKind::kQdqCluster;
+    vg.parent = parent;
+    vg.prefer_collapsed = true;
+    vg.attributes.push_back({"op", anchor.op});
+    // Each quantize/dequantize with its parameters (scale, zero point, range, dtype) as the
+    // node's non-tensor arguments say them.
+    for (NodeId n : c.members) {
+      if (n == c.anchor) continue;
+      const Node& q = graph.nodes[static_cast<size_t>(n)];
+      std::string params;
+      for (const Argument& a : q.inputs) {
+        if (a.value < 0 || static_cast<size_t>(a.value) >= graph.values.size()) continue;
+        const Value& v = graph.values[static_cast<size_t>(a.value)];
+        if (v.kind == ValueKind::kTensor || v.literal.empty()) continue;
+        params += (params.empty() ? "" : ", ") + (a.name.empty() ? "" : a.name + "=") + v.literal;
+      }
+      vg.attributes.push_back({q.name + " (" + analysis::op_base_name(q.op) + ")", params});
+    }
+    const int32_t gid = add_group(std::move(vg));
+    for (NodeId n : c.members) m_.nodes[node_base + n].group = gid;
+  }
+
   void add_edges(int32_t slot, const Graph& graph, int32_t node_base) {
     const auto nv = graph.values.size();
     auto valid = [&](ValueId v) { return v >= 0 && static_cast<size_t>(v) < nv; };
@@ -173,6 +327,7 @@ class Builder {
 
   const Document& doc_;
   const analysis::CategoryConfig& cats_;
+  const ViewOptions& options_;
   ViewModel& m_;
   int32_t value_count_ = 0;
   std::unordered_set<int32_t> active_;  // graphs on the current nesting path (cycle guard)
@@ -305,7 +460,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return m;
   m.root_graph = graph;
   m.root_node_count = static_cast<int32_t>(doc.graphs[graph].nodes.size());
-  Builder b(doc, categories, m);
+  Builder b(doc, categories, options, m);
   b.add_graph(graph, -1, 0);
 
   {
@@ -355,7 +510,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   }
   std::vector<bool> expanded(ng);
   for (size_t i = 0; i < ng; ++i) {
-    m.groups[i].expanded = m.groups[i].depth < chosen;
+    m.groups[i].expanded = m.groups[i].depth < chosen && !m.groups[i].prefer_collapsed;
     expanded[i] = m.groups[i].expanded;
   }
   m.layout = layout::compute_layout(layout_input(m, expanded), layout_options());

@@ -3,6 +3,7 @@
 // delegate payloads, control-flow bodies) inlined as a group, the edges between them, the
 // size of every box, the initial expand state, and the layout of that state.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,12 @@ struct ViewGroup {
   int32_t owner = -1;      // ViewModel::nodes index of the node whose subgraph this is, or -1
   int32_t node_count = 0;  // nodes inside, at any depth
   bool expanded = true;    // initial state
+  // Starts collapsed whatever the depth (QDQ clusters: the quantized op is what one reads).
+  bool prefer_collapsed = false;
   double collapsed_width = 0, collapsed_height = 0;
+  // What the panel shows about a group the IR does not have (repeat runs: instances and how
+  // they differ; QDQ clusters: the quantization parameters; partitions: their source).
+  std::vector<Attribute> attributes;
 };
 
 struct ViewEdge {
@@ -59,6 +65,13 @@ struct ViewModel {
 };
 
 struct ViewOptions {
+  // Boxes derived from the graph's structure (docs/viewer.md, "Structure"): runs of repeated
+  // blocks, QDQ clusters and partitions become groups.
+  bool fold_repeats = true;
+  bool group_qdq_clusters = true;
+  // User-supplied grouping (`--groups FILE.json`, the visualize_with_clusters contract): node
+  // name -> partition name. Nodes of one partition become one group.
+  std::map<std::string, std::string> partitions;
   // Sources with more outgoing edges than this keep them out of the layout (see detached).
   int32_t max_laid_out_fan_out = 32;
   // Groups start expanded down to the deepest level that keeps this many boxes visible.
