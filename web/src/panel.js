@@ -89,7 +89,9 @@ export function showNode(root, m, data, i, onJump) {
     row(s, 'backend', del.backend);
     row(s, 'payload', `${del.location}${del.payloadIndex >= 0 ? ` #${del.payloadIndex}` : ''}`);
     if (del.payloadSize >= 0) row(s, 'payload size', `${formatBytes(del.payloadSize)} (${del.payloadSize.toLocaleString('en-US')} bytes)`);
-    row(s, 'decoded view', del.subgraph >= 0 ? 'yes (expand the group)' : 'no (opaque payload)');
+    row(s, 'decoded view', del.subgraph < 0 ? 'no: the payload could not be decoded'
+      : del.opaque ? 'summary only: the backend\'s ops are not recoverable; the group holds what the payload says of itself'
+        : 'yes: the backend\'s ops (expand the group)');
     row(s, 'decoder', del.note);
     if (del.specs.length) {
       const specs = section(root, 'Compile specs');

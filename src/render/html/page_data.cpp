@@ -492,6 +492,10 @@ std::string page_data_json(const Document& doc, const PageSource& source,
     w.num(d.payload.valid() ? static_cast<int64_t>(d.payload.size) : -1);
     w.key("subgraph");
     w.num(d.subgraph);
+    // A summary of a payload whose ops are not recoverable (Graph::opaque).
+    w.key("opaque");
+    w.boolean(d.subgraph >= 0 && static_cast<size_t>(d.subgraph) < doc.graphs.size() &&
+              doc.graphs[static_cast<size_t>(d.subgraph)].opaque);
     w.key("note");
     w.str(d.decoder_note);
     w.key("specs");
