@@ -48,9 +48,9 @@ for (const blocks of BLOCKS) {
   const size = fs.statSync(html).size;
 
   const { page, context, log } = await openViewer(browser, html, { width: 1400, height: 900 });
-  const paintMs = await page.evaluate(() => window.__etviz.firstPaint);
-  await page.waitForFunction(() => window.__etviz.engine || window.__etviz.engineError, null, { timeout: 120000 });
-  const nodes = await page.evaluate(() => window.__etviz.model.irNodes);
+  const paintMs = await page.evaluate(() => window.etvizTest.timings().firstPaint);
+  await page.evaluate(() => window.etvizTest.ready());
+  const nodes = await page.evaluate(() => window.etvizTest.graphs()[window.etvizTest.graph()].irNodes);
 
   // Pan and zoom in three views: the initial one, a dense one (35%: labels on, many boxes)
   // and the whole graph (far level of detail).
@@ -60,9 +60,9 @@ for (const blocks of BLOCKS) {
   const intervals = {};
   for (const [phase, setup] of [['initial', null], ['dense', 0.35], ['whole', 'fit']]) {
     if (setup === 'fit') await page.keyboard.press('f');
-    else if (setup) await page.evaluate((s) => { const a = window.__etviz; a.view.camera.zoomAt(a.width / 2, a.height / 2, s / a.view.camera.scale); a.requestRender(); }, setup);
+    else if (setup) await page.evaluate((s) => window.etvizTest.setZoom(s), setup);
     await nextFrame(page);
-    await page.evaluate(() => { window.__etviz.frameTimes.length = 0; });
+    await page.evaluate(() => window.etvizTest.clearFrameTimes());
     for (let k = 0; k < 30; k++) {
       await page.mouse.move(cx, cy);
       await page.mouse.down();
@@ -72,23 +72,10 @@ for (const blocks of BLOCKS) {
     }
     for (let k = 0; k < 10; k++) { await page.mouse.wheel(0, 100); await nextFrame(page); }
     for (let k = 0; k < 10; k++) { await page.mouse.wheel(0, -100); await nextFrame(page); }
-    phases[phase] = await page.evaluate(() => window.__etviz.frameTimes.slice());
+    phases[phase] = await page.evaluate(() => window.etvizTest.frameTimes());
     // Frame-to-frame interval while the page animates a pan and zoom on every frame: includes
     // the browser's rasterisation and compositing, not only the viewer's drawing calls.
-    intervals[phase] = await page.evaluate(() => new Promise((resolve) => {
-      const app = window.__etviz;
-      const out = [];
-      let last = 0, k = 0;
-      const step = (t) => {
-        if (last) out.push(t - last);
-        last = t;
-        app.view.camera.panBy(6 * Math.sin(k / 9), 4 * Math.cos(k / 7));
-        app.view.camera.zoomAt(app.width / 2, app.height / 2, k % 40 < 20 ? 1.01 : 1 / 1.01);
-        app.frame();
-        if (++k < 120) requestAnimationFrame(step); else resolve(out);
-      };
-      requestAnimationFrame(step);
-    }));
+    intervals[phase] = await page.evaluate(() => window.etvizTest.animate(120));
   }
   const frames = Object.values(phases).flat();
   const phaseMedians = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)]));
@@ -98,22 +85,19 @@ for (const blocks of BLOCKS) {
   // expand is never a repeat of a state the engine has cached; the collapse returns to the
   // initial state. Waits for the page's warm-up run first (as a user would: it runs while
   // the page is idle after load).
-  await page.waitForFunction(() => window.__etviz.warmupMs !== undefined || !window.__etviz.model.groupCount,
+  await page.waitForFunction(() => window.etvizTest.timings().warmupMs !== null || !window.etvizTest.groupCount(),
     null, { timeout: 15000 }).catch(() => {});
-  const warmupMs = await page.evaluate(() => window.__etviz.warmupMs ?? null);
+  const warmupMs = await page.evaluate(() => window.etvizTest.timings().warmupMs);
   const toggle = await page.evaluate(async () => {
-    const app = window.__etviz;
-    if (!app.engine || !app.model.groupCount) return null;
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const n = app.model.groupCount;
+    const t = window.etvizTest;
+    if (!(await t.ready()) || !t.groupCount()) return null;
+    const n = t.groupCount();
     const groups = [...new Set([0, Math.floor(n / 4), Math.floor(n / 2), Math.floor((3 * n) / 4), n - 1])];
     const times = [];
     for (const g of groups) {
       for (let k = 0; k < 2; k++) {
-        const t = performance.now();
-        app.toggleGroup(g);
-        await frame();
-        times.push({ total: performance.now() - t, layout: app.lastToggleMs, expanded: app.view.expanded[g] });
+        const r = await t.toggleGroup(g);
+        times.push({ total: r.ms, layout: r.layoutMs, expanded: r.expanded ? 1 : 0 });
       }
     }
     return times;

@@ -31,7 +31,9 @@ export async function openViewer(browser, file, { width = 1400, height = 900, co
   return { context, page, log };
 }
 
+// Waits for the page's WebAssembly layout engine; true when it loaded (docs/viewer.md, "Test
+// facade": tests drive the page through window.etvizTest only).
 export async function waitForEngine(page) {
-  await page.waitForFunction(() => window.__etviz && (window.__etviz.engine || window.__etviz.engineError), null, { timeout: 30000 });
-  return page.evaluate(() => !!window.__etviz.engine);
+  await page.waitForFunction(() => !!window.etvizTest, null, { timeout: 30000 });
+  return page.evaluate(() => window.etvizTest.ready());
 }

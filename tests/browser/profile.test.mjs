@@ -31,10 +31,7 @@ function writePage(name, args) {
 
 // What the page shows for node i: op, instruction, and the timing section of the panel.
 async function nodeFacts(page, i) {
-  return page.evaluate((n) => {
-    const m = window.__etviz.model;
-    return { op: m.nodeOp(n), instr: m.n.instr[n], kind: m.nodeKind(n) };
-  }, i);
+  return page.evaluate((n) => window.etvizTest.node(n), i);
 }
 
 async function legendState(page) {
@@ -61,14 +58,18 @@ test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ON
     assert.match(legend.max, /ticks$/);
 
     // The hottest node is the second convolution (instruction 3), and it is drawn hottest.
-    const hot = await page.evaluate(() => window.__etviz.profile.hottest());
+    const hot = await page.evaluate(() => window.etvizTest.overlay('profile').hottest());
     assert.ok(hot >= 0);
     const facts = await nodeFacts(page, hot);
     assert.equal(facts.instr, 3);
     assert.match(facts.op, /convolution/);
     const bucket = await page.evaluate((n) => {
-      const h = window.__etviz.profile.heat();
-      return { b: h.bucket[n], max: Math.max(...Array.from(h.bucket).filter((x) => x < h.styles.length - 1)) };
+      const t = window.etvizTest;
+      const p = t.overlay('profile');
+      const total = t.graphs()[t.graph()].nodes;
+      const all = [];
+      for (let i = 0; i < total; i++) all.push(p.bucket(i));
+      return { b: p.bucket(n), max: Math.max(...all.filter((x) => x < p.steps)) };
     }, hot);
     assert.equal(bucket.b, 7, 'top heat step');
     assert.equal(bucket.max, 7);
@@ -81,7 +82,7 @@ test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ON
     assert.equal(rows[0][1], '3');
     assert.equal(rows[0][7], '54.4%');
     await page.click('#profile-drawer tbody tr:first-child');
-    const selected = await page.evaluate(() => window.__etviz.selectedNode);
+    const selected = await page.evaluate(() => window.etvizTest.selected().node);
     assert.equal(selected, hot, 'clicking the top row selects the convolution');
     const panel = await page.$eval('#panel', (p) => ({
       title: p.querySelector('.panel-title').textContent,
@@ -113,13 +114,13 @@ test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ON
     await page.click('#heat-legend button[data-mode="off"]');
     legend = await legendState(page);
     assert.equal(legend.categoryLegendVisible, true, 'off restores the category legend');
-    assert.equal(await page.evaluate(() => window.__etviz.frameState().heat), null);
+    assert.equal(await page.evaluate(() => window.etvizTest.nodeStylesActive()), false);
     await page.click('#heat-legend button[data-mode="avg"]');
 
     // Dark theme: heat colours follow.
     await page.keyboard.press('t');
     await page.waitForTimeout(100);
-    const dark = await page.evaluate(() => window.__etviz.profile.heat().styles[7].fill);
+    const dark = await page.evaluate(() => window.etvizTest.overlay('profile').styles()[7].fill);
     assert.equal(dark, '#b5332c');
     await page.screenshot({ path: path.join(OUT, 'profile_corpus_dark.png') });
 
@@ -154,10 +155,11 @@ test('generated: delegate time on the delegate node', { skip: (ONLY && ONLY !== 
   const { context, page, log } = await openViewer(browser, html);
   try {
     const delegates = await page.evaluate(() => {
-      const app = window.__etviz;
-      const m = app.model;
+      const t = window.etvizTest;
+      const p = t.overlay('profile');
       const out = [];
-      for (let i = 0; i < m.nodeCount; i++) if (m.n.deleg[i] >= 0) out.push({ i, t: app.profile.timing(app.current, i) });
+      const total = t.graphs()[t.graph()].nodes;
+      for (let i = 0; i < total; i++) if (t.node(i).delegate >= 0) out.push({ i, t: p.timing(i) });
       return out;
     });
     assert.equal(delegates.length, 3, 'three delegate calls');
@@ -168,7 +170,7 @@ test('generated: delegate time on the delegate node', { skip: (ONLY && ONLY !== 
       assert.ok(d.t.share > 0);
     }
     // The panel of a delegate node shows its time and the backend's events inside it.
-    await page.evaluate((n) => window.__etviz.selectNode(n, { center: true }), delegates[0].i);
+    await page.evaluate((n) => window.etvizTest.selectNode(n), delegates[0].i);
     const timing = await page.$eval('#panel .profile-timing', (s) => s.textContent);
     assert.match(timing, /DELEGATE_CALL/);
     assert.match(timing, /Events inside the delegate \(3\)/);

@@ -62,26 +62,9 @@ function irNodeCount(file, graph) {
 }
 
 // Centre of node i on screen after bringing it into view, in page coordinates.
-async function nodeOnScreen(page, i) {
-  return page.evaluate((n) => {
-    const app = window.__etviz;
-    app.zoomToNode(n);
-    const L = app.view.layout;
-    const [x, y] = app.view.camera.toScreen(L.nx[n] + L.nw[n] / 2, L.ny[n] + L.nh[n] / 2);
-    const r = app.canvas.getBoundingClientRect();
-    return [r.left + x, r.top + y];
-  }, i);
-}
-
-async function findNode(page, op) {
-  return page.evaluate((o) => {
-    const m = window.__etviz.model;
-    for (let i = 0; i < m.nodeCount; i++) if (m.nodeOp(i) === o) return i;
-    return -1;
-  }, op);
-}
-
-const visibleCount = (page) => page.evaluate(() => window.__etviz.view.boxes.nodes.length);
+const nodeOnScreen = (page, i) => page.evaluate((n) => window.etvizTest.nodePoint(n), i);
+const findNode = (page, op) => page.evaluate((o) => window.etvizTest.findNodes(o)[0] ?? -1, op);
+const visibleCount = (page) => page.evaluate(() => window.etvizTest.visibleNodes());
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -97,9 +80,30 @@ for (const [name, c] of Object.entries(CASES)) {
     try {
       assert.ok(await waitForEngine(page), 'the WebAssembly layout engine loads');
 
+      // Re-laying out the initial expand state in the page reproduces the embedded layout
+      // exactly (same engine, same options, same sizes, same precision). Hidden nodes get a
+      // zero-size box from the engine; their size is only compared where they are shown.
+      const same = await page.evaluate(() => {
+        const t = window.etvizTest;
+        const a = t.embeddedLayout(), b = t.relayoutInitial();
+        const shown = t.initiallyVisible();
+        const diff = [];
+        for (const key of ['nx', 'ny', 'gx', 'gy', 'gw', 'gh', 'ptOff', 'pts', 'share', 'shareN', 'lx', 'ly']) {
+          if (a[key].length !== b[key].length) { diff.push(`${key}: length ${a[key].length} vs ${b[key].length}`); continue; }
+          const k = a[key].findIndex((v, i) => !Object.is(v, b[key][i]));
+          if (k >= 0) diff.push(`${key}[${k}]: ${a[key][k]} vs ${b[key][k]}`);
+        }
+        for (const key of ['nw', 'nh']) {
+          const k = a[key].findIndex((v, i) => shown[i] && !Object.is(v, b[key][i]));
+          if (k >= 0) diff.push(`${key}[${k}]: ${a[key][k]} vs ${b[key][k]}`);
+        }
+        return { diff, nodes: a.nx.length, points: a.pts.length / 2 };
+      });
+      assert.deepEqual(same.diff, [], `re-layout equals the embedded layout (${same.nodes} nodes, ${same.points} points)`);
+
       // The header states the IR's node count of the graph on show.
       if (c.graphCount) assert.equal(await page.locator('#graph-select option').count(), c.graphCount);
-      assert.equal(await page.inputValue('#graph-select').then((v) => page.evaluate((k) => window.__etviz.models[k].name, Number(v))), c.graph);
+      assert.equal(await page.inputValue('#graph-select').then((v) => page.evaluate((k) => window.etvizTest.graphs()[k].name, Number(v))), c.graph);
       const shown = Number(await page.getAttribute('#file-meta', 'data-nodes'));
       assert.equal(shown, irNodeCount(file, c.graph));
       assert.match(await page.textContent('#file-meta'), new RegExp(`${shown.toLocaleString('en-US')} nodes`));
@@ -113,14 +117,13 @@ for (const [name, c] of Object.entries(CASES)) {
       if (c.decodedView) assert.match(await page.textContent('#panel'), new RegExp(`decoded view\\s*${c.decodedView}`));
       // Arrow keys walk along edges: down to a consumer, up back to a producer.
       const walked = await page.evaluate(async (n) => {
-        const app = window.__etviz;
-        const m = app.model;
-        const consumers = new Set(Array.from(m.outEdges.of(n), (e) => m.e.dst[e]));
+        const t = window.etvizTest;
+        const consumers = new Set(t.consumers(n));
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown' }));
-        const down = app.selectedNode;
+        const down = t.selected().node;
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp' }));
-        const producers = new Set(Array.from(m.inEdges.of(down), (e) => m.e.src[e]));
-        return { hasConsumers: consumers.size > 0, ok: consumers.size === 0 || (consumers.has(down) && producers.has(app.selectedNode)) };
+        const producers = new Set(t.producers(down));
+        return { hasConsumers: consumers.size > 0, ok: consumers.size === 0 || (consumers.has(down) && producers.has(t.selected().node)) };
       }, i);
       assert.ok(walked.ok, 'arrow keys follow edges');
 
@@ -133,61 +136,45 @@ for (const [name, c] of Object.entries(CASES)) {
       assert.ok(ops.length > 0, 'search lists results');
       assert.ok(ops.includes(c.op) || ops.some((o) => new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i').test(o)), `results name the op: ${ops.slice(0, 5)}`);
       await page.keyboard.press('Enter');
-      const selected = await page.evaluate(() => window.__etviz.selectedNode);
+      const selected = await page.evaluate(() => window.etvizTest.selected().node);
       assert.ok(selected >= 0, 'Enter selects a match');
-      const selectedText = await page.evaluate((n) => `${window.__etviz.model.nodeOp(n)} ${window.__etviz.model.nodeName(n)}`, selected);
+      const selectedText = await page.evaluate((n) => { const x = window.etvizTest.node(n); return `${x.op} ${x.name}`; }, selected);
       assert.match(selectedText, new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i'));
       await page.keyboard.press('Escape');
 
       if (c.groups) {
-        // Collapse every group, then expand one by clicking it: its children appear.
+        // Collapse every group, then expand one by clicking it: its children (nodes and
+        // inner boxes) replace its box.
         await page.click('#btn-collapse');
-        const collapsed = await visibleCount(page);
+        const before = await page.evaluate(() => window.etvizTest.visibleBoxes());
         const g = await page.evaluate(() => {
-          const app = window.__etviz;
-          const v = app.view;
-          let best = -1;
-          for (const k of v.boxes.collapsed) if (best < 0 || app.model.g.count[k] > app.model.g.count[best]) best = k;
+          const t = window.etvizTest;
+          let best = -1, bestCount = -1;
+          for (const k of t.collapsedGroups()) {
+            const n = t.directNodes(k) + t.childGroups(k);
+            if (n > bestCount) { best = k; bestCount = n; }
+          }
           return best;
         });
         assert.ok(g >= 0, 'a collapsed group');
-        const children = await page.evaluate((k) => {
-          const m = window.__etviz.model;
-          let n = 0;
-          for (let i = 0; i < m.nodeCount; i++) if (m.n.group[i] === k) n++;
-          return n;
-        }, g);
-        const [gx, gy] = await page.evaluate((k) => {
-          const app = window.__etviz;
-          const L = app.view.layout;
-          const cam = app.view.camera;
-          if (cam.scale < 0.8) cam.scale = 1;
-          cam.centerOn(L.gx[k] + L.gw[k] / 2, L.gy[k] + L.gh[k] / 2, app.width, app.height);
-          app.requestRender();
-          const [sx, sy] = cam.toScreen(L.gx[k] + 10, L.gy[k] + L.gh[k] / 2);
-          const r = app.canvas.getBoundingClientRect();
-          return [r.left + sx, r.top + sy];
-        }, g);
+        const children = await page.evaluate((k) => window.etvizTest.directNodes(k) + window.etvizTest.childGroups(k), g);
+        assert.ok(children > 0, 'the group holds something');
+        const [gx, gy] = await page.evaluate((k) => window.etvizTest.groupPoint(k), g);
         await page.mouse.click(gx, gy);
-        assert.equal(await page.evaluate((k) => window.__etviz.view.expanded[k], g), 1);
-        assert.equal(await visibleCount(page), collapsed + children, 'expanding adds the group\'s children');
+        assert.equal(await page.evaluate((k) => window.etvizTest.group(k).expanded, g), true);
+        assert.equal(await page.evaluate(() => window.etvizTest.visibleBoxes()), before - 1 + children,
+          'expanding replaces the box by its children');
         // The group stays under the pointer.
-        const under = await page.evaluate(([k, px, py]) => {
-          const app = window.__etviz;
-          const r = app.canvas.getBoundingClientRect();
-          const [wx, wy] = app.view.camera.toWorld(px - r.left, py - r.top);
-          const L = app.view.layout;
-          return wx >= L.gx[k] && wx <= L.gx[k] + L.gw[k] && wy >= L.gy[k] && wy <= L.gy[k] + L.gh[k];
-        }, [g, gx, gy]);
+        const under = await page.evaluate(([k, px, py]) => window.etvizTest.groupContains(k, px, py), [g, gx, gy]);
         assert.ok(under, 'the expanded group is under the pointer');
         if (c.decodedOp) assert.ok((await findNode(page, c.decodedOp)) >= 0, `decoded delegate op ${c.decodedOp}`);
         await page.click('#btn-expand');
       }
 
       if (c.otherGraph) {
-        const indexOf = (g) => page.evaluate((nm) => String(window.__etviz.models.findIndex((m) => m.name === nm)), g);
+        const indexOf = (g) => page.evaluate((nm) => String(window.etvizTest.graphs().findIndex((m) => m.name === nm)), g);
         await page.selectOption('#graph-select', await indexOf(c.otherGraph));
-        assert.equal(await page.evaluate(() => window.__etviz.model.name), c.otherGraph);
+        assert.equal(await page.evaluate(() => window.etvizTest.graphs()[window.etvizTest.graph()].name), c.otherGraph);
         assert.equal(Number(await page.getAttribute('#file-meta', 'data-nodes')), irNodeCount(file, c.otherGraph));
         await page.selectOption('#graph-select', await indexOf(c.graph));
       }
@@ -201,7 +188,7 @@ for (const [name, c] of Object.entries(CASES)) {
       const [r, gg, b] = bg.match(/\d+/g).map(Number);
       assert.ok(r + gg + b < 150, `dark background, got ${bg}`);
       await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
-      const pixel = await page.evaluate(() => Array.from(window.__etviz.canvas.getContext('2d').getImageData(2, 2, 1, 1).data));
+      const pixel = await page.evaluate(() => window.etvizTest.canvasPixel(2, 2));
       assert.ok(pixel[0] + pixel[1] + pixel[2] < 150, `dark canvas, got ${pixel}`);
       await page.screenshot({ path: path.join(OUT, `${name}-dark.png`) });
 
@@ -228,8 +215,9 @@ test('viewer: hostile names render as text and run no script', async (t) => {
       assert.equal(await page.locator('img').count(), 0, 'no injected elements');
       assert.deepEqual(log.dialogs, [], 'no alert ran');
       const i = await page.evaluate(() => {
-        const m = window.__etviz.model;
-        for (let k = 0; k < m.nodeCount; k++) if (m.nodeOp(k).includes('</script>')) return k;
+        const t = window.etvizTest;
+        const total = t.graphs()[t.graph()].nodes;
+        for (let k = 0; k < total; k++) if (t.node(k).op.includes('</script>')) return k;
         return -1;
       });
       assert.ok(i >= 0, 'a node whose op contains </script>');

@@ -1,61 +1,26 @@
-// The viewer application: state, input handling and the frame loop.
+// The viewer application: wires the page's pieces together and runs the frame loop.
+//   state.js       what the user chose (graph, selection, matches, toggles): one change event
+//   graph_view.js  per-graph expand state, camera, layout and hit testing
+//   keys.js        the one key map (overlays add keys; the help card lists them)
+//   minimap.js     the overview in the corner
+//   overlay.js     the interface overlays (profile_overlay.js, ...) implement
+//   test_facade.js window.etvizTest, the documented API tests and benchmarks use
 import { readEmbeddedData, GraphModel, formatBytes } from './data.js';
-import { Camera, keepAnchor } from './camera.js';
-import { computeVisibility, visibleBoxes, ancestorsToExpand, expandToDepth } from './visibility.js';
+import { keepAnchor } from './camera.js';
+import { ancestorsToExpand, expandToDepth } from './visibility.js';
 import { searchNodes } from './search.js';
-import { Renderer, readTheme, FRAME_HEADER } from './render.js';
+import { Renderer, readTheme } from './render.js';
 import { showNode, showEdge, showGroup, showSummary } from './panel.js';
-import { createLayoutEngine, layoutBounds } from './layout_wasm.js';
-import { junctions } from './routes.js';
+import { createLayoutEngine } from './layout_wasm.js';
+import { ViewerState } from './state.js';
+import { KeyMap, renderHelp } from './keys.js';
+import { Minimap } from './minimap.js';
+import { OverlayHost } from './overlay.js';
+import { GraphView } from './graph_view.js';
 import { ProfileOverlay } from './profile_overlay.js';
+import { installTestFacade } from './test_facade.js';
 
 const $ = (id) => document.getElementById(id);
-
-// Per-graph view state, kept when switching graphs.
-class GraphView {
-  constructor(model) {
-    this.model = model;
-    this.expanded = Uint8Array.from(model.initialExpanded);
-    this.camera = new Camera();
-    this.fitted = false;
-    this.setLayout(model.initialLayout);
-  }
-  setLayout(layout) {
-    const m = this.model;
-    this.layout = layout;
-    this.vis = computeVisibility(m.g.parent, m.n.group, this.expanded);
-    this.boxes = visibleBoxes(this.vis, this.expanded);
-    this.framesByDepth = Array.from(this.boxes.frames).sort((a, b) => m.groupDepth[a] - m.groupDepth[b]);
-    // Edge bounding boxes for culling; edges without a route are hidden inside a group.
-    const eb = new Float64Array(4 * m.edgeCount);
-    const { ptOff, pts } = layout;
-    const j = junctions(layout);
-    layout.jx = j.jx;
-    layout.jy = j.jy;
-    for (let e = 0; e < m.edgeCount; e++) {
-      let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
-      if (!Number.isNaN(j.jx[e])) { ax = bx = j.jx[e]; ay = by = j.jy[e]; }
-      for (let k = ptOff[e]; k < ptOff[e + 1]; k++) {
-        const x = pts[2 * k], y = pts[2 * k + 1];
-        if (x < ax) ax = x; if (x > bx) bx = x; if (y < ay) ay = y; if (y > by) by = y;
-      }
-      eb[4 * e] = ax; eb[4 * e + 1] = ay; eb[4 * e + 2] = bx; eb[4 * e + 3] = by;
-    }
-    this.edgeBounds = eb;
-    this.bounds = layoutBounds(layout, this.boxes);
-    this.qdqRects = this.model.qdq.map((members) => {
-      let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
-      let shown = 0;
-      for (const i of members) {
-        if (this.vis.nodeRep[i] >= 0) continue;
-        shown++;
-        ax = Math.min(ax, layout.nx[i]); ay = Math.min(ay, layout.ny[i]);
-        bx = Math.max(bx, layout.nx[i] + layout.nw[i]); by = Math.max(by, layout.ny[i] + layout.nh[i]);
-      }
-      return shown > 1 ? { x: ax - 6, y: ay - 6, w: bx - ax + 12, h: by - ay + 12 } : null;
-    }).filter(Boolean);
-  }
-}
 
 class App {
   constructor(data) {
@@ -64,29 +29,48 @@ class App {
     this.renderer = new Renderer(this.canvas);
     this.models = data.graphs.map((_, i) => new GraphModel(data, i));
     this.views = new Array(this.models.length);
-    this.catHidden = new Uint8Array(data.cats.length);
-    this.showShapes = false;
-    this.showQdq = false;
-    this.selectedNode = -1;
-    this.selectedEdge = -1;
-    this.selectedGroup = -1;
-    this.matches = null;
+    this.state = new ViewerState(data.cats.length);
+    this.keys = new KeyMap();
     this.matchList = [];
     this.matchCursor = -1;
     this.frameTimes = [];
     this.pending = false;
     this.engine = null;
     this.dpr = window.devicePixelRatio || 1;
+    this.minimap = new Minimap($('minimap'), this);
+    this.overlays = new OverlayHost(this.overlayHostApi());
   }
 
-  get view() { return this.views[this.current]; }
+  get view() { return this.views[this.state.graph]; }
   get model() { return this.view.model; }
+
+  // What overlays may use (overlay.js).
+  overlayHostApi() {
+    const app = this;
+    return {
+      get model() { return app.model; },
+      get graphIndex() { return app.state.graph; },
+      get theme() { return app.theme; },
+      stage: $('stage'),
+      keys: this.keys,
+      selectGraph: (i) => app.selectGraph(i),
+      selectNode: (i, options) => app.selectNode(i, options),
+      redraw: () => { app.syncLegends(); app.invalidateOverview(); },
+    };
+  }
 
   start() {
     this.initTheme();
     this.buildHeader();
     this.bindInput();
-    this.profile = ProfileOverlay.fromPage(document, this);  // null without --etdump
+    this.bindKeys();
+    const profile = ProfileOverlay.fromPage(document);  // null without --etdump
+    if (profile) this.overlays.add(profile);
+    this.state.on((what) => this.onStateChange(what));
+    renderHelp($('help-keys'), this.keys, [
+      ['wheel, pinch', 'zoom (0.02× – 8×)'], ['drag', 'pan'],
+      ['click a group', 'expand / collapse it'], ['legend entry', 'fade that category'],
+    ]);
     this.selectGraph(this.defaultGraph());
     new ResizeObserver(() => this.resize()).observe($('stage'));
     this.resize();
@@ -100,16 +84,33 @@ class App {
     return forward >= 0 && this.models[forward].irNodes > 0 ? forward : best;
   }
 
+  // One place reacts to what changed.
+  onStateChange(what) {
+    if (what === 'graph') {
+      this.updateMeta();
+      this.buildLegend();
+      this.overlays.graphChanged();
+      this.syncLegends();
+      showSummary($('panel'), this.data, this.model);
+      this.invalidateOverview();
+    } else if (what === 'categories' || what === 'display') {
+      this.invalidateOverview();
+    }
+    this.requestRender();
+  }
+
   // ---- header, legend, theme ------------------------------------------------------------
   buildHeader() {
     const d = this.data;
     $('file-name').textContent = d.file.name;
+    $('file-name').title = d.file.name;
     const sel = $('graph-select');
     sel.replaceChildren();
     this.models.forEach((m, i) => {
       const o = document.createElement('option');
       o.value = String(i);
       o.textContent = `${m.name || `graph ${i}`} (${m.irNodes})`;
+      o.title = o.textContent;
       sel.appendChild(o);
     });
     sel.disabled = this.models.length < 2;
@@ -124,6 +125,7 @@ class App {
     if (m.nodeCount > m.irNodes) parts.push(`+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} in subgraphs`);
     if (d.delegates.length) parts.push(`${d.delegates.length} delegate${d.delegates.length === 1 ? '' : 's'}`);
     $('file-meta').textContent = parts.join(' · ');
+    $('file-meta').title = parts.join(' · ');
     $('file-meta').dataset.nodes = String(m.irNodes);
   }
 
@@ -136,7 +138,7 @@ class App {
     this.data.cats.forEach((c, k) => {
       if (!counts[k]) return;
       const item = document.createElement('div');
-      item.className = 'item' + (this.catHidden[k] ? ' off' : '');
+      item.className = 'item' + (this.state.catHidden[k] ? ' off' : '');
       item.title = `${c.rule}\nClick to fade or show`;
       item.dataset.category = c.id;
       const sw = document.createElement('span');
@@ -149,12 +151,17 @@ class App {
       count.textContent = counts[k].toLocaleString('en-US');
       item.append(sw, label, count);
       item.addEventListener('click', () => {
-        this.catHidden[k] ^= 1;
-        item.classList.toggle('off', !!this.catHidden[k]);
-        this.invalidateOverview();
+        this.state.toggleCategory(k);
+        item.classList.toggle('off', !!this.state.catHidden[k]);
       });
       legend.appendChild(item);
     });
+  }
+
+  // The category legend shows unless an overlay colours the nodes with its own.
+  syncLegends() {
+    const styled = !!this.overlays.nodeStyles();
+    $('legend').classList.toggle('heat-hidden', styled);
   }
 
   initTheme() {
@@ -167,22 +174,15 @@ class App {
     document.documentElement.dataset.theme = name;
     if (remember) try { localStorage.setItem('etviz-theme', name); } catch (e) { /* ignore */ }
     this.theme = readTheme(document.documentElement, this.data.cats);
-    if (this.profile) this.profile.onGraph();
+    if (this.views[this.state.graph]) this.overlays.graphChanged();
     this.invalidateOverview();
   }
 
   // ---- graphs and layout -----------------------------------------------------------------
   selectGraph(i) {
-    this.current = i;
     if (!this.views[i]) this.views[i] = new GraphView(this.models[i]);
     $('graph-select').value = String(i);
-    this.selectedNode = this.selectedEdge = this.selectedGroup = -1;
-    this.matches = null;
-    this.updateMeta();
-    this.buildLegend();
-    if (this.profile) this.profile.onGraph();
-    showSummary($('panel'), this.data, this.model);
-    this.invalidateOverview();
+    this.state.setGraph(i);
     if (!this.view.fitted && this.width) { this.initialView(); this.view.fitted = true; }
     if ($('search').value) this.runSearch();
     this.warmLayoutCache();
@@ -192,8 +192,7 @@ class App {
   relayout() {
     const v = this.view;
     const t0 = performance.now();
-    const layout = this.engine.run(v.model, v.expanded);
-    v.setLayout(layout);
+    v.setLayout(this.engine.run(v.model, v.expanded));
     this.lastLayoutMs = performance.now() - t0;
     this.invalidateOverview();
   }
@@ -217,7 +216,6 @@ class App {
     const ax = N.gx[g] + Math.min(Math.max(dx, 0), N.gw[g]);
     const ay = N.gy[g] + Math.min(Math.max(dy, 0), N.gh[g]);
     keepAnchor(v.camera, [wx, wy], [ax, ay]);
-    this.selectedGroup = g;
     this.lastToggleMs = performance.now() - t0;
     this.requestRender();
     return true;
@@ -248,7 +246,7 @@ class App {
   }
   invalidateOverview() {
     this.renderer.overview = null;
-    this.minimapImage = null;
+    this.minimap.invalidate();
     this.requestRender();
   }
 
@@ -260,7 +258,7 @@ class App {
     this.dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(this.width * this.dpr);
     this.canvas.height = Math.round(this.height * this.dpr);
-    if (this.view && !this.view.fitted) { this.initialView(); this.view.fitted = true; }
+    if (this.views[this.state.graph] && !this.view.fitted) { this.initialView(); this.view.fitted = true; }
     this.requestRender();
   }
   // Small graphs fit the window; tall ones start readable at the top (f fits everything).
@@ -293,11 +291,22 @@ class App {
     this.view.camera.x += lw;
     this.requestRender();
   }
+  zoomBy(factor) {
+    this.view.camera.zoomAt(this.width / 2, this.height / 2, factor);
+    this.requestRender();
+  }
   zoomToNode(i) {
     const L = this.view.layout;
     const cam = this.view.camera;
     if (cam.scale < 0.9) cam.scale = 1.1;
     cam.centerOn(L.nx[i] + L.nw[i] / 2, L.ny[i] + L.nh[i] / 2, this.width, this.height);
+    this.requestRender();
+  }
+  zoomToGroup(g) {
+    const L = this.view.layout;
+    const cam = this.view.camera;
+    if (cam.scale < 0.8) cam.scale = 1;
+    cam.centerOn(L.gx[g] + L.gw[g] / 2, L.gy[g] + L.gh[g] / 2, this.width, this.height);
     this.requestRender();
   }
 
@@ -312,81 +321,39 @@ class App {
       this.relayout();
       center = true;
     }
-    this.selectedNode = i;
-    this.selectedEdge = -1;
-    this.selectedGroup = -1;
     const hl = new Uint8Array(m.edgeCount);
     const detached = [];
     for (const e of m.inEdges.of(i)) { hl[e] = 1; if (m.e.detached[e]) detached.push(e); }
     for (const e of m.outEdges.of(i)) { hl[e] = 1; if (m.e.detached[e]) detached.push(e); }
     this.edgeHighlight = hl;
     this.detachedHighlight = detached;
-    showNode($('panel'), m, this.data, i, (n) => this.selectNode(n, { center: true }));
-    if (this.profile) this.profile.showTiming($('panel'), i);
+    this.state.select({ node: i });
+    const panel = $('panel');
+    showNode(panel, m, this.data, i, (n) => this.selectNode(n, { center: true }));
+    for (const section of this.overlays.panelSections(i).reverse()) panel.insertBefore(section, panel.children[1] || null);
+    this.overlays.selected(i);
     if (center) this.zoomToNode(i);
-    this.requestRender();
   }
   selectEdge(e) {
     const m = this.model;
-    this.selectedEdge = e;
-    this.selectedNode = -1;
-    this.selectedGroup = -1;
     const hl = new Uint8Array(m.edgeCount);
     const v = m.e.val[e];
     for (let k = 0; k < m.edgeCount; k++) if (k === e || (v >= 0 && m.e.val[k] === v)) hl[k] = 1;
     this.edgeHighlight = hl;
     this.detachedHighlight = [];
+    this.state.select({ edge: e });
     showEdge($('panel'), m, e, (n) => this.selectNode(n, { center: true }));
-    this.requestRender();
   }
   selectGroup(g) {
-    this.selectedGroup = g;
-    this.selectedNode = -1;
     this.edgeHighlight = null;
+    this.state.select({ group: g });
     showGroup($('panel'), this.model, this.data, g, !!this.view.expanded[g], (x) => { this.toggleGroup(x); this.selectGroup(x); });
-    this.requestRender();
   }
   clearSelection() {
-    this.selectedNode = this.selectedEdge = this.selectedGroup = -1;
     this.edgeHighlight = null;
+    this.state.select({});
+    this.overlays.selected(-1);
     showSummary($('panel'), this.data, this.model);
-    this.requestRender();
-  }
-
-  // ---- hit testing -----------------------------------------------------------------------
-  hit(sx, sy) {
-    const v = this.view;
-    const L = v.layout;
-    const [wx, wy] = v.camera.toWorld(sx, sy);
-    const nodes = v.boxes.nodes;
-    for (let k = nodes.length - 1; k >= 0; k--) {
-      const i = nodes[k];
-      if (wx >= L.nx[i] && wx <= L.nx[i] + L.nw[i] && wy >= L.ny[i] && wy <= L.ny[i] + L.nh[i]) return { node: i };
-    }
-    for (const g of v.boxes.collapsed)
-      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g]) return { group: g };
-    for (let k = v.framesByDepth.length - 1; k >= 0; k--) {
-      const g = v.framesByDepth[k];
-      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + FRAME_HEADER) return { group: g, header: true };
-    }
-    // Nearest edge segment within 5 screen pixels.
-    const tol = 5 / v.camera.scale;
-    const m = v.model;
-    let best = -1, bestD = tol;
-    for (let e = 0; e < m.edgeCount; e++) {
-      const eb = v.edgeBounds;
-      if (wx < eb[4 * e] - tol || wx > eb[4 * e + 2] + tol || wy < eb[4 * e + 1] - tol || wy > eb[4 * e + 3] + tol) continue;
-      const a = L.ptOff[e], b = L.ptOff[e + 1];
-      if (!Number.isNaN(L.jx[e]) && b > a) {
-        const d = segmentDistance(wx, wy, L.jx[e], L.jy[e], L.pts[2 * a], L.pts[2 * a + 1]);
-        if (d < bestD) { bestD = d; best = e; }
-      }
-      for (let k = a; k + 1 < b; k++) {
-        const d = segmentDistance(wx, wy, L.pts[2 * k], L.pts[2 * k + 1], L.pts[2 * k + 2], L.pts[2 * k + 3]);
-        if (d < bestD) { bestD = d; best = e; }
-      }
-    }
-    return best >= 0 ? { edge: best } : {};
   }
 
   // ---- search ----------------------------------------------------------------------------
@@ -394,11 +361,11 @@ class App {
     const q = $('search').value;
     const box = $('search-results');
     const r = searchNodes(this.model, q);
-    this.matches = r.all && r.all.length ? r.all : null;
     this.matchList = r.all || [];
     this.matchCursor = -1;
+    this.state.setMatches(r.all);
     box.replaceChildren();
-    if (!q.trim()) { box.hidden = true; this.requestRender(); return; }
+    if (!q.trim()) { box.hidden = true; return; }
     const summary = document.createElement('div');
     summary.className = 'summary';
     summary.textContent = r.error || `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed)` : ''} · Enter jumps`;
@@ -419,7 +386,6 @@ class App {
       box.appendChild(item);
     }
     box.hidden = false;
-    this.requestRender();
   }
   nextMatch(step = 1) {
     if (!this.matchList.length) return;
@@ -429,22 +395,25 @@ class App {
     const box = $('search-results');
     for (const el of box.querySelectorAll('.res')) el.classList.toggle('active', Number(el.dataset.node) === i);
   }
+  clearSearch() {
+    $('search').value = '';
+    this.runSearch();
+  }
 
   // ---- keyboard walking ------------------------------------------------------------------
   walk(dir) {
     const v = this.view;
     const m = v.model;
     const L = v.layout;
-    let i = this.selectedNode;
+    const i = this.state.node;
     if (i < 0) { if (v.boxes.nodes.length) this.selectNode(v.boxes.nodes[0], { center: true }); return; }
     const cx = L.nx[i] + L.nw[i] / 2;
-    const visible = (n) => v.vis.nodeRep[n] < 0;
     let best = -1, bestD = Infinity;
     if (dir === 'up' || dir === 'down') {
       const edges = dir === 'up' ? m.inEdges.of(i) : m.outEdges.of(i);
       for (const e of edges) {
         const n = dir === 'up' ? m.e.src[e] : m.e.dst[e];
-        if (!visible(n)) continue;
+        if (!v.isVisible(n)) continue;
         const d = Math.abs(L.nx[n] + L.nw[n] / 2 - cx);
         if (d < bestD) { bestD = d; best = n; }
       }
@@ -530,16 +499,34 @@ class App {
     search.addEventListener('input', () => this.runSearch());
     search.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter') { ev.preventDefault(); this.nextMatch(ev.shiftKey ? -1 : 1); }
-      if (ev.key === 'Escape') { search.value = ''; this.runSearch(); search.blur(); c.focus(); }
+      if (ev.key === 'Escape') { this.clearSearch(); search.blur(); c.focus(); }
     });
     search.addEventListener('blur', () => setTimeout(() => { $('search-results').hidden = true; }, 150));
     search.addEventListener('focus', () => { if (search.value.trim()) $('search-results').hidden = false; });
-    this.bindMinimap();
-    window.addEventListener('keydown', (ev) => this.key(ev));
+    window.addEventListener('keydown', (ev) => this.keys.handle(ev));
+  }
+
+  bindKeys() {
+    const k = this.keys;
+    k.bind('f', 'fit the whole graph', () => this.fit());
+    k.bind('z', 'zoom to the selected node', () => { if (this.state.node >= 0) this.zoomToNode(this.state.node); });
+    k.bind('/', 'search (op, name, module path or /regex/); Enter in search jumps to the next match', () => $('search').focus());
+    k.bind(['ArrowUp', 'ArrowDown'], 'walk to a producer / consumer', (ev) => this.walk(ev.key === 'ArrowUp' ? 'up' : 'down'));
+    k.bind(['ArrowLeft', 'ArrowRight'], 'walk to the neighbour in the same layer', (ev) => this.walk(ev.key === 'ArrowLeft' ? 'left' : 'right'));
+    k.bind(['e', 'c'], 'expand all / collapse all groups', (ev) => this.setAllExpanded(ev.key === 'e' ? Infinity : 0));
+    k.bind(['s', 'q'], 'tensor shapes on edges / QDQ cluster outlines', (ev) => (ev.key === 's' ? this.toggleShapes() : this.toggleQdq()));
+    k.bind('t', 'light / dark theme', () => this.setTheme(this.theme.dark ? 'light' : 'dark'));
+    k.bind(['+', '=', '-'], 'zoom in / out', (ev) => this.zoomBy(ev.key === '-' ? 0.8 : 1.25));
+    k.bind('?', 'this list', () => this.toggleHelp());
+    k.bind('Escape', 'clear selection and search', () => {
+      this.toggleHelp(false);
+      this.clearSearch();
+      this.clearSelection();
+    });
   }
 
   click(sx, sy) {
-    const h = this.hit(sx, sy);
+    const h = this.view.hit(sx, sy);
     if (h.node !== undefined) this.selectNode(h.node);
     else if (h.group !== undefined) {
       this.toggleGroup(h.group, [sx, sy]);
@@ -549,111 +536,33 @@ class App {
   }
 
   toggleShapes() {
-    this.showShapes = !this.showShapes;
-    $('btn-shapes').classList.toggle('on', this.showShapes);
-    this.requestRender();
+    const on = !this.state.showShapes;
+    $('btn-shapes').classList.toggle('on', on);
+    this.state.setDisplay('showShapes', on);
   }
   toggleQdq() {
-    this.showQdq = !this.showQdq;
-    $('btn-qdq').classList.toggle('on', this.showQdq);
-    if (this.showQdq && !this.model.qdq.length) this.toast('No QDQ clusters (dequantize → op → quantize) in this graph.');
-    this.requestRender();
+    const on = !this.state.showQdq;
+    $('btn-qdq').classList.toggle('on', on);
+    if (on && !this.model.qdq.length) this.toast('No QDQ clusters (dequantize → op → quantize) in this graph.');
+    this.state.setDisplay('showQdq', on);
   }
   toggleHelp(force) {
     const h = $('help');
     h.hidden = force !== undefined ? !force : !h.hidden;
   }
 
-  key(ev) {
-    const tag = (ev.target && ev.target.tagName) || '';
-    if (tag === 'INPUT' || tag === 'SELECT' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const k = ev.key;
-    const actions = {
-      f: () => this.fit(), z: () => this.selectedNode >= 0 && this.zoomToNode(this.selectedNode),
-      '/': () => $('search').focus(), '?': () => this.toggleHelp(),
-      e: () => this.setAllExpanded(Infinity), c: () => this.setAllExpanded(0),
-      s: () => this.toggleShapes(), q: () => this.toggleQdq(),
-      t: () => this.setTheme(this.theme.dark ? 'light' : 'dark'),
-      ArrowUp: () => this.walk('up'), ArrowDown: () => this.walk('down'),
-      ArrowLeft: () => this.walk('left'), ArrowRight: () => this.walk('right'),
-      Escape: () => {
-        this.toggleHelp(false);
-        $('search').value = '';
-        this.runSearch();
-        this.clearSelection();
-      },
-      '+': () => { this.view.camera.zoomAt(this.width / 2, this.height / 2, 1.25); this.requestRender(); },
-      '=': () => { this.view.camera.zoomAt(this.width / 2, this.height / 2, 1.25); this.requestRender(); },
-      '-': () => { this.view.camera.zoomAt(this.width / 2, this.height / 2, 0.8); this.requestRender(); },
-    };
-    const act = actions[k];
-    if (act) { ev.preventDefault(); act(); }
-  }
-
-  // ---- minimap ---------------------------------------------------------------------------
-  bindMinimap() {
-    const mm = $('minimap');
-    const move = (ev) => {
-      const t = this.minimapTransform;
-      if (!t) return;
-      const wx = (ev.offsetX - t.ox) / t.s + t.bx;
-      const wy = (ev.offsetY - t.oy) / t.s + t.by;
-      this.view.camera.centerOn(wx, wy, this.width, this.height);
-      this.requestRender();
-    };
-    let down = false;
-    mm.addEventListener('pointerdown', (ev) => { down = true; mm.setPointerCapture(ev.pointerId); move(ev); });
-    mm.addEventListener('pointermove', (ev) => { if (down) move(ev); });
-    mm.addEventListener('pointerup', () => { down = false; });
-  }
-  drawMinimap() {
-    const mm = $('minimap');
-    const v = this.view;
-    const W = 200, H = 150;
-    const dpr = this.dpr;
-    if (mm.width !== W * dpr) { mm.width = W * dpr; mm.height = H * dpr; }
-    const ctx = mm.getContext('2d');
-    const b = v.bounds;
-    const s = Math.min((W - 10) / Math.max(b.w, 1), (H - 10) / Math.max(b.h, 1));
-    const ox = (W - b.w * s) / 2, oy = (H - b.h * s) / 2;
-    this.minimapTransform = { s, ox, oy, bx: b.x, by: b.y };
-    if (!this.minimapImage && !this.minimapPending) {
-      // Off the interaction's critical path: after an expand or collapse the frame goes out
-      // first and the minimap catches up.
-      this.minimapPending = true;
-      setTimeout(() => {
-        this.minimapPending = false;
-        const saved = this.renderer.overview;
-        this.minimapImage = this.renderer.buildOverview(this.frameState(), 600).canvas;
-        this.renderer.overview = saved;
-        this.requestRender();
-      }, 0);
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = this.theme.bg;
-    ctx.fillRect(0, 0, W, H);
-    if (this.minimapImage) ctx.drawImage(this.minimapImage, ox, oy, b.w * s, b.h * s);
-    const r = v.camera.viewRect(this.width, this.height);
-    // Nothing to navigate when the whole drawing is on screen.
-    mm.hidden = r.x0 <= b.x && r.y0 <= b.y && r.x1 >= b.x + b.w && r.y1 >= b.y + b.h;
-    ctx.strokeStyle = this.theme.accent;
-    ctx.lineWidth = 1.5;
-    ctx.fillStyle = this.theme.accent + '18';
-    const rx = ox + (r.x0 - b.x) * s, ry = oy + (r.y0 - b.y) * s;
-    ctx.fillRect(rx, ry, (r.x1 - r.x0) * s, (r.y1 - r.y0) * s);
-    ctx.strokeRect(rx, ry, (r.x1 - r.x0) * s, (r.y1 - r.y0) * s);
-  }
-
   // ---- frame loop ------------------------------------------------------------------------
   frameState() {
     const v = this.view;
+    const s = this.state;
     return {
       dpr: this.dpr, camera: v.camera, theme: this.theme, layout: v.layout, model: v.model,
       boxes: v.boxes, framesByDepth: v.framesByDepth, edgeBounds: v.edgeBounds, bounds: v.bounds,
-      catHidden: this.catHidden, showShapes: this.showShapes, showQdq: this.showQdq, qdqRects: v.qdqRects,
-      selectedNode: this.selectedNode, selectedGroup: this.selectedGroup, matches: this.matches,
-      edgeHighlight: this.edgeHighlight, detachedHighlight: this.edgeHighlight ? this.detachedHighlight : null, useOverview: true,
-      heat: this.profile ? this.profile.heat() : null,
+      catHidden: s.catHidden, showShapes: s.showShapes, showQdq: s.showQdq, qdqRects: v.qdqRects,
+      selectedNode: s.node, selectedGroup: s.group, matches: s.matches,
+      edgeHighlight: s.node >= 0 || s.edge >= 0 ? this.edgeHighlight : null,
+      detachedHighlight: s.node >= 0 ? this.detachedHighlight : null, useOverview: true,
+      nodeStyles: this.overlays.nodeStyles(),
     };
   }
   // The overview bitmap is only drawn zoomed far out; build it when that is the case.
@@ -669,12 +578,12 @@ class App {
   }
   frame() {
     this.pending = false;
-    if (!this.width) return;
+    if (!this.width || !this.views[this.state.graph]) return;
     const t0 = performance.now();
     const state = this.frameState();
     if (!this.renderer.overview && this.view.boxes.nodes.length > 3000 && this.wantsOverview()) this.renderer.buildOverview(state);
     const stats = this.renderer.draw(state);
-    this.drawMinimap();
+    this.minimap.draw();
     const dt = performance.now() - t0;
     this.frameTimes.push(dt);
     if (this.frameTimes.length > 2000) this.frameTimes.splice(0, 1000);
@@ -700,14 +609,6 @@ class App {
   }
 }
 
-function segmentDistance(px, py, ax, ay, bx, by) {
-  const dx = bx - ax, dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  let t = len2 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-  t = Math.max(0, Math.min(1, t));
-  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
-}
-
 async function main() {
   let data;
   try {
@@ -717,7 +618,7 @@ async function main() {
     throw e;
   }
   const app = new App(data);
-  window.__etviz = app;  // for tests, benchmarks and the curious
+  installTestFacade(window, app);
   app.start();
   try {
     app.engine = await createLayoutEngine();
@@ -725,6 +626,7 @@ async function main() {
   } catch (e) {
     app.engineError = `Expand/collapse re-layout is unavailable: ${e.message}`;
   }
+  app.engineSettled = true;
   app.requestRender();
 }
 

@@ -25,15 +25,16 @@ export function readProfileData(doc) {
   return JSON.parse(node.textContent);
 }
 
+// Implements the overlay interface (overlay.js).
 export class ProfileOverlay {
-  static fromPage(doc, app) {
+  static fromPage(doc) {
     const data = readProfileData(doc);
-    return data ? new ProfileOverlay(data, app) : null;
+    return data ? new ProfileOverlay(data) : null;
   }
 
-  constructor(data, app) {
+  constructor(data) {
+    this.id = 'profile';
     this.data = data;
-    this.app = app;
     this.mode = 'avg';
     this.cache = null;
     // Per page graph: node index -> position in that graph's figure arrays.
@@ -43,14 +44,14 @@ export class ProfileOverlay {
       g.node.forEach((n, k) => m.set(n, k));
       this.index.set(g.graph, { g, m });
     }
+  }
+
+  attach(host) {
+    this.host = host;
     this.buildLegend();
-    this.table = new ProfileTable(data, (row) => this.pick(row));
-    document.getElementById('stage').appendChild(this.table.el);
-    window.addEventListener('keydown', (ev) => {
-      const tag = (ev.target && ev.target.tagName) || '';
-      if (tag === 'INPUT' || tag === 'SELECT' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      if (ev.key === 'p') this.table.setOpen(this.table.el.classList.contains('closed'));
-    });
+    this.table = new ProfileTable(this.data, (row) => this.pick(row));
+    host.stage.appendChild(this.table.el);
+    host.keys.bind('p', 'show / hide the profile table', () => this.table.setOpen(this.table.el.classList.contains('closed')));
   }
 
   // The figures of node i of the shown graph, or null.
@@ -69,22 +70,22 @@ export class ProfileOverlay {
 
   value(g, k) { return this.mode === 'share' ? g.share[k] : g[this.mode][k]; }
 
-  // The renderer's per-node styles: { bucket: step per node (HEAT_STEPS = no events), styles }.
-  heat() {
+  // The node colouring (overlay.js): a heat step per node (HEAT_STEPS = no events).
+  nodeStyles() {
     if (this.mode === 'off') return null;
-    const app = this.app;
-    const model = app.model;
-    const dark = app.theme.dark;
-    const key = `${app.current}|${this.mode}|${dark}`;
+    const host = this.host;
+    const model = host.model;
+    const dark = host.theme.dark;
+    const key = `${host.graphIndex}|${this.mode}|${dark}`;
     if (this.cache && this.cache.key === key) return this.cache.heat;
     const palette = dark ? HEAT_DARK : HEAT_LIGHT;
     const styles = palette.map((c) => {
       const stroke = dark ? mix(c, '#ffffff', 0.3) : mix(c, '#000000', 0.3);
       return { fill: c, stroke, strip: stroke };
     });
-    styles.push({ fill: app.theme.collapsedFill, stroke: app.theme.collapsedStroke, strip: app.theme.collapsedStroke });
+    styles.push({ fill: host.theme.collapsedFill, stroke: host.theme.collapsedStroke, strip: host.theme.collapsedStroke });
     const bucket = new Uint8Array(model.nodeCount).fill(HEAT_STEPS);
-    const e = this.index.get(app.current);
+    const e = this.index.get(host.graphIndex);
     const max = this.scaleMax();
     if (e && max > 0) {
       e.g.node.forEach((n, k) => {
@@ -97,7 +98,7 @@ export class ProfileOverlay {
   }
 
   scaleMax() {
-    const e = this.index.get(this.app.current);
+    const e = this.index.get(this.host.graphIndex);
     if (!e) return 0;
     let max = 0;
     e.g.node.forEach((_, k) => { max = Math.max(max, this.value(e.g, k)); });
@@ -106,7 +107,7 @@ export class ProfileOverlay {
 
   // The node with the largest figure in the current mode (avg when off), or -1.
   hottest() {
-    const e = this.index.get(this.app.current);
+    const e = this.index.get(this.host.graphIndex);
     if (!e) return -1;
     const mode = this.mode === 'off' ? 'avg' : this.mode;
     let best = -1, bestV = -1;
@@ -124,9 +125,8 @@ export class ProfileOverlay {
   setMode(mode) {
     this.mode = mode;
     this.cache = null;
-    document.getElementById('legend').classList.toggle('heat-hidden', mode !== 'off');
     this.updateLegend();
-    this.app.invalidateOverview();
+    this.host.redraw();
   }
 
   buildLegend() {
@@ -154,8 +154,7 @@ export class ProfileOverlay {
     none.className = 'heat-none';
     box.append(title, modes, bar, ticks, none);
     this.legend = { box, title, modes, bar, ticks, none };
-    document.getElementById('stage').appendChild(box);
-    document.getElementById('legend').classList.add('heat-hidden');
+    this.host.stage.appendChild(box);
   }
 
   updateLegend() {
@@ -164,7 +163,7 @@ export class ProfileOverlay {
     const on = this.mode !== 'off';
     L.box.dataset.mode = this.mode;
     for (const b of L.modes.children) b.classList.toggle('on', b.dataset.mode === this.mode);
-    const e = this.index.get(this.app.current);
+    const e = this.index.get(this.host.graphIndex);
     const unit = this.data.unit === 'us' ? 'µs' : this.data.unit;
     const what = { avg: `avg per occurrence (${unit})`, p90: `p90 (${unit})`, share: 'share of Method::execute', off: 'off: category colours' }[this.mode];
     L.title.textContent = `Time · ${what}`;
@@ -174,7 +173,7 @@ export class ProfileOverlay {
       return;
     }
     if (!on) return;
-    const dark = this.app.theme.dark;
+    const dark = this.host.theme.dark;
     const palette = dark ? HEAT_DARK : HEAT_LIGHT;
     L.bar.replaceChildren(...palette.map((c) => {
       const s = document.createElement('span');
@@ -192,31 +191,34 @@ export class ProfileOverlay {
     L.box.dataset.max = String(max);
     const sw = document.createElement('span');
     sw.className = 'sw';
-    sw.style.background = this.app.theme.collapsedFill;
-    sw.style.border = `1px solid ${this.app.theme.collapsedStroke}`;
+    sw.style.background = this.host.theme.collapsedFill;
+    sw.style.border = `1px solid ${this.host.theme.collapsedStroke}`;
     const text = document.createElement('span');
     const timed = e.g.node.length;
-    text.textContent = `no events (${(this.app.model.nodeCount - timed).toLocaleString('en-US')} nodes) · ${timed} timed`;
+    text.textContent = `no events (${(this.host.model.nodeCount - timed).toLocaleString('en-US')} nodes) · ${timed} timed`;
     L.none.replaceChildren(sw, text);
   }
 
-  // Called by the app when the shown graph or the theme changes.
+  // The shown graph or the theme changed.
   onGraph() {
     this.cache = null;
     this.updateLegend();
   }
 
-  pick(row) {
-    const app = this.app;
-    if (row.graph !== app.current) app.selectGraph(row.graph);
-    app.selectNode(row.nodes[0], { center: true });
+  onSelect(i) {
+    if (this.table) this.table.highlightNode(this.host.graphIndex, i);
   }
 
-  // Adds the node's timing to the details panel, under its title.
-  showTiming(panel, i) {
-    const t = this.timing(this.app.current, i);
-    this.table.highlightNode(this.app.current, i);
-    if (!this.index.has(this.app.current)) return;
+  pick(row) {
+    const host = this.host;
+    if (row.graph !== host.graphIndex) host.selectGraph(row.graph);
+    host.selectNode(row.nodes[0], { center: true });
+  }
+
+  // The node's timing for the details panel.
+  panelSection(i) {
+    const t = this.timing(this.host.graphIndex, i);
+    if (!this.index.has(this.host.graphIndex)) return null;
     const sec = document.createElement('section');
     sec.className = 'panel-section profile-timing';
     const h = document.createElement('h3');
@@ -256,7 +258,7 @@ export class ProfileOverlay {
       sec.appendChild(bar);
     }
     // Events a delegate's backend logged inside this call.
-    const m = this.app.model;
+    const m = this.host.model;
     if (m.n.deleg[i] >= 0) {
       const inner = this.data.rows.filter((r) => r.did !== undefined && r.instr === m.n.instr[i] && r.chain === m.n.chain[i]);
       if (inner.length) {
@@ -272,6 +274,21 @@ export class ProfileOverlay {
         }
       }
     }
-    panel.insertBefore(sec, panel.children[1] || null);
+    return sec;
+  }
+
+  // Read-only helpers for tests (docs/viewer.md, "Test facade").
+  facade() {
+    return {
+      mode: () => this.mode,
+      setMode: (m) => this.setMode(m),
+      hottest: () => this.hottest(),
+      // The figures of node i of the shown graph (event, count, avg, ..., share), or null.
+      timing: (i) => this.timing(this.host.graphIndex, i),
+      // The heat step of node i of the shown graph (HEAT_STEPS: no events), or null when off.
+      bucket: (i) => { const s = this.nodeStyles(); return s ? s.bucket[i] : null; },
+      steps: HEAT_STEPS,
+      styles: () => { const s = this.nodeStyles(); return s ? s.styles.map((x) => ({ ...x })) : null; },
+    };
   }
 }

@@ -219,7 +219,7 @@ export class Renderer {
       roundRect(ctx, x, y, w, h, 5);
       const owner = M.g.owner[g];
       // A collapsed payload shows its call node's colours (its heat when a profile is shown).
-      const ownerStyle = owner < 0 ? null : s.heat ? s.heat.styles[s.heat.bucket[owner]] : T.cats[M.n.cat[owner]];
+      const ownerStyle = owner < 0 ? null : s.nodeStyles ? s.nodeStyles.styles[s.nodeStyles.bucket[owner]] : T.cats[M.n.cat[owner]];
       ctx.fillStyle = ownerStyle ? ownerStyle.fill : T.collapsedFill;
       ctx.fill();
       ctx.lineWidth = (s.selectedGroup === g ? 2.5 : 1) * px;
@@ -244,8 +244,8 @@ export class Renderer {
     const cat = M.n.cat;
     const faded = s.catHidden;
     const list = boxes.nodes;
-    // The profile overlay replaces category colours with heat styles (s.heat.bucket per node).
-    const heat = s.heat;
+    // An overlay (overlay.js) may colour nodes instead of their categories: a style per node.
+    const heat = s.nodeStyles;
     const styles = heat ? heat.styles : T.cats;
     const byCat = styles.map(() => []);
     for (let k = 0; k < list.length; k++) {
@@ -383,11 +383,11 @@ export class Renderer {
       ctx.fillStyle = T.collapsedStroke;
       ctx.fillRect(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
     }
-    const styles = s.heat ? s.heat.styles : T.cats;
+    const styles = s.nodeStyles ? s.nodeStyles.styles : T.cats;
     const byCat = styles.map(() => []);
-    for (const i of s.boxes.nodes) byCat[s.heat ? s.heat.bucket[i] : M.n.cat[i]].push(i);
+    for (const i of s.boxes.nodes) byCat[s.nodeStyles ? s.nodeStyles.bucket[i] : M.n.cat[i]].push(i);
     byCat.forEach((ids, c) => {
-      ctx.globalAlpha = !s.heat && s.catHidden[c] ? 0.18 : 1;
+      ctx.globalAlpha = !s.nodeStyles && s.catHidden[c] ? 0.18 : 1;
       ctx.fillStyle = styles[c].stroke;
       ctx.beginPath();
       for (const i of ids) ctx.rect(L.nx[i], L.ny[i], L.nw[i], L.nh[i]);

@@ -1,0 +1,98 @@
+// One graph's view: its expand state, camera and layout, the boxes that state shows, and
+// hit testing against them. Kept per graph, so switching graphs comes back to the same place.
+import { Camera } from './camera.js';
+import { computeVisibility, visibleBoxes } from './visibility.js';
+import { layoutBounds } from './layout_wasm.js';
+import { junctions } from './routes.js';
+import { FRAME_HEADER } from './render.js';
+
+export class GraphView {
+  constructor(model) {
+    this.model = model;
+    this.expanded = Uint8Array.from(model.initialExpanded);
+    this.camera = new Camera();
+    this.fitted = false;
+    this.setLayout(model.initialLayout);
+  }
+
+  setLayout(layout) {
+    const m = this.model;
+    this.layout = layout;
+    this.vis = computeVisibility(m.g.parent, m.n.group, this.expanded);
+    this.boxes = visibleBoxes(this.vis, this.expanded);
+    this.framesByDepth = Array.from(this.boxes.frames).sort((a, b) => m.groupDepth[a] - m.groupDepth[b]);
+    // Edge bounding boxes for culling; edges without a route are hidden inside a group.
+    const eb = new Float64Array(4 * m.edgeCount);
+    const { ptOff, pts } = layout;
+    const j = junctions(layout);
+    layout.jx = j.jx;
+    layout.jy = j.jy;
+    for (let e = 0; e < m.edgeCount; e++) {
+      let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
+      if (!Number.isNaN(j.jx[e])) { ax = bx = j.jx[e]; ay = by = j.jy[e]; }
+      for (let k = ptOff[e]; k < ptOff[e + 1]; k++) {
+        const x = pts[2 * k], y = pts[2 * k + 1];
+        if (x < ax) ax = x; if (x > bx) bx = x; if (y < ay) ay = y; if (y > by) by = y;
+      }
+      eb[4 * e] = ax; eb[4 * e + 1] = ay; eb[4 * e + 2] = bx; eb[4 * e + 3] = by;
+    }
+    this.edgeBounds = eb;
+    this.bounds = layoutBounds(layout, this.boxes);
+    this.qdqRects = this.model.qdq.map((members) => {
+      let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
+      let shown = 0;
+      for (const i of members) {
+        if (this.vis.nodeRep[i] >= 0) continue;
+        shown++;
+        ax = Math.min(ax, layout.nx[i]); ay = Math.min(ay, layout.ny[i]);
+        bx = Math.max(bx, layout.nx[i] + layout.nw[i]); by = Math.max(by, layout.ny[i] + layout.nh[i]);
+      }
+      return shown > 1 ? { x: ax - 6, y: ay - 6, w: bx - ax + 12, h: by - ay + 12 } : null;
+    }).filter(Boolean);
+  }
+
+  isVisible(node) { return this.vis.nodeRep[node] < 0; }
+
+  // What is under screen point (sx, sy): { node }, { group } (a collapsed box, or an expanded
+  // group's title bar with header: true), { edge } within 5 screen pixels, or {}.
+  hit(sx, sy) {
+    const L = this.layout;
+    const [wx, wy] = this.camera.toWorld(sx, sy);
+    const nodes = this.boxes.nodes;
+    for (let k = nodes.length - 1; k >= 0; k--) {
+      const i = nodes[k];
+      if (wx >= L.nx[i] && wx <= L.nx[i] + L.nw[i] && wy >= L.ny[i] && wy <= L.ny[i] + L.nh[i]) return { node: i };
+    }
+    for (const g of this.boxes.collapsed)
+      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g]) return { group: g };
+    for (let k = this.framesByDepth.length - 1; k >= 0; k--) {
+      const g = this.framesByDepth[k];
+      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + FRAME_HEADER) return { group: g, header: true };
+    }
+    const tol = 5 / this.camera.scale;
+    const m = this.model;
+    const eb = this.edgeBounds;
+    let best = -1, bestD = tol;
+    for (let e = 0; e < m.edgeCount; e++) {
+      if (wx < eb[4 * e] - tol || wx > eb[4 * e + 2] + tol || wy < eb[4 * e + 1] - tol || wy > eb[4 * e + 3] + tol) continue;
+      const a = L.ptOff[e], b = L.ptOff[e + 1];
+      if (!Number.isNaN(L.jx[e]) && b > a) {
+        const d = segmentDistance(wx, wy, L.jx[e], L.jy[e], L.pts[2 * a], L.pts[2 * a + 1]);
+        if (d < bestD) { bestD = d; best = e; }
+      }
+      for (let k = a; k + 1 < b; k++) {
+        const d = segmentDistance(wx, wy, L.pts[2 * k], L.pts[2 * k + 1], L.pts[2 * k + 2], L.pts[2 * k + 3]);
+        if (d < bestD) { bestD = d; best = e; }
+      }
+    }
+    return best >= 0 ? { edge: best } : {};
+  }
+}
+
+export function segmentDistance(px, py, ax, ay, bx, by) {
+  const dx = bx - ax, dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  t = Math.max(0, Math.min(1, t));
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}

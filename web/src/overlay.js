@@ -1,0 +1,60 @@
+// Overlays: data drawn over the graph without the viewer knowing what it is (a runtime
+// profile today; a diff, a user's node data or a memory view the same way). An overlay is an
+// object with any of these members; the viewer calls each one that is there:
+//
+//   id                      short name ('profile'); the test facade reaches it by this name
+//   attach(host)            called once with the host API below
+//   nodeStyles()            -> null, or { bucket: Uint8Array (a style index per node of the
+//                              shown graph), styles: [{fill, stroke, strip}] }: the first
+//                              active overlay that returns styles colours the nodes instead
+//                              of their categories (collapsed delegate boxes follow their
+//                              call node)
+//   legend                  an element shown in the stage while the overlay colours nodes
+//                           (the category legend is hidden then)
+//   panelSection(node)      -> null or an element the panel shows under the node's title
+//   onGraph()               the graph on show or the theme changed
+//   onSelect(node)          a node was selected (-1: cleared)
+//   facade()                -> an object of read-only helpers for tests (docs/viewer.md)
+//
+// Overlays bind their keys in host.keys (one KeyMap, listed in the help card) and put their
+// own elements into host.stage; they never reach into the viewer otherwise.
+//
+// Host API (what attach() receives):
+//   host.model, host.graphIndex, host.theme, host.stage, host.keys
+//   host.selectGraph(i), host.selectNode(i, {center}), host.redraw() (colours changed)
+
+export class OverlayHost {
+  constructor(host) {
+    this.host = host;
+    this.overlays = [];
+  }
+
+  add(overlay) {
+    this.overlays.push(overlay);
+    if (overlay.attach) overlay.attach(this.host);
+    return overlay;
+  }
+
+  get(id) { return this.overlays.find((o) => o.id === id) || null; }
+
+  // The node colouring of the first overlay that has one, or null (category colours).
+  nodeStyles() {
+    for (const o of this.overlays) {
+      const s = o.nodeStyles ? o.nodeStyles() : null;
+      if (s) return s;
+    }
+    return null;
+  }
+
+  panelSections(node) {
+    const out = [];
+    for (const o of this.overlays) {
+      const el = o.panelSection ? o.panelSection(node) : null;
+      if (el) out.push(el);
+    }
+    return out;
+  }
+
+  graphChanged() { for (const o of this.overlays) if (o.onGraph) o.onGraph(); }
+  selected(node) { for (const o of this.overlays) if (o.onSelect) o.onSelect(node); }
+}

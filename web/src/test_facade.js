@@ -1,0 +1,130 @@
+// window.etvizTest: the documented, stable way for browser tests and benchmarks to drive and
+// inspect the page (docs/viewer.md, "Test facade"). Tests use this, never the viewer's
+// internals, so the viewer can change shape without rewriting them. Everything returned is a
+// plain value or a copy.
+
+export function installTestFacade(win, app) {
+  const model = () => app.model;
+  const view = () => app.view;
+  const copyLayout = (L) => ({
+    nx: Array.from(L.nx), ny: Array.from(L.ny), nw: Array.from(L.nw), nh: Array.from(L.nh),
+    gx: Array.from(L.gx), gy: Array.from(L.gy), gw: Array.from(L.gw), gh: Array.from(L.gh),
+    ptOff: Array.from(L.ptOff), pts: Array.from(L.pts), share: Array.from(L.share),
+    shareN: Array.from(L.shareN), lx: Array.from(L.lx), ly: Array.from(L.ly),
+  });
+  // Page coordinates of world point (wx, wy) of the shown graph.
+  const toPage = (wx, wy) => {
+    const [x, y] = view().camera.toScreen(wx, wy);
+    const r = app.canvas.getBoundingClientRect();
+    return [r.left + x, r.top + y];
+  };
+  const nextFrame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+
+  win.etvizTest = {
+    // Resolves once the WebAssembly engine has loaded or failed: true when re-layout works.
+    ready: () => new Promise((resolve) => {
+      const poll = () => (app.engineSettled ? resolve(!!app.engine) : setTimeout(poll, 20));
+      poll();
+    }),
+    engineError: () => app.engineError || null,
+
+    // Graphs of the page and the one on show.
+    graphs: () => app.models.map((m) => ({ name: m.name, irNodes: m.irNodes, nodes: m.nodeCount, edges: m.edgeCount, groups: m.groupCount })),
+    graph: () => app.state.graph,
+    selectGraph: (i) => app.selectGraph(i),
+
+    // Nodes of the shown graph.
+    node: (i) => {
+      const m = model();
+      return { op: m.nodeOp(i), name: m.nodeName(i), label: m.nodeLabel(i), kind: m.nodeKind(i),
+        instr: m.n.instr[i], group: m.n.group[i], delegate: m.n.deleg[i], visible: view().isVisible(i) };
+    },
+    findNodes: (op) => {
+      const m = model();
+      const out = [];
+      for (let i = 0; i < m.nodeCount; i++) if (m.nodeOp(i) === op) out.push(i);
+      return out;
+    },
+    producers: (i) => Array.from(model().inEdges.of(i), (e) => model().e.src[e]),
+    consumers: (i) => Array.from(model().outEdges.of(i), (e) => model().e.dst[e]),
+    selected: () => ({ node: app.state.node, edge: app.state.edge, group: app.state.group }),
+    selectNode: (i) => app.selectNode(i, { center: true }),
+    // Brings node i on screen and returns its centre in page coordinates.
+    nodePoint: (i) => {
+      app.zoomToNode(i);
+      const L = view().layout;
+      return toPage(L.nx[i] + L.nw[i] / 2, L.ny[i] + L.nh[i] / 2);
+    },
+
+    // Groups of the shown graph.
+    groupCount: () => model().groupCount,
+    group: (g) => ({ name: model().groupName(g), label: model().groupLabel(g), kind: model().groupKind(g),
+      parent: model().g.parent[g], count: model().g.count[g], expanded: !!view().expanded[g],
+      attributes: model().groupAttributes(g) }),
+    collapsedGroups: () => Array.from(view().boxes.collapsed),
+    // Nodes whose innermost group is g.
+    directNodes: (g) => { const m = model(); let n = 0; for (let i = 0; i < m.nodeCount; i++) if (m.n.group[i] === g) n++; return n; },
+    // Brings group g on screen and returns a point on its box (its left part) in page coordinates.
+    groupPoint: (g) => {
+      app.zoomToGroup(g);
+      const L = view().layout;
+      return toPage(L.gx[g] + 10, L.gy[g] + Math.min(L.gh[g] / 2, 12));
+    },
+    groupContains: (g, pageX, pageY) => {
+      const r = app.canvas.getBoundingClientRect();
+      const [wx, wy] = view().camera.toWorld(pageX - r.left, pageY - r.top);
+      const L = view().layout;
+      return wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g];
+    },
+    toggleGroup: async (g) => { const t = performance.now(); app.toggleGroup(g); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs, expanded: !!view().expanded[g] }; },
+    // Groups whose parent is g.
+    childGroups: (g) => { const m = model(); let n = 0; for (let k = 0; k < m.groupCount; k++) if (m.g.parent[k] === g) n++; return n; },
+    visibleNodes: () => view().boxes.nodes.length,
+    // Boxes on screen: visible nodes plus collapsed groups.
+    visibleBoxes: () => view().boxes.nodes.length + view().boxes.collapsed.length,
+
+    // The layout on show, the one embedded in the page, and a WebAssembly run of the initial
+    // expand state (which must equal the embedded one).
+    layout: () => copyLayout(view().layout),
+    embeddedLayout: () => copyLayout(model().initialLayout),
+    relayoutInitial: () => (app.engine ? copyLayout(app.engine.run(model(), model().initialExpanded)) : null),
+    initiallyVisible: () => {
+      const v = view();
+      const keep = v.expanded;
+      v.expanded = Uint8Array.from(model().initialExpanded);
+      v.setLayout(v.layout);
+      const out = Array.from(v.vis.nodeRep, (r) => (r < 0 ? 1 : 0));
+      v.expanded = keep;
+      v.setLayout(v.layout);
+      return out;
+    },
+
+    // Camera and frames.
+    zoom: () => view().camera.scale,
+    setZoom: (s) => { view().camera.zoomAt(app.width / 2, app.height / 2, s / view().camera.scale); app.requestRender(); },
+    frame: nextFrame,
+    frameTimes: () => app.frameTimes.slice(),
+    clearFrameTimes: () => { app.frameTimes.length = 0; },
+    // Pans and zooms on every animation frame for `frames` frames; resolves with the intervals
+    // between frames (the browser's whole frame cost, not only the viewer's drawing).
+    animate: (frames) => new Promise((resolve) => {
+      const out = [];
+      let last = 0, k = 0;
+      const step = (t) => {
+        if (last) out.push(t - last);
+        last = t;
+        view().camera.panBy(6 * Math.sin(k / 9), 4 * Math.cos(k / 7));
+        view().camera.zoomAt(app.width / 2, app.height / 2, k % 40 < 20 ? 1.01 : 1 / 1.01);
+        app.frame();
+        if (++k < frames) requestAnimationFrame(step); else resolve(out);
+      };
+      requestAnimationFrame(step);
+    }),
+    canvasPixel: (x, y) => Array.from(app.canvas.getContext('2d').getImageData(x, y, 1, 1).data),
+    timings: () => ({ firstPaint: app.firstPaint, warmupMs: app.warmupMs ?? null, lastLayoutMs: app.lastLayoutMs ?? null }),
+
+    // An overlay's own helpers ('profile': mode, setMode, hottest, bucket, steps, styles).
+    overlay: (id) => { const o = app.overlays.get(id); return o && o.facade ? o.facade() : null; },
+    nodeStylesActive: () => !!app.overlays.nodeStyles(),
+  };
+}
