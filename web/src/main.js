@@ -135,6 +135,17 @@ class App {
     for (let i = 0; i < m.nodeCount; i++) counts[m.n.cat[i]]++;
     const legend = $('legend');
     legend.replaceChildren();
+    const title = document.createElement('div');
+    title.className = 'legend-title';
+    title.textContent = 'Categories';
+    title.title = 'Click to fold or unfold the legend';
+    title.addEventListener('click', () => { legend.classList.toggle('folded'); this.resizeChrome(); });
+    legend.appendChild(title);
+    // Narrow stages start with the legend folded: it would cover a third of the canvas.
+    if (this.legendFoldedOnce === undefined) {
+      this.legendFoldedOnce = true;
+      legend.classList.toggle('folded', $('stage').clientWidth < 760);
+    }
     this.data.cats.forEach((c, k) => {
       if (!counts[k]) return;
       const item = document.createElement('div');
@@ -504,7 +515,47 @@ class App {
     search.addEventListener('blur', () => setTimeout(() => { $('search-results').hidden = true; }, 150));
     search.addEventListener('focus', () => { if (search.value.trim()) $('search-results').hidden = false; });
     window.addEventListener('keydown', (ev) => this.keys.handle(ev));
+    this.bindPanel();
   }
+
+  // The details panel: hide or show it (button, i), and resize it by dragging its left edge
+  // (double-click resets); the width is remembered when the browser allows storage.
+  bindPanel() {
+    const panel = $('panel');
+    const handle = $('panel-resize');
+    let saved = null;
+    try { saved = localStorage.getItem('etviz-panel-width'); } catch (e) { /* file:// may forbid storage */ }
+    if (saved) document.documentElement.style.setProperty('--panel-width', `${Number(saved)}px`);
+    $('btn-panel').addEventListener('click', () => this.togglePanel());
+    handle.addEventListener('dblclick', () => {
+      document.documentElement.style.removeProperty('--panel-width');
+      try { localStorage.removeItem('etviz-panel-width'); } catch (e) { /* ignore */ }
+    });
+    handle.addEventListener('pointerdown', (ev) => {
+      handle.setPointerCapture(ev.pointerId);
+      handle.classList.add('dragging');
+      const move = (e) => {
+        const width = Math.round(Math.min(Math.max(document.body.clientWidth - e.clientX, 220), document.body.clientWidth * 0.7));
+        document.documentElement.style.setProperty('--panel-width', `${width}px`);
+      };
+      const up = () => {
+        handle.classList.remove('dragging');
+        handle.removeEventListener('pointermove', move);
+        handle.removeEventListener('pointerup', up);
+        try { localStorage.setItem('etviz-panel-width', String(panel.offsetWidth)); } catch (e) { /* ignore */ }
+      };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+  }
+  togglePanel(force) {
+    const show = force !== undefined ? force : $('panel').hidden;
+    $('panel').hidden = !show;
+    $('panel-resize').hidden = !show;
+    $('btn-panel').classList.toggle('on', show);
+  }
+  // Chrome over the canvas changed size (legend folded): the fitted view leaves it room.
+  resizeChrome() { this.requestRender(); }
 
   bindKeys() {
     const k = this.keys;
@@ -516,6 +567,7 @@ class App {
     k.bind(['e', 'c'], 'expand all / collapse all groups', (ev) => this.setAllExpanded(ev.key === 'e' ? Infinity : 0));
     k.bind(['s', 'q'], 'tensor shapes on edges / QDQ cluster outlines', (ev) => (ev.key === 's' ? this.toggleShapes() : this.toggleQdq()));
     k.bind('t', 'light / dark theme', () => this.setTheme(this.theme.dark ? 'light' : 'dark'));
+    k.bind('i', 'show / hide the details panel', () => this.togglePanel());
     k.bind(['+', '=', '-'], 'zoom in / out', (ev) => this.zoomBy(ev.key === '-' ? 0.8 : 1.25));
     k.bind('?', 'this list', () => this.toggleHelp());
     k.bind('Escape', 'clear selection and search', () => {

@@ -2,8 +2,6 @@
 // drag to move there. Hidden when the whole drawing is on screen. Its picture is the
 // renderer's overview bitmap, rebuilt off the interaction's critical path.
 
-const WIDTH = 200;
-const HEIGHT = 150;
 
 export class Minimap {
   // host: { view, renderer, theme, dpr, width, height, frameState(), requestRender() }
@@ -35,7 +33,12 @@ export class Minimap {
     const v = h.view;
     const dpr = h.dpr;
     const mm = this.canvas;
-    if (mm.width !== WIDTH * dpr) { mm.width = WIDTH * dpr; mm.height = HEIGHT * dpr; }
+    // Its size comes from the stylesheet (smaller in narrow windows).
+    const WIDTH = mm.clientWidth || 200, HEIGHT = mm.clientHeight || 150;
+    if (mm.width !== Math.round(WIDTH * dpr) || mm.height !== Math.round(HEIGHT * dpr)) {
+      mm.width = Math.round(WIDTH * dpr);
+      mm.height = Math.round(HEIGHT * dpr);
+    }
     const ctx = mm.getContext('2d');
     const b = v.bounds;
     // Tall or wide drawings keep a usable width: at least a fifth of the map on the short side.

@@ -1,0 +1,137 @@
+// A first-time reader's view of corpus pages (the "readable at first sight" issue): the side
+// panel keeps keys and values apart and can be resized and hidden, the chrome leaves most of
+// a 1024x700 window to the graph, parameters are named by their fully qualified names.
+// Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_READABILITY_CASE.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer, waitForEngine } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+const ONLY = process.env.ETVIZ_READABILITY_CASE;
+fs.mkdirSync(OUT, { recursive: true });
+
+const QNN = () => path.join(CORPUS, 'pte', 'pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte');
+const PT2 = () => path.join(CORPUS, 'pt2', 'pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2');
+const GEN = process.env.ETVIZ_GEN;
+// A generated ETRecord (2023 schema form: inputs_to_parameters maps placeholder -> fqn).
+const ETRECORD = () => {
+  const out = path.join(OUT, 'generated.etrecord');
+  execFileSync(GEN, ['export', '--blocks', '2', '--schema1', '--format', 'etrecord', '-o', out], { stdio: 'ignore' });
+  return out;
+};
+
+function writePage(file, name) {
+  const html = path.join(OUT, `${name}.html`);
+  execFileSync(BIN, [file, '-o', html, '-q']);
+  return html;
+}
+
+// Every key/value row of the panel: the key's box ends before the value's begins.
+async function panelRowsOverlap(page) {
+  return page.$$eval('#panel .kv', (rows) => rows.flatMap((r) => {
+    const k = r.querySelector('.k'), v = r.querySelector('.v');
+    if (!k || !v) return [];
+    const a = k.getBoundingClientRect(), b = v.getBoundingClientRect();
+    return a.right > b.left + 0.5 && a.bottom > b.top && b.bottom > a.top ? [`${k.textContent} | ${v.textContent}`] : [];
+  }));
+}
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { if (browser) await browser.close(); });
+
+test('panel: keys never overlap values, resize and hide give the canvas room', { skip: ONLY && ONLY !== 'panel' }, async () => {
+  const html = writePage(PT2(), 'readability_pt2');
+  for (const [width, height, scheme] of [[1400, 900, 'light'], [1024, 700, 'dark']]) {
+    const { page, log, context } = await openViewer(browser, html, { width, height, colorScheme: scheme });
+    try {
+      await waitForEngine(page);
+      // The summary of a .pt2 has long keys (sample_inputs.model, archive_version).
+      assert.deepEqual(await panelRowsOverlap(page), [], 'summary rows');
+      // The graph keeps most of the window, even at 1024x700 with the panel shown.
+      const canvas = await page.$eval('#canvas', (c) => c.getBoundingClientRect().width);
+      assert.ok(canvas >= 0.65 * width, `canvas ${canvas}px of ${width}px`);
+      // Hiding the panel (button or i) gives the canvas the whole width; showing it again
+      // brings it back.
+      await page.keyboard.press('i');
+      await page.waitForTimeout(100);
+      assert.equal(await page.$eval('#panel', (p) => p.hidden), true);
+      const wide = await page.$eval('#canvas', (c) => c.getBoundingClientRect().width);
+      assert.equal(wide, width, 'hidden panel: full-width canvas');
+      await page.click('#btn-panel');
+      // Dragging the panel's edge resizes it.
+      const handle = await page.$eval('#panel-resize', (h) => { const r = h.getBoundingClientRect(); return [r.left + r.width / 2, r.top + 200]; });
+      const before = await page.$eval('#panel', (p) => p.getBoundingClientRect().width);
+      await page.mouse.move(handle[0], handle[1]);
+      await page.mouse.down();
+      await page.mouse.move(handle[0] - 120, handle[1], { steps: 4 });
+      await page.mouse.up();
+      const after = await page.$eval('#panel', (p) => p.getBoundingClientRect().width);
+      assert.ok(Math.abs(after - before - 120) <= 8, `panel ${before}px -> ${after}px`);
+      await page.dblclick('#panel-resize');
+      await page.screenshot({ path: path.join(OUT, `panel_${width}_${scheme}.png`) });
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.requests, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('names: parameters show their fully qualified names and search finds them', { skip: ONLY && ONLY !== 'names' }, async () => {
+  for (const [file, name, fqn] of [[PT2, 'names_pt2', 'linear.weight'], [ETRECORD, 'names_etrecord', 'layers.1.attention.wq.weight']]) {
+    const html = writePage(file(), name);
+    const { page, log, context } = await openViewer(browser, html);
+    try {
+      await waitForEngine(page);
+      const labels = await page.evaluate(() => {
+        const t = window.etvizTest;
+        const out = [];
+        for (let i = 0; i < t.graphs()[t.graph()].nodes; i++) if (t.node(i).kind === 'constant') out.push(t.node(i).label);
+        return out;
+      });
+      assert.ok(labels.length > 0, 'the graph has parameters');
+      for (const l of labels) assert.doesNotMatch(l, /^(arg\d+_\d+|p_\w+)$/, `placeholder name shown: ${l}`);
+      if (fqn) {
+        assert.ok(labels.includes(fqn), `${fqn} in ${labels}`);
+        await page.keyboard.press('/');
+        await page.keyboard.type(fqn);
+        await page.waitForSelector('#search-results .res');
+        assert.ok((await page.locator('#search-results .res').count()) >= 1, 'search finds the fqn');
+      }
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.requests, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('chrome at 1024x700: legend folded, header readable, graph selector titled', { skip: ONLY && ONLY !== 'chrome' }, async () => {
+  const html = writePage(QNN(), 'chrome_qnn');
+  const { page, log, context } = await openViewer(browser, html, { width: 1024, height: 700 });
+  try {
+    await waitForEngine(page);
+    assert.equal(await page.$eval('#legend', (l) => l.classList.contains('folded')), true, 'legend starts folded on a narrow stage');
+    await page.click('#legend .legend-title');
+    assert.equal(await page.$eval('#legend', (l) => l.classList.contains('folded')), false, 'and unfolds on click');
+    // Long graph names in the selector and the file name can be read in full (tooltips).
+    const titles = await page.$$eval('#graph-select option', (os) => os.map((o) => o.title));
+    assert.equal(titles.length, 29);
+    assert.ok(titles.every((t) => t.length > 0));
+    assert.ok((await page.getAttribute('#file-name', 'title')).endsWith('.pte'));
+    // The minimap is smaller in a narrow window.
+    const mm = await page.$eval('#minimap', (m) => m.getBoundingClientRect().width);
+    assert.ok(mm <= 150, `minimap ${mm}px`);
+    await page.screenshot({ path: path.join(OUT, 'chrome_qnn_1024.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
