@@ -125,6 +125,18 @@ test('chrome at 1024x700: legend folded, header readable, graph selector titled'
     assert.equal(titles.length, 29);
     assert.ok(titles.every((t) => t.length > 0));
     assert.ok((await page.getAttribute('#file-name', 'title')).endsWith('.pte'));
+    // 13 inputs and 11 outputs fold into one box each (collapsed), so the first view is the
+    // graph, not one row of inputs wider than the window; the status counts every box.
+    const folded = await page.evaluate(() => {
+      const t = window.etvizTest;
+      return t.collapsedGroups().map((g) => t.group(g).label);
+    });
+    assert.ok(folded.includes('13 inputs'), `folded: ${folded}`);
+    assert.ok(folded.includes('11 outputs'), `folded: ${folded}`);
+    const status = await page.textContent('#status');
+    assert.match(status, /boxes shown \(\d+ nodes, \d+ collapsed groups\)/);
+    const visible = await page.evaluate(() => window.etvizTest.visibleBoxes());
+    assert.match(status, new RegExp(`· ${visible} boxes shown`));
     // The minimap is smaller in a narrow window.
     const mm = await page.$eval('#minimap', (m) => m.getBoundingClientRect().width);
     assert.ok(mm <= 150, `minimap ${mm}px`);

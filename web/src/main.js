@@ -421,13 +421,17 @@ class App {
     const cx = L.nx[i] + L.nw[i] / 2;
     let best = -1, bestD = Infinity;
     if (dir === 'up' || dir === 'down') {
+      // The nearest visible producer / consumer; when all are inside collapsed boxes, the
+      // first one (selecting it opens its boxes).
       const edges = dir === 'up' ? m.inEdges.of(i) : m.outEdges.of(i);
+      let hidden = -1;
       for (const e of edges) {
         const n = dir === 'up' ? m.e.src[e] : m.e.dst[e];
-        if (!v.isVisible(n)) continue;
+        if (!v.isVisible(n)) { if (hidden < 0) hidden = n; continue; }
         const d = Math.abs(L.nx[n] + L.nw[n] / 2 - cx);
         if (d < bestD) { bestD = d; best = n; }
       }
+      if (best < 0 && hidden >= 0) { this.selectNode(hidden, { center: true }); return; }
     } else {
       const cy = L.ny[i] + L.nh[i] / 2;
       for (const n of v.boxes.nodes) {
@@ -461,7 +465,8 @@ class App {
       }
     });
     c.addEventListener('pointermove', (ev) => {
-      if (!pointers.has(ev.pointerId)) return;
+      if (!pointers.has(ev.pointerId)) { this.hover(ev.offsetX, ev.offsetY); return; }
+      this.hover(-1, -1);
       pointers.set(ev.pointerId, [ev.offsetX, ev.offsetY]);
       const cam = this.view.camera;
       if (pinch && pointers.size === 2) {
@@ -491,6 +496,7 @@ class App {
     };
     c.addEventListener('pointerup', end);
     c.addEventListener('pointercancel', end);
+    c.addEventListener('pointerleave', () => this.hover(-1, -1));
     c.addEventListener('wheel', (ev) => {
       ev.preventDefault();
       const k = ev.ctrlKey ? 0.01 : 0.0015;
@@ -577,6 +583,36 @@ class App {
     });
   }
 
+  // The tooltip: the full name of the box under the pointer (canvas labels are cut to fit).
+  hover(sx, sy) {
+    const tip = $('tooltip');
+    if (sx < 0) { tip.hidden = true; this.hovered = null; return; }
+    if (this.hoverPending) { this.hoverAt = [sx, sy]; return; }
+    this.hoverPending = true;
+    this.hoverAt = [sx, sy];
+    requestAnimationFrame(() => {
+      this.hoverPending = false;
+      const [x, y] = this.hoverAt;
+      const h = this.view.hit(x, y);
+      const m = this.model;
+      let text = '';
+      if (h.node !== undefined) {
+        const label = m.nodeLabel(h.node), op = m.nodeOp(h.node), name = m.nodeName(h.node);
+        text = [label, op !== label ? op : '', name !== label ? name : ''].filter(Boolean).join('\n');
+      } else if (h.group !== undefined) {
+        text = `${m.groupLabel(h.group)}\n${m.groupName(h.group)} · ${m.g.count[h.group].toLocaleString('en-US')} nodes inside`;
+      }
+      const key = `${h.node}|${h.group}`;
+      if (!text) { tip.hidden = true; this.hovered = null; return; }
+      if (this.hovered !== key) tip.textContent = text;
+      this.hovered = key;
+      tip.hidden = false;
+      const w = tip.offsetWidth, ht = tip.offsetHeight;
+      tip.style.left = `${Math.min(x + 14, this.width - w - 6)}px`;
+      tip.style.top = `${y + 18 + ht > this.height ? y - ht - 10 : y + 18}px`;
+    });
+  }
+
   click(sx, sy) {
     const h = this.view.hit(sx, sy);
     if (h.node !== undefined) this.selectNode(h.node);
@@ -640,7 +676,10 @@ class App {
     this.frameTimes.push(dt);
     if (this.frameTimes.length > 2000) this.frameTimes.splice(0, 1000);
     const v = this.view;
-    $('status').textContent = `${Math.round(v.camera.scale * 100)}% · ${v.boxes.nodes.length.toLocaleString('en-US')} boxes shown${v.boxes.collapsed.length ? `, ${v.boxes.collapsed.length} collapsed groups` : ''}${this.engine ? '' : ' · re-layout unavailable'}`;
+    const nodes = v.boxes.nodes.length, collapsed = v.boxes.collapsed.length;
+    $('status').textContent = `${Math.round(v.camera.scale * 100)}% · ${(nodes + collapsed).toLocaleString('en-US')} boxes shown` +
+      (collapsed ? ` (${nodes.toLocaleString('en-US')} nodes, ${collapsed.toLocaleString('en-US')} collapsed groups)` : '') +
+      (this.engine ? '' : ' · re-layout unavailable');
     if (!this.firstPaint) {
       // The frame is complete once the browser has presented it: the next frame callback.
       requestAnimationFrame(() => {

@@ -7,6 +7,36 @@ const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Aria
 const SMALL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const GROUP_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 export const FRAME_HEADER = 18;  // world units at the top of an expanded group that toggle it
+// Labels written at screen size when zoomed out (map labels).
+const MAP_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const MAP_GROUP_FONT = '600 12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+
+// Rectangles already taken by labels, in a grid of `cell`-sized buckets: tryAdd() refuses a
+// rectangle that overlaps one taken before. Near-linear in the number of labels.
+export class Occupancy {
+  constructor(cell) {
+    this.cell = cell;
+    this.grid = new Map();
+  }
+  cells(x, y, w, h, fn) {
+    const c = this.cell;
+    for (let gx = Math.floor(x / c); gx <= Math.floor((x + w) / c); gx++)
+      for (let gy = Math.floor(y / c); gy <= Math.floor((y + h) / c); gy++) if (fn(`${gx},${gy}`) === false) return false;
+    return true;
+  }
+  add(x, y, w, h) {
+    const r = [x, y, w, h];
+    this.cells(x, y, w, h, (k) => { const list = this.grid.get(k); if (list) list.push(r); else this.grid.set(k, [r]); });
+  }
+  tryAdd(x, y, w, h) {
+    const free = this.cells(x, y, w, h, (k) => {
+      const list = this.grid.get(k);
+      return !list || list.every((r) => x >= r[0] + r[2] || x + w <= r[0] || y >= r[1] + r[3] || y + h <= r[1]);
+    });
+    if (free) this.add(x, y, w, h);
+    return free;
+  }
+}
 
 export function readTheme(el, categories) {
   const css = getComputedStyle(el);
@@ -308,27 +338,82 @@ export class Renderer {
       }
     }
 
-    // Edge labels: tensor shapes.
-    if (s.showShapes && lod >= 2) {
+    // Edge labels: tensor shapes. One label per value (the edges of a fan-out carry the same
+    // tensor and would stack their labels on the shared trunk), none over another label or a
+    // box.
+    if (s.showShapes && lod >= 1) {
       ctx.font = SMALL_FONT;
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'left';
+      const taken = new Occupancy(16 / cam.scale);
+      for (const i of list) if (nx[i] <= x1 && ny[i] <= y1 && nx[i] + nw[i] >= x0 && ny[i] + nh[i] >= y0) taken.add(nx[i], ny[i], nw[i], nh[i]);
+      const labelled = new Set();
       for (let e = 0; e < M.edgeCount; e++) {
         const v = E.val[e];
-        if (v < 0 || ptOff[e + 1] - ptOff[e] < 1) continue;
+        if (v < 0 || ptOff[e + 1] - ptOff[e] < 1 || labelled.has(v)) continue;
         const lx = L.lx[e], ly = L.ly[e];
         if (lx > x1 || ly > y1 || lx < x0 || ly < y0) continue;
         const text = M.valueShort(v);
         if (!text) continue;
         const tw = ctx.measureText(text).width;
+        if (!taken.tryAdd(lx + 3, ly - 6.5, tw + 4, 13)) continue;
+        labelled.add(v);
         ctx.fillStyle = T.labelBg;
         ctx.fillRect(lx + 3, ly - 6.5, tw + 4, 13);
         ctx.fillStyle = T.muted;
         ctx.fillText(text, lx + 5, ly);
       }
     }
+    // Far out, a map's labels: box text is too small to draw, so group titles and the names of
+    // boxes wide enough on screen are written at a readable screen size, larger boxes first,
+    // never over each other.
+    if (lod === 0) this.drawMapLabels(s, x0, y0, x1, y1, dpr);
     this.drawHighlights(s, x0, y0, x1, y1, px);
     return stats;
+  }
+
+  drawMapLabels(s, x0, y0, x1, y1, dpr) {
+    const { ctx } = this;
+    const cam = s.camera;
+    const L = s.layout;
+    const M = s.model;
+    const T = s.theme;
+    const candidates = [];
+    const onScreen = (x, y, w, h) => x <= x1 && y <= y1 && x + w >= x0 && y + h >= y0;
+    for (const g of s.boxes.collapsed)
+      if (onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: false });
+    for (const g of s.framesByDepth)
+      if (onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: true });
+    // Node names only when few enough to read (a map shows towns, not houses).
+    const nodes = s.boxes.nodes;
+    let shown = 0;
+    for (const i of nodes) if (onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) shown++;
+    if (shown <= 600)
+      for (const i of nodes)
+        if (onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) candidates.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], text: M.nodeLabel(i), group: false, top: false });
+    candidates.sort((a, b) => (b.group - a.group) || (b.w * b.h - a.w * a.h));
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const taken = new Occupancy(24);
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'center';
+    for (const c of candidates) {
+      const [sx, sy] = cam.toScreen(c.x, c.y);
+      const sw = c.w * cam.scale, sh = c.h * cam.scale;
+      if (sw < 28) continue;
+      const font = c.group ? MAP_GROUP_FONT : MAP_FONT;
+      ctx.font = font;
+      const text = fitText(ctx, font, c.text, Math.max(sw, c.group ? 160 : 0));
+      if (!text) continue;
+      const tw = ctx.measureText(text).width;
+      const cx = sx + sw / 2;
+      const cy = c.top ? sy + 9 : sy + sh / 2;
+      if (!taken.tryAdd(cx - tw / 2 - 3, cy - 8, tw + 6, 16)) continue;
+      ctx.fillStyle = T.labelBg;
+      ctx.fillRect(cx - tw / 2 - 3, cy - 8, tw + 6, 16);
+      ctx.fillStyle = c.group ? T.muted : T.text;
+      ctx.fillText(text, cx, cy + 0.5);
+    }
+    ctx.setTransform(cam.scale * dpr, 0, 0, cam.scale * dpr, cam.x * dpr, cam.y * dpr);
   }
 
   // Selection and search matches on top of everything, at any level of detail.

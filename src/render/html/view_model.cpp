@@ -88,6 +88,7 @@ class Builder {
 
     // Boxes from the graph's structure: partitions, repeated blocks, QDQ clusters. Before the
     // nested graphs, so a delegate's payload nests in the block that calls it.
+    fold_boundaries(graph, node_base, parent_group);
     add_partitions(graph, node_base);
     if (options_.fold_repeats) add_repeats(graph, node_base, group_base, parent_group);
     add_qdq_clusters(graph, node_base);
@@ -162,6 +163,30 @@ class Builder {
   int32_t add_group(ViewGroup vg) {
     m_.groups.push_back(std::move(vg));
     return static_cast<int32_t>(m_.groups.size() - 1);
+  }
+
+  // Many graph inputs or outputs (a QNN method takes 84) would open the page on one row wider
+  // than the screen: more than kFoldBoundary of them fold into one box, "84 inputs", collapsed
+  // to start with.
+  static constexpr size_t kFoldBoundary = 8;
+  void fold_boundaries(const Graph& graph, int32_t node_base, int32_t parent_group) {
+    for (NodeKind kind : {NodeKind::kInput, NodeKind::kOutput}) {
+      std::vector<int32_t> members;
+      for (size_t i = 0; i < graph.nodes.size(); ++i)
+        if (graph.nodes[i].kind == kind && m_.nodes[node_base + i].group == parent_group)
+          members.push_back(node_base + static_cast<int32_t>(i));
+      if (members.size() <= kFoldBoundary) continue;
+      const std::string what = kind == NodeKind::kInput ? "inputs" : "outputs";
+      ViewGroup vg;
+      vg.name = graph.name + "/" + what;
+      vg.label = std::to_string(members.size()) + " " + what;
+      vg.kind = GroupKind::kOther;
+      vg.parent = parent_group;
+      vg.prefer_collapsed = true;
+      vg.attributes.push_back({what, std::to_string(members.size())});
+      const int32_t gid = add_group(std::move(vg));
+      for (int32_t v : members) m_.nodes[v].group = gid;
+    }
   }
 
   // The user's partitions (node name -> partition), and in an ETRecord's edge-dialect graph
