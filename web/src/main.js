@@ -8,7 +8,7 @@
 import { readEmbeddedData, GraphModel, formatBytes } from './data.js';
 import { keepAnchor } from './camera.js';
 import { ancestorsToExpand, expandToDepth } from './visibility.js';
-import { searchNodes } from './search.js';
+import { searchNodes, RESULT_LIST_LIMIT } from './search.js';
 import { Renderer, readTheme } from './render.js';
 import { showNode, showEdge, showGroup, showSummary } from './panel.js';
 import { createLayoutEngine } from './layout_wasm.js';
@@ -379,10 +379,10 @@ class App {
     if (!q.trim()) { box.hidden = true; return; }
     const summary = document.createElement('div');
     summary.className = 'summary';
-    summary.textContent = r.error || `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed)` : ''} · Enter jumps`;
+    summary.textContent = r.error || `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed, all outlined)` : ''} · Enter jumps · op: name: module: class: shape: dtype:`;
     box.appendChild(summary);
     const m = this.model;
-    for (const i of r.results.slice(0, 200)) {
+    for (const i of r.results.slice(0, RESULT_LIST_LIMIT)) {
       const item = document.createElement('div');
       item.className = 'res';
       item.dataset.node = String(i);
@@ -393,7 +393,8 @@ class App {
       nm.className = 'nm';
       nm.textContent = m.nodeModule(i) || m.nodeName(i);
       item.append(op, nm);
-      item.addEventListener('mousedown', (ev) => { ev.preventDefault(); this.selectNode(i, { center: true }); });
+      // Picking a result closes the list (the matches stay outlined; focus the box to reopen it).
+      item.addEventListener('mousedown', (ev) => { ev.preventDefault(); box.hidden = true; this.selectNode(i, { center: true }); });
       box.appendChild(item);
     }
     box.hidden = false;

@@ -37,3 +37,63 @@ test('a bad regex reports an error instead of throwing', () => {
   assert.deepEqual(r.results, []);
   assert.equal(compileQuery('   '), null);
 });
+
+// A model with groups (module classes), values (shapes, dtypes) and argument lists, to check
+// the field syntax.
+function fieldModel() {
+  const S = [];
+  const id = (s) => { const k = S.indexOf(s); return k >= 0 ? k : S.push(s) - 1; };
+  const nodes = [
+    { op: 'aten::linear', name: 'linear', module: 'layers.1.mlp', group: 1, ins: [0], outs: [1] },
+    { op: 'aten::linear', name: 'linear_1', module: 'layers.10.mlp', group: 2, ins: [1], outs: [2] },
+    { op: 'aten::add.Tensor', name: 'add', module: 'layers.1', group: 0, ins: [2], outs: [3] },
+  ];
+  const values = [['[1, 16]', 'float32'], ['[1, 256]', 'float32'], ['[2, 256]', 'int8'], ['[2, 256]', 'int8']];
+  const groups = [['layers.1', '1 (DecoderLayer)', -1], ['layers.1.mlp', 'mlp (Linear)', 0], ['layers.10.mlp', 'mlp (Conv2d)', -1]];
+  const inOff = [0], inVal = [], outOff = [0], outVal = [];
+  for (const n of nodes) {
+    inVal.push(...n.ins); inOff.push(inVal.length);
+    outVal.push(...n.outs); outOff.push(outVal.length);
+  }
+  return {
+    strings: S,
+    nodeCount: nodes.length,
+    groupCount: groups.length,
+    n: {
+      op: Int32Array.from(nodes.map((n) => id(n.op))), name: Int32Array.from(nodes.map((n) => id(n.name))),
+      label: Int32Array.from(nodes.map((n) => id(n.name))), module: Int32Array.from(nodes.map((n) => id(n.module))),
+      group: Int32Array.from(nodes.map((n) => n.group)),
+      inOff: Int32Array.from(inOff), inVal: Int32Array.from(inVal), outOff: Int32Array.from(outOff), outVal: Int32Array.from(outVal),
+    },
+    v: { shape: Int32Array.from(values.map((v) => id(v[0]))), dtype: Int32Array.from(values.map((v) => id(v[1]))) },
+    g: { label: Int32Array.from(groups.map((g) => id(g[1]))), parent: Int32Array.from(groups.map((g) => g[2])) },
+  };
+}
+
+test('module: is an exact scope (layers.1 is not layers.10)', () => {
+  const m = fieldModel();
+  assert.deepEqual(searchNodes(m, 'module:layers.1').results, [0, 2]);
+  assert.deepEqual(searchNodes(m, 'module:layers.10').results, [1]);
+  // A plain word is still a substring.
+  assert.deepEqual(searchNodes(m, 'layers.1').results, [0, 1, 2]);
+});
+
+test('shape:, dtype:, class:, op: and name: fields, combined', () => {
+  const m = fieldModel();
+  assert.deepEqual(searchNodes(m, 'shape:[2, 256]').results, [1, 2]);
+  assert.deepEqual(searchNodes(m, 'shape:[1,16]').results, [0]);
+  assert.deepEqual(searchNodes(m, 'shape:256').results, [0, 1, 2]);
+  assert.deepEqual(searchNodes(m, 'dtype:INT8').results, [1, 2]);
+  assert.deepEqual(searchNodes(m, 'class:linear').results, [0]);
+  assert.deepEqual(searchNodes(m, 'class:DecoderLayer').results, [0, 2]);
+  assert.deepEqual(searchNodes(m, 'op:linear dtype:int8').results, [1]);
+  assert.deepEqual(searchNodes(m, 'op:=aten::add.Tensor').results, [2]);
+  assert.deepEqual(searchNodes(m, 'op:=aten::add').results, []);
+  assert.deepEqual(searchNodes(m, 'name:=linear').results, [0]);
+  assert.deepEqual(searchNodes(m, 'name:linear').results, [0, 1]);
+});
+
+test('an unknown field is a plain word', () => {
+  const m = fieldModel();
+  assert.deepEqual(searchNodes(m, 'aten::add').results, [2]);
+});
