@@ -15,6 +15,10 @@ bool counts_as_operator(const Node& node) {
   return node.kind == NodeKind::kKernel && !is_call_delegate(node);
 }
 
+bool counts_as_payload_operator(const Node& node) {
+  return counts_as_operator(node) || node.kind == NodeKind::kOther;
+}
+
 namespace {
 
 // The edge-dialect ops that debug handles name in an ETRecord, one per distinct node.
@@ -159,7 +163,7 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
       e.nodes = 0;
       ++b.decoded;
       for (const Node& n : sub->nodes) {
-        if (!counts_as_operator(n) && n.kind != NodeKind::kOther) continue;
+        if (!counts_as_payload_operator(n)) continue;
         auto& op = ops[n.op];
         op.op_type = n.op;
         ++op.delegated;

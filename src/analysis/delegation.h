@@ -67,5 +67,9 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
 bool counts_as_operator(const Node& node);
 // A call into a backend: a .pte DelegateCall or an exported program's executorch_call_delegate.
 bool is_call_delegate(const Node& node);
+// True for the nodes of a decoded delegate payload that count as delegated operators (the
+// backend's ops, and the one informative node of a summary), so every place that says how
+// many ops a delegate holds (the report, the page's delegate boxes) counts the same.
+bool counts_as_payload_operator(const Node& node);
 
 }  // namespace etviz::analysis

@@ -147,3 +147,46 @@ test('chrome at 1024x700: legend folded, header readable, graph selector titled'
     await context.close();
   }
 });
+
+test('delegation in the page: the summary agrees with etviz delegation, ops are findable', { skip: ONLY && ONLY !== 'delegation' }, async () => {
+  const file = path.join(CORPUS, 'pte', 'corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte');
+  const report = JSON.parse(execFileSync(BIN, ['delegation', '--format', 'json', file]).toString());
+  const html = writePage(file, 'delegation_stress_mlp');
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    await waitForEngine(page);
+    const rows = await page.$$eval('#panel .delegation .kv', (rs) => rs.map((r) => [r.querySelector('.k').textContent, r.querySelector('.v').textContent]));
+    const value = (k) => (rows.find((r) => r[0] === k) || [])[1];
+    assert.equal(value('delegated subgraphs'), String(report.num_delegated_subgraphs));
+    assert.equal(value('delegated ops'), report.num_delegated_nodes.toLocaleString('en-US'));
+    assert.equal(value('ops on the CPU'), report.num_non_delegated_nodes.toLocaleString('en-US'));
+    const ops = await page.$$eval('#panel .delegation .op-table tr', (trs) => trs.slice(1).map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+    assert.equal(ops.length, report.operators.length, 'one row per operator');
+    for (const o of report.operators) {
+      const r = ops.find((x) => x[0] === o.op_type);
+      assert.ok(r, o.op_type);
+      assert.equal(r[1], o.occurrences_in_delegated_graphs ? String(o.occurrences_in_delegated_graphs) : '');
+      assert.equal(r[2], o.occurrences_in_non_delegated_graphs ? String(o.occurrences_in_non_delegated_graphs) : '');
+    }
+    // A delegate's box says how many ops it holds, as the report does.
+    const badges = await page.evaluate(() => {
+      const t = window.etvizTest;
+      const out = [];
+      for (let g = 0; g < t.groupCount(); g++) if (t.group(g).kind === 'delegate') out.push(t.group(g));
+      return out;
+    });
+    assert.equal(badges.length, report.delegates.length);
+    assert.deepEqual(badges.map((b) => b.badge).sort(), report.delegates.map((d) => `${d.nodes} ops`).sort());
+    // Clicking a delegated operator finds its nodes: they are selected and outlined.
+    const delegatedOp = report.operators.find((o) => o.occurrences_in_delegated_graphs > 0).op_type;
+    await page.click(`#panel .delegation .op-table button:text-is("${delegatedOp}")`);
+    const picked = await page.evaluate(() => window.etvizTest.selected().node);
+    assert.ok(picked >= 0);
+    assert.equal(await page.evaluate((n) => window.etvizTest.node(n).op, picked), delegatedOp);
+    await page.screenshot({ path: path.join(OUT, 'delegation_stress_mlp.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});

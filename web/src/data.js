@@ -54,7 +54,7 @@ export class GraphModel {
     this.g = {
       name: i32(gr.name), label: i32(gr.label), kind: i32(gr.kind), parent: i32(gr.parent),
       owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
-      atOff: i32(gr.atOff || [0]), atKey: i32(gr.atKey), atVal: i32(gr.atVal),
+      atOff: i32(gr.atOff || [0]), atKey: i32(gr.atKey), atVal: i32(gr.atVal), badge: i32(gr.badge),
     };
     this.initialExpanded = Uint8Array.from(gr.expanded || []);
     // What the embedded layout was computed with; re-layout uses the same (page-wide).
@@ -91,6 +91,8 @@ export class GraphModel {
   groupLabel(i) { return this.s(this.g.label[i]); }
   groupName(i) { return this.s(this.g.name[i]); }
   groupKind(i) { return this.s(this.g.kind[i]); }
+  // What a collapsed box says of its size ("168 ops" for a delegate, else the nodes inside).
+  groupBadge(i) { return this.g.badge.length ? this.s(this.g.badge[i]) : String(this.g.count[i]); }
   inputs(i) { return argList(this, this.n.inOff, this.n.inName, this.n.inVal, i); }
   outputs(i) { return argList(this, this.n.outOff, this.n.outName, this.n.outVal, i); }
   attributes(i) {

@@ -91,7 +91,7 @@ class App {
       this.buildLegend();
       this.overlays.graphChanged();
       this.syncLegends();
-      showSummary($('panel'), this.data, this.model);
+      showSummary($('panel'), this.data, this.model, (q) => this.searchFor(q));
       this.invalidateOverview();
     } else if (what === 'categories' || what === 'display') {
       this.invalidateOverview();
@@ -120,9 +120,14 @@ class App {
   updateMeta() {
     const d = this.data;
     const m = this.model;
+    // The graph's own nodes and edges; inlined subgraphs (delegate payloads, bodies) apart.
+    let rootEdges = 0;
+    const root = m.nodeCount ? m.n.graph[0] : -1;
+    for (let e = 0; e < m.edgeCount; e++) if (m.n.graph[m.e.src[e]] === root && m.n.graph[m.e.dst[e]] === root) rootEdges++;
     const parts = [d.file.format.replace(/_/g, ' '), formatBytes(d.file.size), `${this.models.length} graph${this.models.length === 1 ? '' : 's'}`,
-      `${m.irNodes.toLocaleString('en-US')} nodes`, `${m.edgeCount.toLocaleString('en-US')} edges`];
-    if (m.nodeCount > m.irNodes) parts.push(`+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} in subgraphs`);
+      `${m.irNodes.toLocaleString('en-US')} nodes`, `${rootEdges.toLocaleString('en-US')} edges`];
+    if (m.nodeCount > m.irNodes)
+      parts.push(`+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`);
     if (d.delegates.length) parts.push(`${d.delegates.length} delegate${d.delegates.length === 1 ? '' : 's'}`);
     $('file-meta').textContent = parts.join(' · ');
     $('file-meta').title = parts.join(' · ');
@@ -364,7 +369,7 @@ class App {
     this.edgeHighlight = null;
     this.state.select({});
     this.overlays.selected(-1);
-    showSummary($('panel'), this.data, this.model);
+    showSummary($('panel'), this.data, this.model, (q) => this.searchFor(q));
   }
 
   // ---- search ----------------------------------------------------------------------------
@@ -406,6 +411,13 @@ class App {
     this.selectNode(i, { center: true });
     const box = $('search-results');
     for (const el of box.querySelectorAll('.res')) el.classList.toggle('active', Number(el.dataset.node) === i);
+  }
+  // Runs a search as if typed, and jumps to the first match.
+  searchFor(q) {
+    $('search').value = q;
+    this.runSearch();
+    $('search-results').hidden = true;
+    this.nextMatch();
   }
   clearSearch() {
     $('search').value = '';

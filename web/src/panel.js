@@ -172,7 +172,38 @@ export function showGroup(root, m, data, g, expanded, onToggle) {
   }
 }
 
-export function showSummary(root, data, m) {
+// What each backend took and what stayed on the CPU (the numbers `etviz delegation` prints).
+// Clicking an operator searches for it (op:=NAME), so its nodes are outlined and Enter walks
+// through them.
+function showDelegation(root, d, onSearch) {
+  const s = section(root, 'Delegation');
+  s.classList.add('delegation');
+  row(s, 'delegated subgraphs', d.subgraphs.toLocaleString('en-US'));
+  row(s, 'delegated ops', d.delegated.toLocaleString('en-US'));
+  row(s, 'ops on the CPU', d.nonDelegated.toLocaleString('en-US'));
+  if (d.opaque) row(s, 'opaque subgraphs', `${d.opaque} (summary only: their ops are not counted)`);
+  for (const [backend, subgraphs, decoded, opaque, nodes] of d.backends)
+    row(s, backend, `${subgraphs} subgraph${subgraphs === 1 ? '' : 's'}, ${nodes.toLocaleString('en-US')} ops` +
+      (opaque ? ` (${decoded} decoded, ${opaque} summary only)` : ''));
+  const table = el('table', 'op-table');
+  const head = el('tr');
+  for (const h of ['operator', 'delegated', 'CPU']) head.appendChild(el('th', h === 'operator' ? '' : 'num', h));
+  table.appendChild(head);
+  const ops = [...d.operators].sort((a, b) => (b[1] + b[2]) - (a[1] + a[2]));
+  for (const [op, delegated, cpu] of ops) {
+    const tr = el('tr');
+    const name = el('td');
+    const b = el('button', 'link', op);
+    b.title = `Find the ${op} nodes (op:=${op})`;
+    b.addEventListener('click', () => onSearch && onSearch(`op:=${op}`));
+    name.appendChild(b);
+    tr.append(name, el('td', 'num', delegated || ''), el('td', 'num', cpu || ''));
+    table.appendChild(tr);
+  }
+  s.appendChild(table);
+}
+
+export function showSummary(root, data, m, onSearch) {
   root.replaceChildren();
   const head = el('div', 'panel-head');
   head.appendChild(el('h2', 'panel-title', data.file.name));
@@ -191,6 +222,7 @@ export function showSummary(root, data, m) {
   row(gs, 'QDQ clusters', m.qdq.length || '');
   m.arena.forEach((size, id) => { if (size > 0) row(gs, `arena ${id}`, formatBytes(size)); });
   for (const [k, v] of m.attrs) row(gs, k, v);
+  if (data.delegation) showDelegation(root, data.delegation, onSearch);
   if (data.diagnostics.length) {
     const d = section(root, 'Notes from the reader');
     for (const [sev, msg] of data.diagnostics) d.appendChild(el('div', `diag ${sev}`, msg));

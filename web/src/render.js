@@ -260,7 +260,7 @@ export class Renderer {
         ctx.fillStyle = T.text;
         ctx.textBaseline = 'middle';
         ctx.textAlign = 'left';
-        const count = `${M.g.count[g]}`;
+        const count = M.groupBadge(g);
         const cw = ctx.measureText(count).width;
         ctx.fillText(fitText(ctx, GROUP_FONT, `▸ ${M.groupLabel(g)}`, w - cw - 26), x + 8, y + h / 2);
         ctx.fillStyle = T.muted;

@@ -59,7 +59,7 @@ export function installTestFacade(win, app) {
     // Groups of the shown graph.
     groupCount: () => model().groupCount,
     group: (g) => ({ name: model().groupName(g), label: model().groupLabel(g), kind: model().groupKind(g),
-      parent: model().g.parent[g], count: model().g.count[g], expanded: !!view().expanded[g],
+      parent: model().g.parent[g], count: model().g.count[g], badge: model().groupBadge(g), expanded: !!view().expanded[g],
       attributes: model().groupAttributes(g) }),
     collapsedGroups: () => Array.from(view().boxes.collapsed),
     // Nodes whose innermost group is g.

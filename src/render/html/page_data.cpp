@@ -7,6 +7,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "analysis/delegation.h"
 #include "layout/route_sharing.h"
 #include "layout/viewer_form.h"
 
@@ -334,6 +335,7 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("parent", groups, [&](const ViewGroup& g) { w.num(g.parent); });
   w.array("owner", groups, [&](const ViewGroup& g) { w.num(g.owner); });
   w.array("count", groups, [&](const ViewGroup& g) { w.num(g.node_count); });
+  w.array("badge", groups, [&](const ViewGroup& g) { w.num(w.sid(g.badge)); });
   w.array("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
   w.array("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
   w.array("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });
@@ -509,6 +511,37 @@ std::string page_data_json(const Document& doc, const PageSource& source,
     w.close(']');
     w.close('}');
   });
+  // What each backend took (analysis/delegation.h, the numbers `etviz delegation` prints), for
+  // the summary panel's Delegation section.
+  if (auto info = analysis::delegation_info(doc); info && info->num_delegated_subgraphs > 0) {
+    w.key("delegation");
+    w.open('{');
+    w.key("subgraphs");
+    w.num(info->num_delegated_subgraphs);
+    w.key("delegated");
+    w.num(info->num_delegated_nodes);
+    w.key("nonDelegated");
+    w.num(info->num_non_delegated_nodes);
+    w.key("opaque");
+    w.num(info->num_opaque_subgraphs);
+    w.array("backends", info->backends, [&](const analysis::BackendDelegation& b) {
+      w.open('[');
+      w.str(b.backend);
+      w.num(b.subgraphs);
+      w.num(b.decoded);
+      w.num(b.opaque);
+      w.num(b.delegated_nodes);
+      w.close(']');
+    });
+    w.array("operators", info->operators, [&](const analysis::OperatorDelegation& o) {
+      w.open('[');
+      w.str(o.op_type);
+      w.num(o.delegated);
+      w.num(o.non_delegated);
+      w.close(']');
+    });
+    w.close('}');
+  }
   // The options the embedded layouts were computed with, in layout::encode_options order:
   // the page's WebAssembly engine re-lays out with exactly these.
   w.array("layoutOptions", layout::encode_options(layout_options()), [&](double v) { w.exact(v); });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "analysis/delegation.h"
 #include "analysis/repeats.h"
 #include "layout/route_sharing.h"
 
@@ -511,8 +512,22 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
          p = m.groups[p].parent, ++steps)
       ++m.groups[p].node_count;
   }
+  std::vector<int32_t> payload_ops(ng, 0);
+  for (const ViewNode& n : m.nodes) {
+    const Node& node = doc.graphs[static_cast<size_t>(n.graph)].nodes[static_cast<size_t>(n.node)];
+    if (n.graph == graph || !analysis::counts_as_payload_operator(node)) continue;
+    int32_t steps = 0;
+    for (int32_t p = n.group; p >= 0 && steps <= static_cast<int32_t>(ng);
+         p = m.groups[p].parent, ++steps)
+      ++payload_ops[static_cast<size_t>(p)];
+  }
+  for (size_t i = 0; i < ng; ++i) {
+    ViewGroup& vg = m.groups[i];
+    vg.badge = vg.kind == GroupKind::kDelegate ? std::to_string(payload_ops[i]) + " ops"
+                                               : std::to_string(vg.node_count);
+  }
   for (ViewGroup& vg : m.groups) {
-    const std::string text = vg.label + "  " + std::to_string(vg.node_count);
+    const std::string text = vg.label + "  " + vg.badge;
     vg.collapsed_width = box_width(text, 44, 80, 320);
     vg.collapsed_height = kGroupHeight;
   }

@@ -31,7 +31,10 @@ struct ViewGroup {
   int32_t depth = 0;
   int32_t owner = -1;      // ViewModel::nodes index of the node whose subgraph this is, or -1
   int32_t node_count = 0;  // nodes inside, at any depth
-  bool expanded = true;    // initial state
+  // What the collapsed box says of its size: "168 ops" for a delegate (the operators its
+  // payload holds, counted as `etviz delegation` counts them), else the nodes inside.
+  std::string badge;
+  bool expanded = true;  // initial state
   // Starts collapsed whatever the depth (QDQ clusters: the quantized op is what one reads).
   bool prefer_collapsed = false;
   double collapsed_width = 0, collapsed_height = 0;
