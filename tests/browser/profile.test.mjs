@@ -96,10 +96,17 @@ test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ON
     assert.match(panel.timing, /OPERATOR_CALL/);
     await page.screenshot({ path: path.join(OUT, 'profile_corpus_light.png') });
 
-    // Sorting by event name changes the order; clicking again reverses it.
+    // native_call_<op> is logged inside OPERATOR_CALL: it is listed under it, without a share
+    // of its own, so the shares add up to at most 100% (not ~200%).
+    assert.match(rows[1][0], /^└ native_call_convolution\.out$/);
+    assert.equal(rows[1][7], '');
+    const shares = rows.map((r) => parseFloat(r[7]) || 0).reduce((a, b) => a + b, 0);
+    assert.ok(shares <= 100.05 && shares > 99, `shares add up to ${shares}%`);
+    // Sorting by event name keeps each nested row under its own row.
     await page.click('#profile-drawer th[data-key="name"]');
-    const first = await page.$eval('#profile-drawer tbody tr:first-child td', (td) => td.textContent);
-    assert.equal(first, 'native_call_addmm.out');
+    const sorted = await page.$$eval('#profile-drawer tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
+    assert.equal(sorted[0], 'OPERATOR_CALL');
+    assert.match(sorted[1], /^└ native_call_/);
 
     // Modes: share shows percentages, p90 names itself, off brings the categories back.
     await page.click('#heat-legend button[data-mode="share"]');
@@ -117,11 +124,32 @@ test('corpus: heat legend, hottest convolution, table jumps, modes', { skip: (ON
     assert.equal(await page.evaluate(() => window.etvizTest.nodeStylesActive()), false);
     await page.click('#heat-legend button[data-mode="avg"]');
 
+    // Log scale: each step the same factor, so the small ops leave the first step; the
+    // legend's ticks run from the smallest to the largest figure.
+    const linearSteps = await page.evaluate(() => {
+      const t = window.etvizTest, p = t.overlay('profile');
+      const n = t.graphs()[t.graph()].nodes;
+      const steps = new Set();
+      for (let i = 0; i < n; i++) if (p.bucket(i) < p.steps) steps.add(p.bucket(i));
+      return steps.size;
+    });
+    await page.click('#heat-legend button.heat-log');
+    const logState = await page.evaluate(() => {
+      const t = window.etvizTest, p = t.overlay('profile');
+      const n = t.graphs()[t.graph()].nodes;
+      const steps = new Set();
+      for (let i = 0; i < n; i++) if (p.bucket(i) < p.steps) steps.add(p.bucket(i));
+      return { scale: p.scale(), steps: steps.size, ticks: Array.from(document.querySelectorAll('#heat-legend .heat-ticks span'), (s) => s.textContent) };
+    });
+    assert.equal(logState.scale, 'log');
+    assert.ok(logState.steps > linearSteps, `log scale spreads the nodes over more steps (${linearSteps} -> ${logState.steps})`);
+    assert.notEqual(logState.ticks[0], '0 ticks');
+    await page.click('#heat-legend button.heat-log');
     // Dark theme: heat colours follow.
     await page.keyboard.press('t');
     await page.waitForTimeout(100);
     const dark = await page.evaluate(() => window.etvizTest.overlay('profile').styles()[7].fill);
-    assert.equal(dark, '#b5332c');
+    assert.equal(dark, '#c94132');
     await page.screenshot({ path: path.join(OUT, 'profile_corpus_dark.png') });
 
     assert.deepEqual(log.errors, []);

@@ -52,6 +52,7 @@ class App {
       get graphIndex() { return app.state.graph; },
       get theme() { return app.theme; },
       stage: $('stage'),
+      dock: $('dock'),
       keys: this.keys,
       selectGraph: (i) => app.selectGraph(i),
       selectNode: (i, options) => app.selectNode(i, options),

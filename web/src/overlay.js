@@ -16,11 +16,12 @@
 //   onSelect(node)          a node was selected (-1: cleared)
 //   facade()                -> an object of read-only helpers for tests (docs/viewer.md)
 //
-// Overlays bind their keys in host.keys (one KeyMap, listed in the help card) and put their
-// own elements into host.stage; they never reach into the viewer otherwise.
+// Overlays bind their keys in host.keys (one KeyMap, listed in the help card), put their
+// legends into host.stage (over the canvas) and tables into host.dock (under the canvas,
+// which shrinks to make room); they never reach into the viewer otherwise.
 //
 // Host API (what attach() receives):
-//   host.model, host.graphIndex, host.theme, host.stage, host.keys
+//   host.model, host.graphIndex, host.theme, host.stage, host.dock, host.keys
 //   host.selectGraph(i), host.selectNode(i, {center}), host.redraw() (colours changed)
 
 export class OverlayHost {

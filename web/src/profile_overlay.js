@@ -16,7 +16,9 @@ const MODES = [
 // Eight steps from cool to hot. Light theme: pale to saturated with dark text on every step
 // (contrast >= 4.5 against the theme's text); dark theme: deep to strong, light text.
 const HEAT_LIGHT = ['#fff6d5', '#ffe8a8', '#fed283', '#fdb86d', '#fb9d5e', '#f78456', '#f07055', '#ea5f55'];
-const HEAT_DARK = ['#3b3622', '#4d3f20', '#61461f', '#754b1f', '#894d20', '#9a4723', '#aa3e27', '#b5332c'];
+// The dark scale starts well above the untimed boxes' grey, so the coolest step still reads
+// as "timed".
+const HEAT_DARK = ['#5a4b1e', '#6d521f', '#805820', '#935c22', '#a45c25', '#b35729', '#c04d2d', '#c94132'];
 export const HEAT_STEPS = HEAT_LIGHT.length;
 
 export function readProfileData(doc) {
@@ -36,6 +38,8 @@ export class ProfileOverlay {
     this.id = 'profile';
     this.data = data;
     this.mode = 'avg';
+    // 'linear', or 'log' when a few hot ops would leave everything else in the first step.
+    this.scale = 'linear';
     this.cache = null;
     // Per page graph: node index -> position in that graph's figure arrays.
     this.index = new Map();
@@ -50,7 +54,7 @@ export class ProfileOverlay {
     this.host = host;
     this.buildLegend();
     this.table = new ProfileTable(this.data, (row) => this.pick(row));
-    host.stage.appendChild(this.table.el);
+    host.dock.appendChild(this.table.el);
     host.keys.bind('p', 'show / hide the profile table', () => this.table.setOpen(this.table.el.classList.contains('closed')));
   }
 
@@ -76,7 +80,7 @@ export class ProfileOverlay {
     const host = this.host;
     const model = host.model;
     const dark = host.theme.dark;
-    const key = `${host.graphIndex}|${this.mode}|${dark}`;
+    const key = `${host.graphIndex}|${this.mode}|${this.scale}|${dark}`;
     if (this.cache && this.cache.key === key) return this.cache.heat;
     const palette = dark ? HEAT_DARK : HEAT_LIGHT;
     const styles = palette.map((c) => {
@@ -87,14 +91,38 @@ export class ProfileOverlay {
     const bucket = new Uint8Array(model.nodeCount).fill(HEAT_STEPS);
     const e = this.index.get(host.graphIndex);
     const max = this.scaleMax();
+    const min = this.scaleMin();
     if (e && max > 0) {
       e.g.node.forEach((n, k) => {
-        if (n < bucket.length) bucket[n] = Math.min(HEAT_STEPS - 1, Math.floor((this.value(e.g, k) / max) * HEAT_STEPS));
+        if (n < bucket.length) bucket[n] = this.step(this.value(e.g, k), min, max);
       });
     }
     const heat = { bucket, styles };
     this.cache = { key, heat };
     return heat;
+  }
+
+  // The heat step of a value: linear in [0, max], or logarithmic in [min, max] (min: the
+  // smallest positive figure), where each step is the same factor.
+  step(v, min, max) {
+    if (!(v > 0) || !(max > 0)) return 0;
+    const t = this.scale === 'log' && min > 0 && max > min ? Math.log(v / min) / Math.log(max / min) : v / max;
+    return Math.max(0, Math.min(HEAT_STEPS - 1, Math.floor(t * HEAT_STEPS)));
+  }
+
+  scaleMin() {
+    const e = this.index.get(this.host.graphIndex);
+    if (!e) return 0;
+    let min = Infinity;
+    e.g.node.forEach((_, k) => { const v = this.value(e.g, k); if (v > 0 && v < min) min = v; });
+    return min === Infinity ? 0 : min;
+  }
+
+  setScale(scale) {
+    this.scale = scale;
+    this.cache = null;
+    this.updateLegend();
+    this.host.redraw();
   }
 
   scaleMax() {
@@ -146,6 +174,12 @@ export class ProfileOverlay {
       b.addEventListener('click', () => this.setMode(m.id));
       modes.appendChild(b);
     }
+    const log = document.createElement('button');
+    log.className = 'btn toggle heat-log';
+    log.textContent = 'log';
+    log.title = 'Logarithmic scale: each colour step is the same factor (a few hot ops do not wash out the rest)';
+    log.addEventListener('click', () => this.setScale(this.scale === 'log' ? 'linear' : 'log'));
+    modes.appendChild(log);
     const bar = document.createElement('div');
     bar.className = 'heat-bar';
     const ticks = document.createElement('div');
@@ -162,7 +196,8 @@ export class ProfileOverlay {
     if (!L) return;
     const on = this.mode !== 'off';
     L.box.dataset.mode = this.mode;
-    for (const b of L.modes.children) b.classList.toggle('on', b.dataset.mode === this.mode);
+    for (const b of L.modes.children) b.classList.toggle('on', b.dataset.mode ? b.dataset.mode === this.mode : this.scale === 'log');
+    L.box.dataset.scale = this.scale;
     const e = this.index.get(this.host.graphIndex);
     const unit = this.data.unit === 'us' ? 'µs' : this.data.unit;
     const what = { avg: `avg per occurrence (${unit})`, p90: `p90 (${unit})`, share: 'share of Method::execute', off: 'off: category colours' }[this.mode];
@@ -181,7 +216,9 @@ export class ProfileOverlay {
       return s;
     }));
     const max = this.scaleMax();
-    const labels = [0, max / 2, max].map((v) => {
+    const min = this.scaleMin();
+    const ticks = this.scale === 'log' && min > 0 && max > min ? [min, Math.sqrt(min * max), max] : [0, max / 2, max];
+    const labels = ticks.map((v) => {
       const s = document.createElement('span');
       s.textContent = this.format(v);
       return s;
@@ -282,6 +319,8 @@ export class ProfileOverlay {
     return {
       mode: () => this.mode,
       setMode: (m) => this.setMode(m),
+      scale: () => this.scale,
+      setScale: (x) => this.setScale(x),
       hottest: () => this.hottest(),
       // The figures of node i of the shown graph (event, count, avg, ..., share), or null.
       timing: (i) => this.timing(this.host.graphIndex, i),

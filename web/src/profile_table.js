@@ -94,12 +94,25 @@ export class ProfileTable {
     const p = this.profile;
     const key = this.sortKey;
     const dir = this.sortDesc ? -1 : 1;
-    const order = p.rows.map((_, k) => k);
-    order.sort((a, b) => {
+    // Outermost rows sorted; each followed by the rows nested in it (sorted the same way),
+    // which the runtime logs inside it (their time is its time: no share of their own).
+    const compare = (a, b) => {
       const x = p.rows[a][key], y = p.rows[b][key];
       const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
       return c * dir || a - b;
+    };
+    const children = new Map();
+    const top = [];
+    p.rows.forEach((r, k) => {
+      if (r.in === undefined) top.push(k);
+      else { if (!children.has(r.in)) children.set(r.in, []); children.get(r.in).push(k); }
     });
+    top.sort(compare);
+    const order = [];
+    for (const k of top) {
+      order.push(k);
+      for (const c of (children.get(k) || []).sort(compare)) order.push(c);
+    }
     for (const th of this.table.tHead.rows[0].cells) {
       th.classList.toggle('sorted', th.dataset.key === key);
       th.dataset.dir = th.dataset.key === key ? (this.sortDesc ? 'desc' : 'asc') : '';
@@ -123,14 +136,16 @@ export class ProfileTable {
         td.textContent = text;
         tr.appendChild(td);
       };
-      cell(r.did !== undefined ? `${r.name} [${r.did}]` : r.name, 'mono');
+      const nested = r.in !== undefined;
+      if (nested) tr.classList.add('nested');
+      cell(`${nested ? '└ ' : ''}${r.did !== undefined ? `${r.name} [${r.did}]` : r.name}`, 'mono');
       cell(r.instr >= 0 && r.chain >= 0 ? `${r.instr}${r.chain > 0 ? ` (${r.chain})` : ''}` : '', 'num');
       cell(r.op || (r.backend ? r.backend : ''), 'mono op');
       cell(r.count.toLocaleString('en-US'), 'num');
       cell(formatTime(r.avg, p.unit, false), 'num');
       cell(formatTime(r.p90, p.unit, false), 'num');
       cell(formatTime(r.total, p.unit, false), 'num');
-      cell(formatShare(r.share), 'num');
+      cell(nested ? '' : formatShare(r.share), 'num');
       rows.push(tr);
     }
     this.tbody.replaceChildren(...rows);

@@ -123,7 +123,14 @@ std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc
   }
 
   json rows = json::array();
-  for (const analysis::EventRow& row : stats.events) {
+  // Nested events (native_call_* in OPERATOR_CALL, a backend's events in DELEGATE_CALL) name
+  // the row they are inside ("in"), so the table lists them under it and counts them once.
+  const std::vector<int32_t> enclosing = analysis::enclosing_rows(stats.events);
+  std::vector<int64_t> page_row(stats.events.size(), -1);
+  for (size_t e = 0, k = 0; e < stats.events.size(); ++e)
+    if (stats.events[e].block == overlay.block) page_row[e] = static_cast<int64_t>(k++);
+  for (size_t e = 0; e < stats.events.size(); ++e) {
+    const analysis::EventRow& row = stats.events[e];
     if (row.block != overlay.block) continue;
     const OverlayTarget target = overlay_target(row, doc, views, overlay.method);
     json r = {{"name", row.name},
@@ -142,6 +149,8 @@ std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc
               {"nodes", target.nodes},
               {"inside", target.inside_delegate}};
     if (row.has_delegate_debug_id()) r["did"] = row.delegate_debug_id();
+    if (enclosing[e] >= 0 && page_row[static_cast<size_t>(enclosing[e])] >= 0)
+      r["in"] = page_row[static_cast<size_t>(enclosing[e])];
     std::string ops;
     for (const auto& op : row.join.op_types) ops += (ops.empty() ? "" : ", ") + op;
     r["op"] = ops;
