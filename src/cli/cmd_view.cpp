@@ -24,6 +24,7 @@ namespace {
 
 struct ViewOptions {
   std::string file;
+  std::vector<std::string> more_files;  // further files in the same page
   std::vector<std::string> data;
   std::string categories;
   std::string output;
@@ -113,8 +114,24 @@ int run_view(const ViewOptions& opt) {
     if (int rc = load_profile(opt, *doc, profile, overlay); rc != 0) return rc;
     page.profile = &overlay;
   }
+  // Further files join the page behind a file selector (the profile and --data apply to the
+  // first).
+  std::vector<Document> more;
+  more.reserve(opt.more_files.size());
+  std::vector<render::html::PageFile> more_pages;
+  for (const std::string& f : opt.more_files) {
+    auto d = open_document(f);
+    if (!d) return report_error(d.error());
+    progress("read " + f);
+    more.push_back(std::move(*d));
+    std::error_code size_ec;
+    more_pages.push_back({&more.back(), std::filesystem::path(f).filename().string(),
+                          static_cast<uint64_t>(std::filesystem::file_size(f, size_ec))});
+  }
+  if (!more.empty() && opt.output.empty())
+    return report_error(Error("several files make one page: name it with -o PAGE.html"));
   render::html::PageStats stats;
-  auto html = render::html::write_html_page(*doc, page, &stats);
+  auto html = render::html::write_html_page(*doc, page, more_pages, &stats);
   if (!html) return report_error(html.error().within(opt.file));
   const std::string out = opt.output.empty() ? default_output(opt.file) : opt.output;
   // The page is HTML; a picture or data extension means the user wanted an export.
@@ -126,15 +143,18 @@ int run_view(const ViewOptions& opt) {
   progress("writing " + out);
   if (int rc = write_output(out, *html); rc != 0) return rc;
   if (!opt.quiet && out != "-")
-    std::fprintf(stderr, "etviz: wrote %s (%s, %zu graph%s%s)\n", out.c_str(),
-                 fmt::format("{:.1f} KiB", html->size() / 1024.0).c_str(), stats.graphs,
-                 stats.graphs == 1 ? "" : "s",
+    std::fprintf(stderr, "etviz: wrote %s (%s, %s%zu graph%s%s)\n", out.c_str(),
+                 fmt::format("{:.1f} KiB", html->size() / 1024.0).c_str(),
+                 more.empty() ? "" : fmt::format("{} files, ", more.size() + 1).c_str(),
+                 stats.graphs, stats.graphs == 1 ? "" : "s",
                  stats.has_wasm ? "" : "; expand/collapse re-layout unavailable in this build");
   return 0;
 }
 
 void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
   cmd->add_option("file", opt->file, "Program (.pte), bundled program (.bpte), ...")->required();
+  cmd->add_option("more", opt->more_files,
+                  "Further files to show in the same page, behind a file selector (needs -o)");
   cmd->add_option("-o,--output", opt->output,
                   "HTML file to write (default: FILE's name + .html; - for stdout)");
   cmd->add_option("--data", opt->data,

@@ -190,3 +190,39 @@ test('delegation in the page: the summary agrees with etviz delegation, ops are 
     await context.close();
   }
 });
+
+test('several files in one page: a file selector beside the graph selector', { skip: ONLY && ONLY !== 'files' }, async () => {
+  const files = [
+    path.join(CORPUS, 'pte', 'pytorch__executorch__add.42766462.pte'),
+    PT2(),
+    path.join(CORPUS, 'pte', 'corey-cole__executorch-numpy-runtime__tests__models__quantized.pte'),
+  ];
+  const html = path.join(OUT, 'files.html');
+  execFileSync(BIN, [...files, '-o', html, '-q']);
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    await waitForEngine(page);
+    const names = await page.$$eval('#file-select option', (os) => os.map((o) => o.textContent));
+    assert.deepEqual(names, files.map((f) => path.basename(f)));
+    assert.equal(await page.$eval('#file-select', (e) => e.hidden), false);
+    // Each file keeps its own graphs, header and panel.
+    for (let f = 0; f < files.length; f++) {
+      await page.selectOption('#file-select', String(f));
+      const header = await page.textContent('#file-name');
+      assert.equal(header, path.basename(files[f]));
+      const info = JSON.parse(execFileSync(BIN, ['info', '--json', files[f]]).toString());
+      const expected = (info.methods && info.methods.length ? info.methods : info.programs).map((m) => m.name);
+      const listed = await page.$$eval('#graph-select option', (os) => os.map((o) => o.textContent.replace(/ \(\d+\)$/, '')));
+      assert.deepEqual(listed, expected, `graphs of ${files[f]}`);
+      assert.equal(await page.textContent('#panel .panel-title'), path.basename(files[f]));
+    }
+    // A node of the third file's graph is clickable as usual.
+    const i = await page.evaluate(() => window.etvizTest.findNodes('XNNFullyConnected')[0] ?? -1);
+    assert.ok(i >= 0);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+    await page.screenshot({ path: path.join(OUT, 'files.png') });
+  } finally {
+    await context.close();
+  }
+});

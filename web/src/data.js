@@ -1,9 +1,19 @@
 // The page's embedded data (written by src/render/html/page_data.cpp): decoding, and the
 // per-graph model with typed arrays the renderer and the layout engine read directly.
 
+// The page's files: one data element per file (`etviz A.pte B.pte -o page.html`), the first
+// with id etviz-data, the others etviz-data-2, etviz-data-3, ... in order.
+export async function readEmbeddedFiles(doc) {
+  const els = Array.from(doc.querySelectorAll('script[type="application/json"][id^="etviz-data"]'));
+  if (!els.length) throw new Error('no graph data in this page');
+  return Promise.all(els.map((el) => decodeData(el)));
+}
+
 export async function readEmbeddedData(doc) {
-  const el = doc.getElementById('etviz-data');
-  if (!el) throw new Error('no graph data in this page');
+  return (await readEmbeddedFiles(doc))[0];
+}
+
+async function decodeData(el) {
   const encoding = el.dataset.encoding || 'json';
   if (encoding === 'json') return JSON.parse(el.textContent);
   if (encoding === 'gzip-base64') {
@@ -21,7 +31,9 @@ const f64 = (a) => Float64Array.from(a || []);
 
 // One graph of the page, with helpers that resolve string ids.
 export class GraphModel {
-  constructor(data, index) {
+  // `file`: which of the page's files the graph belongs to (index into the files).
+  constructor(data, index, file = 0) {
+    this.file = file;
     const g = data.graphs[index];
     const S = data.strings;
     this.data = data;

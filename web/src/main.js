@@ -5,7 +5,7 @@
 //   minimap.js     the overview in the corner
 //   overlay.js     the interface overlays (profile_overlay.js, ...) implement
 //   test_facade.js window.etvizTest, the documented API tests and benchmarks use
-import { readEmbeddedData, GraphModel, formatBytes } from './data.js';
+import { readEmbeddedFiles, GraphModel, formatBytes } from './data.js';
 import { keepAnchor } from './camera.js';
 import { ancestorsToExpand, expandToDepth } from './visibility.js';
 import { searchNodes, RESULT_LIST_LIMIT } from './search.js';
@@ -23,13 +23,15 @@ import { installTestFacade } from './test_facade.js';
 const $ = (id) => document.getElementById(id);
 
 class App {
-  constructor(data) {
-    this.data = data;
+  // `files`: the page data of each file the page holds (usually one).
+  constructor(files) {
+    this.files = files;
     this.canvas = $('canvas');
     this.renderer = new Renderer(this.canvas);
-    this.models = data.graphs.map((_, i) => new GraphModel(data, i));
+    // Every graph of every file, in file order; the graph selector lists the current file's.
+    this.models = files.flatMap((data, f) => data.graphs.map((_, i) => new GraphModel(data, i, f)));
     this.views = new Array(this.models.length);
-    this.state = new ViewerState(data.cats.length);
+    this.state = new ViewerState(files[0].cats.length);
     this.keys = new KeyMap();
     this.matchList = [];
     this.matchCursor = -1;
@@ -43,6 +45,9 @@ class App {
 
   get view() { return this.views[this.state.graph]; }
   get model() { return this.view.model; }
+  // The page data of the file on show (header, panel, delegates).
+  get data() { return this.model.data; }
+  get cats() { return this.files[0].cats; }
 
   // What overlays may use (overlay.js).
   overlayHostApi() {
@@ -77,17 +82,20 @@ class App {
     this.resize();
   }
 
-  defaultGraph() {
+  defaultGraph(file = 0) {
     // The graph with the most nodes is the interesting one (forward, not a constant getter).
-    let best = 0;
-    this.models.forEach((m, i) => { if (m.irNodes > this.models[best].irNodes) best = i; });
-    const forward = this.models.findIndex((m) => m.name === 'forward');
-    return forward >= 0 && this.models[forward].irNodes > 0 ? forward : best;
+    const of = this.models.map((m, i) => i).filter((i) => this.models[i].file === file);
+    let best = of[0];
+    for (const i of of) if (this.models[i].irNodes > this.models[best].irNodes) best = i;
+    const forward = of.find((i) => this.models[i].name === 'forward');
+    return forward !== undefined && this.models[forward].irNodes > 0 ? forward : best;
   }
 
   // One place reacts to what changed.
   onStateChange(what) {
     if (what === 'graph') {
+      this.updateFileHeader();
+      $('graph-select').value = String(this.state.graph);
       this.updateMeta();
       this.buildLegend();
       this.overlays.graphChanged();
@@ -102,20 +110,40 @@ class App {
 
   // ---- header, legend, theme ------------------------------------------------------------
   buildHeader() {
+    const files = $('file-select');
+    files.replaceChildren();
+    this.files.forEach((d, f) => {
+      const o = document.createElement('option');
+      o.value = String(f);
+      o.textContent = d.file.name;
+      o.title = d.file.name;
+      files.appendChild(o);
+    });
+    files.hidden = this.files.length < 2;
+    files.addEventListener('change', () => this.selectGraph(this.defaultGraph(Number(files.value))));
+    $('graph-select').addEventListener('change', () => this.selectGraph(Number($('graph-select').value)));
+  }
+
+  // The header for the file on show: its name, and its graphs in the graph selector.
+  updateFileHeader() {
     const d = this.data;
+    const f = this.model.file;
+    if (this.headerFile === f) return;
+    this.headerFile = f;
     $('file-name').textContent = d.file.name;
     $('file-name').title = d.file.name;
+    $('file-select').value = String(f);
     const sel = $('graph-select');
     sel.replaceChildren();
     this.models.forEach((m, i) => {
+      if (m.file !== f) return;
       const o = document.createElement('option');
       o.value = String(i);
       o.textContent = `${m.name || `graph ${i}`} (${m.irNodes})`;
       o.title = o.textContent;
       sel.appendChild(o);
     });
-    sel.disabled = this.models.length < 2;
-    sel.addEventListener('change', () => this.selectGraph(Number(sel.value)));
+    sel.disabled = sel.options.length < 2;
   }
 
   updateMeta() {
@@ -125,7 +153,8 @@ class App {
     let rootEdges = 0;
     const root = m.nodeCount ? m.n.graph[0] : -1;
     for (let e = 0; e < m.edgeCount; e++) if (m.n.graph[m.e.src[e]] === root && m.n.graph[m.e.dst[e]] === root) rootEdges++;
-    const parts = [d.file.format.replace(/_/g, ' '), formatBytes(d.file.size), `${this.models.length} graph${this.models.length === 1 ? '' : 's'}`,
+    const graphs = d.graphs.length;
+    const parts = [d.file.format.replace(/_/g, ' '), formatBytes(d.file.size), `${graphs} graph${graphs === 1 ? '' : 's'}`,
       `${m.irNodes.toLocaleString('en-US')} nodes`, `${rootEdges.toLocaleString('en-US')} edges`];
     if (m.nodeCount > m.irNodes)
       parts.push(`+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`);
@@ -137,7 +166,7 @@ class App {
 
   buildLegend() {
     const m = this.model;
-    const counts = new Array(this.data.cats.length).fill(0);
+    const counts = new Array(this.cats.length).fill(0);
     for (let i = 0; i < m.nodeCount; i++) counts[m.n.cat[i]]++;
     const legend = $('legend');
     legend.replaceChildren();
@@ -152,7 +181,7 @@ class App {
       this.legendFoldedOnce = true;
       legend.classList.toggle('folded', $('stage').clientWidth < 760);
     }
-    this.data.cats.forEach((c, k) => {
+    this.cats.forEach((c, k) => {
       if (!counts[k]) return;
       const item = document.createElement('div');
       item.className = 'item' + (this.state.catHidden[k] ? ' off' : '');
@@ -190,7 +219,7 @@ class App {
   setTheme(name, remember = true) {
     document.documentElement.dataset.theme = name;
     if (remember) try { localStorage.setItem('etviz-theme', name); } catch (e) { /* ignore */ }
-    this.theme = readTheme(document.documentElement, this.data.cats);
+    this.theme = readTheme(document.documentElement, this.cats);
     if (this.views[this.state.graph]) this.overlays.graphChanged();
     this.invalidateOverview();
   }
@@ -198,7 +227,6 @@ class App {
   // ---- graphs and layout -----------------------------------------------------------------
   selectGraph(i) {
     if (!this.views[i]) this.views[i] = new GraphView(this.models[i]);
-    $('graph-select').value = String(i);
     this.state.setGraph(i);
     if (!this.view.fitted && this.width) { this.initialView(); this.view.fitted = true; }
     if ($('search').value) this.runSearch();
@@ -715,14 +743,14 @@ class App {
 }
 
 async function main() {
-  let data;
+  let files;
   try {
-    data = await readEmbeddedData(document);
+    files = await readEmbeddedFiles(document);
   } catch (e) {
     document.body.textContent = `etviz: cannot read this page's graph data: ${e.message}`;
     throw e;
   }
-  const app = new App(data);
+  const app = new App(files);
   installTestFacade(window, app);
   app.start();
   try {

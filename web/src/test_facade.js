@@ -29,7 +29,8 @@ export function installTestFacade(win, app) {
     engineError: () => app.engineError || null,
 
     // Graphs of the page and the one on show.
-    graphs: () => app.models.map((m) => ({ name: m.name, irNodes: m.irNodes, nodes: m.nodeCount, edges: m.edgeCount, groups: m.groupCount })),
+    graphs: () => app.models.map((m) => ({ name: m.name, file: m.file, irNodes: m.irNodes, nodes: m.nodeCount, edges: m.edgeCount, groups: m.groupCount })),
+    files: () => app.files.map((d) => ({ name: d.file.name, format: d.file.format, graphs: d.graphs.length })),
     graph: () => app.state.graph,
     selectGraph: (i) => app.selectGraph(i),
 

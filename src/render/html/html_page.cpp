@@ -107,32 +107,58 @@ bool viewer_has_wasm_layout() {
   return !assets::kLayoutWasmJs.empty();
 }
 
-Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
-                                    PageStats* stats) {
-  if (doc.graphs.empty()) return Error("the file holds no graph to show");
+namespace {
+
+// One file's views and its encoded page data element.
+struct EncodedFile {
   std::vector<ViewModel> views;
+  size_t json_bytes = 0;
+  std::string encoding = "json";
+  std::string payload;
+};
+
+EncodedFile encode_file(const Document& doc, const PageSource& source, const PageOptions& options) {
+  EncodedFile f;
   for (int32_t g : top_level_graphs(doc)) {
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(
           fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
-    views.push_back(build_view_model(doc, g, options.categories));
+    f.views.push_back(build_view_model(doc, g, options.categories));
   }
-  PageSource source{options.file_name, options.file_size};
   if (options.progress) options.progress("encoding the page data");
-  const std::string json = page_data_json(doc, source, options.categories, views);
-
-  std::string encoding = "json";
-  std::string payload;
+  std::string json = page_data_json(doc, source, options.categories, f.views);
+  f.json_bytes = json.size();
   if (options.allow_compression && json.size() > 32 * 1024) {
     if (options.progress)
       options.progress(fmt::format("compressing {:.1f} MiB of page data", json.size() / 1048576.0));
     const std::string z = gzip(json);
     if (!z.empty() && z.size() * 4 / 3 < json.size() * 8 / 10) {
-      payload = base64(z);
-      encoding = "gzip-base64";
+      f.payload = base64(z);
+      f.encoding = "gzip-base64";
     }
   }
-  if (encoding == "json") payload = json;  // already <, >, & escaped by the JSON writer
+  if (f.encoding == "json") f.payload = std::move(json);  // <, >, & already escaped
+  return f;
+}
+
+}  // namespace
+
+Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
+                                    PageStats* stats) {
+  return write_html_page(doc, options, {}, stats);
+}
+
+Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
+                                    const std::vector<PageFile>& more_files, PageStats* stats) {
+  if (doc.graphs.empty()) return Error("the file holds no graph to show");
+  for (const PageFile& f : more_files)
+    if (!f.doc || f.doc->graphs.empty())
+      return Error(fmt::format("{}: the file holds no graph to show", f.file_name));
+  std::vector<EncodedFile> files;
+  files.push_back(encode_file(doc, PageSource{options.file_name, options.file_size}, options));
+  for (const PageFile& f : more_files)
+    files.push_back(encode_file(*f.doc, PageSource{f.file_name, f.file_size}, options));
+  const std::vector<ViewModel>& views = files.front().views;
 
   const std::string nonce = make_nonce();
   const std::string csp = fmt::format(
@@ -141,21 +167,29 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       "frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'",
       nonce);
 
+  size_t payload_bytes = 0;
+  for (const EncodedFile& f : files) payload_bytes += f.payload.size();
+  std::string title = options.file_name;
+  if (!more_files.empty()) title += fmt::format(" and {} more", more_files.size());
   std::string page;
-  page.reserve(payload.size() + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() + 65536);
+  page.reserve(payload_bytes + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() + 65536);
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<meta name=\"generator\" content=\"etviz\">\n";
-  page += "<title>" + html_escape(options.file_name) + " — etviz</title>\n";
+  page += "<title>" + html_escape(title) + " — etviz</title>\n";
   page += "<style nonce=\"" + nonce + "\">\n";
   page += assets::kViewerCss;
   page += "\n</style>\n</head>\n<body>\n";
   page += assets::kViewerBody;
-  page +=
-      "\n<script type=\"application/json\" id=\"etviz-data\" data-encoding=\"" + encoding + "\">";
-  page += payload;
-  page += "</script>\n";
+  // One data element per file: etviz-data, then etviz-data-2, -3, ... (web/src/data.js).
+  for (size_t k = 0; k < files.size(); ++k) {
+    const std::string id = k == 0 ? "etviz-data" : fmt::format("etviz-data-{}", k + 1);
+    page += "\n<script type=\"application/json\" id=\"" + id + "\" data-encoding=\"" +
+            files[k].encoding + "\">";
+    page += files[k].payload;
+    page += "</script>\n";
+  }
   if (options.profile) {
     page += "<script type=\"application/json\" id=\"etviz-profile\">";
     page += profile_data_json(*options.profile, doc, views);
@@ -171,11 +205,15 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   page += "\n</script>\n</body>\n</html>\n";
 
   if (stats) {
-    stats->data_bytes = json.size();
-    stats->embedded_bytes = payload.size();
-    stats->compressed = encoding != "json";
+    stats->data_bytes = 0;
+    stats->graphs = 0;
+    for (const EncodedFile& f : files) {
+      stats->data_bytes += f.json_bytes;
+      stats->graphs += f.views.size();
+    }
+    stats->embedded_bytes = payload_bytes;
+    stats->compressed = files.front().encoding != "json";
     stats->has_wasm = !assets::kLayoutWasmJs.empty();
-    stats->graphs = views.size();
   }
   return page;
 }

@@ -2,6 +2,7 @@
 // `etviz FILE -o model.html`: one self-contained page with the viewer, the graph data and the
 // precomputed layout. No network access (Content-Security-Policy), every model string escaped.
 #include <string>
+#include <vector>
 
 #include "analysis/categories.h"
 #include "core/document.h"
@@ -31,6 +32,18 @@ struct PageStats {
 };
 
 Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
+                                    PageStats* stats = nullptr);
+
+// One file among several in one page (`etviz A.pte B.pte -o page.html`): the page gets a
+// file selector beside the graph selector. The first file is `doc`/`options` of
+// write_html_page; the profile overlay applies to it.
+struct PageFile {
+  const Document* doc = nullptr;
+  std::string file_name;
+  uint64_t file_size = 0;
+};
+Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
+                                    const std::vector<PageFile>& more_files,
                                     PageStats* stats = nullptr);
 
 // True when this binary carries the WebAssembly layout module (expand/collapse re-layout).
