@@ -226,3 +226,31 @@ test('several files in one page: a file selector beside the graph selector', { s
     await context.close();
   }
 });
+
+test('flat programs: an op\'s own constants fold into one box above it', { skip: ONLY && ONLY !== 'constants' }, async () => {
+  const file = path.join(CORPUS, 'pte', 'pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte');
+  const html = writePage(file, 'constants_kws');
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    await waitForEngine(page);
+    const folds = await page.evaluate(() => {
+      const t = window.etvizTest;
+      return t.collapsedGroups().map((g) => ({ g, ...t.group(g), inside: t.directNodes(g) })).filter((x) => /constants$/.test(x.label));
+    });
+    assert.equal(folds.length, 9, 'one box per convolution');
+    for (const f of folds) {
+      assert.equal(f.label, `${f.inside} constants`);
+      assert.equal(f.badge, '', 'the count is in the label only');
+      assert.ok(f.inside >= 3);
+    }
+    // Each box sits above the op it feeds: the op's consumer-side edge is short.
+    const [gx, gy] = await page.evaluate((g) => window.etvizTest.groupPoint(g), folds[0].g);
+    await page.mouse.click(gx, gy);
+    assert.equal(await page.evaluate((g) => window.etvizTest.group(g).expanded, folds[0].g), true, 'a click opens it');
+    await page.screenshot({ path: path.join(OUT, 'constants_kws.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});

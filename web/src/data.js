@@ -104,7 +104,7 @@ export class GraphModel {
   groupName(i) { return this.s(this.g.name[i]); }
   groupKind(i) { return this.s(this.g.kind[i]); }
   // What a collapsed box says of its size ("168 ops" for a delegate, else the nodes inside).
-  groupBadge(i) { return this.g.badge.length ? this.s(this.g.badge[i]) : String(this.g.count[i]); }
+  groupBadge(i) { return this.g.badge.length ? (this.g.badge[i] >= 0 ? this.s(this.g.badge[i]) : '') : String(this.g.count[i]); }
   inputs(i) { return argList(this, this.n.inOff, this.n.inName, this.n.inVal, i); }
   outputs(i) { return argList(this, this.n.outOff, this.n.outName, this.n.outVal, i); }
   attributes(i) {

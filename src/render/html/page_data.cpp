@@ -335,7 +335,7 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   w.array("parent", groups, [&](const ViewGroup& g) { w.num(g.parent); });
   w.array("owner", groups, [&](const ViewGroup& g) { w.num(g.owner); });
   w.array("count", groups, [&](const ViewGroup& g) { w.num(g.node_count); });
-  w.array("badge", groups, [&](const ViewGroup& g) { w.num(w.sid(g.badge)); });
+  w.array("badge", groups, [&](const ViewGroup& g) { w.num(w.sid_or_none(g.badge)); });
   w.array("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
   w.array("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
   w.array("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });

@@ -90,6 +90,7 @@ class Builder {
     // Boxes from the graph's structure: partitions, repeated blocks, QDQ clusters. Before the
     // nested graphs, so a delegate's payload nests in the block that calls it.
     fold_boundaries(graph, node_base, parent_group);
+    fold_constants(graph, node_base);
     add_partitions(graph, node_base);
     if (options_.fold_repeats) add_repeats(graph, node_base, group_base, parent_group);
     add_qdq_clusters(graph, node_base);
@@ -184,9 +185,48 @@ class Builder {
       vg.kind = GroupKind::kOther;
       vg.parent = parent_group;
       vg.prefer_collapsed = true;
+      vg.count_in_label = true;
       vg.attributes.push_back({what, std::to_string(members.size())});
       const int32_t gid = add_group(std::move(vg));
       for (int32_t v : members) m_.nodes[v].group = gid;
+    }
+  }
+
+  // An op fed by several constants of its own (a quantized conv's weight, bias, scales and
+  // zero points) would draw a row of boxes with an edge each, and in a flat program those
+  // rows push the chain sideways: at least kFoldConstants constants that feed only that op
+  // fold into one box above it ("4 constants"), collapsed to start with.
+  static constexpr size_t kFoldConstants = 3;
+  void fold_constants(const Graph& graph, int32_t node_base) {
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+      const Node& n = graph.nodes[i];
+      if (n.kind != NodeKind::kKernel && n.kind != NodeKind::kDelegate) continue;
+      const int32_t home = m_.nodes[node_base + i].group;
+      std::vector<int32_t> own;
+      for (const Argument& a : n.inputs) {
+        if (a.value < 0 || static_cast<size_t>(a.value) >= graph.values.size()) continue;
+        const Value& v = graph.values[static_cast<size_t>(a.value)];
+        const NodeId p = v.producer;
+        if (p < 0 || graph.nodes[static_cast<size_t>(p)].kind != NodeKind::kConstant) continue;
+        if (v.consumers.size() != 1 || graph.nodes[static_cast<size_t>(p)].outputs.size() != 1)
+          continue;
+        const int32_t vp = node_base + p;
+        if (m_.nodes[vp].group != home ||
+            std::find(own.begin(), own.end(), vp) != own.end())
+          continue;
+        own.push_back(vp);
+      }
+      if (own.size() < kFoldConstants) continue;
+      ViewGroup vg;
+      vg.name = n.name + "/constants";
+      vg.label = std::to_string(own.size()) + " constants";
+      vg.kind = GroupKind::kOther;
+      vg.parent = home;
+      vg.prefer_collapsed = true;
+      vg.count_in_label = true;
+      vg.attributes.push_back({"feeding", n.name + " (" + n.op + ")"});
+      const int32_t gid = add_group(std::move(vg));
+      for (int32_t v : own) m_.nodes[v].group = gid;
     }
   }
 
@@ -523,11 +563,12 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   }
   for (size_t i = 0; i < ng; ++i) {
     ViewGroup& vg = m.groups[i];
-    vg.badge = vg.kind == GroupKind::kDelegate ? std::to_string(payload_ops[i]) + " ops"
-                                               : std::to_string(vg.node_count);
+    vg.badge = vg.count_in_label                ? ""
+               : vg.kind == GroupKind::kDelegate ? std::to_string(payload_ops[i]) + " ops"
+                                                 : std::to_string(vg.node_count);
   }
   for (ViewGroup& vg : m.groups) {
-    const std::string text = vg.label + "  " + vg.badge;
+    const std::string text = vg.badge.empty() ? vg.label : vg.label + "  " + vg.badge;
     vg.collapsed_width = box_width(text, 44, 80, 320);
     vg.collapsed_height = kGroupHeight;
   }

@@ -37,6 +37,8 @@ struct ViewGroup {
   bool expanded = true;  // initial state
   // Starts collapsed whatever the depth (QDQ clusters: the quantized op is what one reads).
   bool prefer_collapsed = false;
+  // The label already says how many ("13 inputs"): the box shows no count beside it.
+  bool count_in_label = false;
   double collapsed_width = 0, collapsed_height = 0;
   // What the panel shows about a group the IR does not have (repeat runs: instances and how
   // they differ; QDQ clusters: the quantization parameters; partitions: their source).
