@@ -211,8 +211,7 @@ class Builder {
         if (v.consumers.size() != 1 || graph.nodes[static_cast<size_t>(p)].outputs.size() != 1)
           continue;
         const int32_t vp = node_base + p;
-        if (m_.nodes[vp].group != home ||
-            std::find(own.begin(), own.end(), vp) != own.end())
+        if (m_.nodes[vp].group != home || std::find(own.begin(), own.end(), vp) != own.end())
           continue;
         own.push_back(vp);
       }
@@ -563,7 +562,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   }
   for (size_t i = 0; i < ng; ++i) {
     ViewGroup& vg = m.groups[i];
-    vg.badge = vg.count_in_label                ? ""
+    vg.badge = vg.count_in_label                 ? ""
                : vg.kind == GroupKind::kDelegate ? std::to_string(payload_ops[i]) + " ops"
                                                  : std::to_string(vg.node_count);
   }
