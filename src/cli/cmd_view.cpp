@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/categories.h"
+#include "analysis/diff.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "formats/open_document.h"
@@ -37,6 +38,7 @@ struct ViewOptions {
   std::string source_unit;
   std::string unit;
   std::string block;
+  bool stages = false;  // step through every stage / pass of the file
 };
 
 using Clock = std::chrono::steady_clock;
@@ -131,7 +133,21 @@ int run_view(const ViewOptions& opt) {
   if (!more.empty() && opt.output.empty())
     return report_error(Error("several files make one page: name it with -o PAGE.html"));
   render::html::PageStats stats;
-  auto html = render::html::write_html_page(*doc, page, more_pages, &stats);
+  // A pass trace (or an ETRecord with --stages) is shown as steps over one layout.
+  const bool steps = opt.stages || doc->format == DocumentFormat::kTrace;
+  if (steps && (!more.empty() || page.profile))
+    return report_error(Error(
+        "stepping through stages or passes shows one file without a profile; to compare files "
+        "use `etviz diff A B -o page.html`"));
+  const std::vector<int32_t> stage_graphs =
+      steps ? analysis::pipeline_graphs(*doc) : std::vector<int32_t>{};
+  if (opt.stages && stage_graphs.size() < 2)
+    return report_error(Error(fmt::format("{}: --stages found {} stage{} (graphs: {})", opt.file,
+                                          stage_graphs.size(), stage_graphs.size() == 1 ? "" : "s",
+                                          doc->top_level_names())));
+  auto html = steps && stage_graphs.size() >= 2
+                  ? render::html::write_timeline_page(*doc, stage_graphs, page, &stats)
+                  : render::html::write_html_page(*doc, page, more_pages, &stats);
   if (!html) return report_error(html.error().within(opt.file));
   const std::string out = opt.output.empty() ? default_output(opt.file) : opt.output;
   // The page is HTML; a picture or data extension means the user wanted an export.
@@ -174,6 +190,9 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
                   "Show profile times in ns, us, ms or s (needs --source-unit; default us)");
   cmd->add_option("--block", opt->block,
                   "ETDump event block (run name) to show (default: Execute)");
+  cmd->add_flag("--stages", opt->stages,
+                "Step through every stage of an ETRecord (exported program -> ATen -> edge -> "
+                "...) over one layout, as a pass trace is shown");
   cmd->add_flag("-q,--quiet", opt->quiet, "No progress or summary on stderr");
 }
 

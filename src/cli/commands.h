@@ -12,6 +12,8 @@ enum class DefaultInvocation { kSubcommand, kViewFile, kUnknownCommand };
 DefaultInvocation classify_invocation(CLI::App& app, int argc, char** argv);
 void register_delegation(CLI::App& app);
 void register_profile(CLI::App& app);
+void register_diff(CLI::App& app);
+void register_trace(CLI::App& app);
 
 // Set by the subcommand that ran: 0 on success, 1 on a reported error.
 int exit_code();

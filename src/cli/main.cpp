@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   etviz::cli::register_view(app);
   etviz::cli::register_delegation(app);
   etviz::cli::register_profile(app);
+  etviz::cli::register_diff(app);
+  etviz::cli::register_trace(app);
   // A bare file argument runs the viewer: insert the `view` subcommand name.
   std::vector<char*> args(argv, argv + argc);
   static char view_name[] = "view";

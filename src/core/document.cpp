@@ -59,6 +59,72 @@ std::string Document::top_level_names() const {
   return names;
 }
 
+int32_t Document::absorb_graph(const Document& from, int32_t graph) {
+  // The source files `from` has: shared, so blob references stay valid.
+  std::vector<int32_t> source_map(from.sources.size(), -1);
+  auto map_source = [&](int32_t s) {
+    if (s < 0 || static_cast<size_t>(s) >= from.sources.size()) return -1;
+    if (source_map[static_cast<size_t>(s)] < 0) {
+      source_map[static_cast<size_t>(s)] = static_cast<int32_t>(sources.size());
+      sources.push_back(from.sources[static_cast<size_t>(s)]);
+    }
+    return source_map[static_cast<size_t>(s)];
+  };
+  std::vector<int32_t> graph_map(from.graphs.size(), -1);
+  std::vector<int32_t> delegate_map(from.delegates.size(), -1);
+  // Breadth first over the graphs reachable from `graph`; bounded by the graph count.
+  std::vector<int32_t> order{graph};
+  graph_map[static_cast<size_t>(graph)] = static_cast<int32_t>(graphs.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Graph& g = from.graphs[static_cast<size_t>(order[k])];
+    for (const Node& n : g.nodes) {
+      auto reach = [&](int32_t sub) {
+        if (sub < 0 || static_cast<size_t>(sub) >= from.graphs.size() ||
+            graph_map[static_cast<size_t>(sub)] >= 0)
+          return;
+        graph_map[static_cast<size_t>(sub)] = static_cast<int32_t>(graphs.size() + order.size());
+        order.push_back(sub);
+      };
+      reach(n.subgraph);
+      if (n.delegate >= 0 && static_cast<size_t>(n.delegate) < from.delegates.size())
+        reach(from.delegates[static_cast<size_t>(n.delegate)].subgraph);
+    }
+  }
+  auto copy_delegate = [&](int32_t d) {
+    if (d < 0 || static_cast<size_t>(d) >= from.delegates.size()) return -1;
+    if (delegate_map[static_cast<size_t>(d)] < 0) {
+      Delegate copy = from.delegates[static_cast<size_t>(d)];
+      copy.payload.source = map_source(copy.payload.source);
+      const int32_t sub = copy.subgraph;
+      copy.subgraph = sub >= 0 && static_cast<size_t>(sub) < graph_map.size()
+                          ? graph_map[static_cast<size_t>(sub)]
+                          : -1;
+      delegate_map[static_cast<size_t>(d)] = static_cast<int32_t>(delegates.size());
+      delegates.push_back(std::move(copy));
+    }
+    return delegate_map[static_cast<size_t>(d)];
+  };
+  const auto first = static_cast<int32_t>(graphs.size());
+  for (int32_t g : order) {
+    Graph copy = from.graphs[static_cast<size_t>(g)];
+    for (Node& n : copy.nodes) {
+      if (n.subgraph >= 0)
+        n.subgraph = static_cast<size_t>(n.subgraph) < graph_map.size()
+                         ? graph_map[static_cast<size_t>(n.subgraph)]
+                         : -1;
+      if (n.delegate >= 0) n.delegate = copy_delegate(n.delegate);
+    }
+    graphs.push_back(std::move(copy));
+  }
+  // Named data the delegates read (XNNPACK weights in a .ptd): blobs of the same sources.
+  for (const NamedBlob& b : from.named_data) {
+    NamedBlob copy = b;
+    copy.blob.source = map_source(b.blob.source);
+    named_data.push_back(std::move(copy));
+  }
+  return first;
+}
+
 const char* to_string(DocumentFormat f) {
   switch (f) {
     case DocumentFormat::kUnknown:
@@ -73,6 +139,8 @@ const char* to_string(DocumentFormat f) {
       return "torch_export_pt2";
     case DocumentFormat::kETRecord:
       return "etrecord";
+    case DocumentFormat::kTrace:
+      return "pass_trace";
   }
   return "unknown";
 }

@@ -85,6 +85,7 @@ enum class DocumentFormat {
   kFlatTensor,         // .ptd
   kPt2,                // torch.export .pt2 archive
   kETRecord,           // ETRecord zip
+  kTrace,              // compiler-pass trace (JSON: ours or ExecuTorch's trace_passes.py)
 };
 const char* to_string(DocumentFormat f);
 
@@ -117,6 +118,10 @@ struct Document {
   // "forward, encode" - the graphs a user can name (methods, exported programs, stages), for
   // messages that list what exists.
   std::string top_level_names() const;
+  // Copies graph `graph` of `from` into this document with everything it reaches (nested
+  // graphs, its delegates and their payload sources), indices remapped; returns its index
+  // here. Used to put graphs of several files side by side (traces, diffs).
+  int32_t absorb_graph(const Document& from, int32_t graph);
 };
 
 }  // namespace etviz

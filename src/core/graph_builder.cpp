@@ -1,5 +1,6 @@
 #include "core/graph_builder.h"
 
+#include <algorithm>
 #include <string>
 
 namespace etviz {
@@ -98,6 +99,25 @@ NodeId GraphBuilder::add_node(Node node) {
 Graph GraphBuilder::finish() {
   graph_.link_values();
   return std::move(graph_);
+}
+
+GroupId GraphBuilder::module_group(const std::string& path) {
+  if (path.empty()) return kNoId;
+  auto it = std::lower_bound(module_groups_.begin(), module_groups_.end(), path,
+                             [](const auto& e, const std::string& p) { return e.first < p; });
+  if (it != module_groups_.end() && it->first == path) return it->second;
+  const auto dot = path.rfind('.');
+  const GroupId parent = dot == std::string::npos ? kNoId : module_group(path.substr(0, dot));
+  Group g;
+  g.name = path;
+  g.label = dot == std::string::npos ? path : path.substr(dot + 1);
+  g.kind = GroupKind::kModule;
+  g.parent = parent;
+  const GroupId id = graph_.add_group(std::move(g));
+  it = std::lower_bound(module_groups_.begin(), module_groups_.end(), path,
+                        [](const auto& e, const std::string& p) { return e.first < p; });
+  module_groups_.insert(it, {path, id});
+  return id;
 }
 
 }  // namespace etviz

@@ -49,6 +49,11 @@ class GraphBuilder {
   // count as written.
   NodeId add_node(Node node);
 
+  // The module group of a dotted path ("layers.0.mlp"), created with its ancestors
+  // ("layers", "layers.0") on first use; kNoId for an empty path. For formats that give a
+  // node's module as a path only (pass traces); exported programs also know module types.
+  GroupId module_group(const std::string& path);
+
   // Links producers and consumers and hands the graph over.
   Graph finish();
 
@@ -60,6 +65,7 @@ class GraphBuilder {
   std::vector<NodeId> constant_node_;  // per value, grown on demand
   std::vector<bool> written_;          // per value: some node outputs it
   int32_t output_count_ = 0;
+  std::vector<std::pair<std::string, GroupId>> module_groups_;  // path -> group, sorted
 };
 
 }  // namespace etviz

@@ -10,6 +10,7 @@
 #include "formats/executorch/flat_tensor_reader.h"
 #include "formats/executorch/program_reader.h"
 #include "formats/torch_export/archive_reader.h"
+#include "formats/trace/trace_reader.h"
 
 namespace etviz {
 
@@ -30,6 +31,9 @@ FileKind sniff_file_kind(std::span<const uint8_t> head) {
   if (head.size() >= 8 && head[4] == 'E' && head[5] == 'T') return FileKind::kProgram;
   // A zip with junk before its first local header still ends with its central directory.
   if (torch_export::looks_like_zip(head)) return FileKind::kZip;
+  if (trace::looks_like_trace(
+          std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
+    return FileKind::kTrace;
   return FileKind::kUnknown;
 }
 
@@ -58,12 +62,15 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
     case FileKind::kZip:
       doc = torch_export::read_torch_archive(file);
       break;
+    case FileKind::kTrace:
+      doc = trace::read_trace(file);
+      break;
     case FileKind::kUnknown: {
       const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));
       return Error(fmt::format(
           "{}: not a file etviz recognises ({} bytes; first bytes '{}'); expected an ExecuTorch "
-          "program (ET12), bundled program (BP08), FlatTensor data (FT01), ETDump (ED00) or a "
-          "zip archive (.pt2, .etrecord)",
+          "program (ET12), bundled program (BP08), FlatTensor data (FT01), ETDump (ED00), a "
+          "zip archive (.pt2, .etrecord) or a pass trace (JSON with \"passes\")",
           path, bytes.size(), printable_tag(head)));
     }
   }

@@ -1,4 +1,5 @@
 #pragma once
+#include <unistd.h>
 // What every test suite needs, defined once: where the shared corpus is, loading a document
 // with a test failure instead of a crash, scratch files in the build tree (never next to the
 // corpus), whole-file reads and writes, and attribute lookup. Suite headers add only what is
@@ -41,8 +42,11 @@ inline Document load(const std::string& path, const OpenOptions& options = {}) {
 }
 
 // A scratch directory for one suite under the build tree.
+// Per process: ctest runs a suite's tests as parallel processes, and one test rewriting a file
+// another has mapped would kill that one with SIGBUS.
 inline std::string scratch_dir(const std::string& suite) {
-  const auto dir = std::filesystem::path(ETVIZ_BINARY_DIR) / "tests" / suite / "scratch";
+  const auto dir = std::filesystem::path(ETVIZ_BINARY_DIR) / "tests" / suite / "scratch" /
+                   std::to_string(static_cast<long>(::getpid()));
   std::filesystem::create_directories(dir);
   return dir.string();
 }

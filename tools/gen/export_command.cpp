@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "export_model.h"
+#include "trace_model.h"
 
 namespace etviz::gen {
 
@@ -48,6 +49,37 @@ void register_export_command(CLI::App& app) {
       std::exit(1);
     }
     fmt::print(stderr, "etviz-gen: wrote {} ({} nodes)\n", opt->output, program.graph.nodes.size());
+  });
+}
+
+void register_trace_command(CLI::App& app) {
+  struct Options {
+    ExportModelSpec spec;
+    std::string output;
+  };
+  auto opt = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "trace",
+      "A compiler-pass trace of the transformer (trace_passes.py JSON): six passes with known "
+      "edits, one of them failed (tools/gen/trace_model.h)");
+  cmd->add_option("--blocks", opt->spec.blocks, "Transformer blocks (~41 nodes each)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--dim", opt->spec.dim, "Model width (multiple of 4)")
+      ->check(CLI::Range(4, 65536));
+  cmd->add_option("--hidden", opt->spec.hidden, "MLP width")->check(CLI::Range(4, 262144));
+  cmd->add_option("-o,--output", opt->output, "Output .json")->required();
+  cmd->callback([opt] {
+    opt->spec.symbolic_seq = false;
+    const PassTrace trace = build_pass_trace(opt->spec);
+    std::ofstream out(opt->output, std::ios::binary);
+    out << write_pass_trace_json(trace);
+    out.close();
+    if (!out) {
+      fmt::print(stderr, "etviz-gen: error: cannot write {}\n", opt->output);
+      std::exit(1);
+    }
+    fmt::print(stderr, "etviz-gen: wrote {} ({} passes, {} nodes in the first)\n", opt->output,
+               trace.passes.size(), trace.passes.front().nodes.size());
   });
 }
 

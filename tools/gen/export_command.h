@@ -5,4 +5,6 @@
 
 namespace etviz::gen {
 void register_export_command(CLI::App& app);
-}
+// `etviz-gen trace`: a pass trace of the transformer (trace_model.h).
+void register_trace_command(CLI::App& app);
+}  // namespace etviz::gen

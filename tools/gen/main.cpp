@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   });
   etviz::gen::register_etdump_command(app);
   etviz::gen::register_export_command(app);
+  etviz::gen::register_trace_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -54,19 +54,26 @@ export class GraphView {
   isVisible(node) { return this.vis.nodeRep[node] < 0; }
 
   // What is under screen point (sx, sy): { node }, { group } (a collapsed box, or an expanded
-  // group's title bar with header: true), { edge } within 5 screen pixels, or {}.
-  hit(sx, sy) {
+  // group's title bar with header: true), { edge } within 5 screen pixels, or {}. `decoration`
+  // ({ styles, edgeHidden } of an overlay, or absent): nodes whose style is hidden and hidden
+  // edges are not there to hit.
+  hit(sx, sy, decoration = {}) {
     const L = this.layout;
     const [wx, wy] = this.camera.toWorld(sx, sy);
     const nodes = this.boxes.nodes;
+    const st = decoration.styles;
+    const hiddenEdges = decoration.edgeHidden;
     for (let k = nodes.length - 1; k >= 0; k--) {
       const i = nodes[k];
+      if (st && st.styles[st.bucket[i]].hidden) continue;
       if (wx >= L.nx[i] && wx <= L.nx[i] + L.nw[i] && wy >= L.ny[i] && wy <= L.ny[i] + L.nh[i]) return { node: i };
     }
+    const gh = st ? st.groupHidden : null;
     for (const g of this.boxes.collapsed)
-      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g]) return { group: g };
+      if (!(gh && gh[g]) && wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g]) return { group: g };
     for (let k = this.framesByDepth.length - 1; k >= 0; k--) {
       const g = this.framesByDepth[k];
+      if (gh && gh[g]) continue;
       if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + FRAME_HEADER) return { group: g, header: true };
     }
     const tol = 5 / this.camera.scale;
@@ -74,6 +81,7 @@ export class GraphView {
     const eb = this.edgeBounds;
     let best = -1, bestD = tol;
     for (let e = 0; e < m.edgeCount; e++) {
+      if (hiddenEdges && hiddenEdges[e]) continue;
       if (wx < eb[4 * e] - tol || wx > eb[4 * e + 2] + tol || wy < eb[4 * e + 1] - tol || wy > eb[4 * e + 3] + tol) continue;
       const a = L.ptOff[e], b = L.ptOff[e + 1];
       if (!Number.isNaN(L.jx[e]) && b > a) {

@@ -18,6 +18,7 @@ import { Minimap } from './minimap.js';
 import { OverlayHost } from './overlay.js';
 import { GraphView } from './graph_view.js';
 import { ProfileOverlay } from './profile_overlay.js';
+import { TimelineOverlay } from './timeline_overlay.js';
 import { installTestFacade } from './test_facade.js';
 
 const $ = (id) => document.getElementById(id);
@@ -56,12 +57,21 @@ class App {
       get model() { return app.model; },
       get graphIndex() { return app.state.graph; },
       get theme() { return app.theme; },
+      get selectedNode() { return app.state.node; },
       stage: $('stage'),
       dock: $('dock'),
       keys: this.keys,
       selectGraph: (i) => app.selectGraph(i),
       selectNode: (i, options) => app.selectNode(i, options),
       redraw: () => { app.syncLegends(); app.invalidateOverview(); },
+      panesChanged: () => {
+        app.invalidateOverview();
+        app.resize();
+        // Each pane is narrower (or wider) now: show the whole graph in it; the minimap would
+        // cover the last pane.
+        $('minimap').hidden = app.paneCount > 1;
+        app.fit();
+      },
     };
   }
 
@@ -72,6 +82,8 @@ class App {
     this.bindKeys();
     const profile = ProfileOverlay.fromPage(document);  // null without --etdump
     if (profile) this.overlays.add(profile);
+    const timeline = TimelineOverlay.fromPage(document);  // null unless the page steps
+    if (timeline) this.overlays.add(timeline);
     this.state.on((what) => this.onStateChange(what));
     renderHelp($('help-keys'), this.keys, [
       ['wheel, pinch', 'zoom (0.02× – 8×)'], ['drag', 'pan'],
@@ -298,10 +310,13 @@ class App {
   // ---- camera ----------------------------------------------------------------------------
   resize() {
     const stage = $('stage');
-    this.width = stage.clientWidth;
+    // Panes side by side (overlay.js) split the stage; each is `width` wide.
+    const panes = this.views[this.state.graph] ? this.overlays.panes() : null;
+    this.paneCount = panes ? panes.length : 1;
+    this.width = Math.floor(stage.clientWidth / this.paneCount);
     this.height = stage.clientHeight;
     this.dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(this.width * this.dpr);
+    this.canvas.width = Math.round(stage.clientWidth * this.dpr);
     this.canvas.height = Math.round(this.height * this.dpr);
     if (this.views[this.state.graph] && !this.view.fitted) { this.initialView(); this.view.fitted = true; }
     this.requestRender();
@@ -406,6 +421,12 @@ class App {
     const q = $('search').value;
     const box = $('search-results');
     const r = searchNodes(this.model, q);
+    if (r.all && this.overlays.nodeStyles()) {
+      // Only what the graph on show holds (a step of a timeline hides the rest).
+      r.all = r.all.filter((i) => !this.isHidden(i));
+      r.results = r.results.filter((i) => !this.isHidden(i));
+      r.total = r.all.length;
+    }
     this.matchList = r.all || [];
     this.matchCursor = -1;
     this.state.setMatches(r.all);
@@ -514,7 +535,7 @@ class App {
       if (pinch && pointers.size === 2) {
         const [a, b] = [...pointers.values()];
         const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
-        cam.zoomAt((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, d / (pinch.d || d));
+        cam.zoomAt(this.paneAt((a[0] + b[0]) / 2).x, (a[1] + b[1]) / 2, d / (pinch.d || d));
         pinch.d = d;
         this.requestRender();
         return;
@@ -543,7 +564,7 @@ class App {
       ev.preventDefault();
       const k = ev.ctrlKey ? 0.01 : 0.0015;
       const delta = ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaY;
-      this.view.camera.zoomAt(ev.offsetX, ev.offsetY, Math.exp(-delta * k));
+      this.view.camera.zoomAt(this.paneAt(ev.offsetX).x, ev.offsetY, Math.exp(-delta * k));
       this.requestRender();
     }, { passive: false });
 
@@ -635,7 +656,7 @@ class App {
     requestAnimationFrame(() => {
       this.hoverPending = false;
       const [x, y] = this.hoverAt;
-      const h = this.view.hit(x, y);
+      const h = this.hitAt(x, y);
       const m = this.model;
       let text = '';
       if (h.node !== undefined) {
@@ -650,13 +671,14 @@ class App {
       this.hovered = key;
       tip.hidden = false;
       const w = tip.offsetWidth, ht = tip.offsetHeight;
-      tip.style.left = `${Math.min(x + 14, this.width - w - 6)}px`;
+      tip.style.left = `${Math.min(x + 14, $('stage').clientWidth - w - 6)}px`;
       tip.style.top = `${y + 18 + ht > this.height ? y - ht - 10 : y + 18}px`;
     });
   }
 
   click(sx, sy) {
-    const h = this.view.hit(sx, sy);
+    const h = this.hitAt(sx, sy);
+    sx = this.paneAt(sx).x;
     if (h.node !== undefined) this.selectNode(h.node);
     else if (h.group !== undefined) {
       this.toggleGroup(h.group, [sx, sy]);
@@ -682,17 +704,21 @@ class App {
   }
 
   // ---- frame loop ------------------------------------------------------------------------
-  frameState() {
+  // What the renderer draws; `pane`: one of the overlay's panes (its decoration and strip).
+  frameState(pane = null, k = 0) {
     const v = this.view;
     const s = this.state;
     return {
+      viewport: pane ? { x: k * this.width, w: this.width } : null,
+      edgeHidden: pane ? pane.edgeHidden : this.overlays.edgeHidden(),
+      labels: pane ? pane.nodeLabels : this.overlays.nodeLabels(),
       dpr: this.dpr, camera: v.camera, theme: this.theme, layout: v.layout, model: v.model,
       boxes: v.boxes, framesByDepth: v.framesByDepth, edgeBounds: v.edgeBounds, bounds: v.bounds,
       catHidden: s.catHidden, showShapes: s.showShapes, showQdq: s.showQdq, qdqRects: v.qdqRects,
       selectedNode: s.node, selectedGroup: s.group, matches: s.matches,
       edgeHighlight: s.node >= 0 || s.edge >= 0 ? this.edgeHighlight : null,
-      detachedHighlight: s.node >= 0 ? this.detachedHighlight : null, useOverview: true,
-      nodeStyles: this.overlays.nodeStyles(),
+      detachedHighlight: s.node >= 0 ? this.detachedHighlight : null, useOverview: !pane,
+      nodeStyles: pane ? pane.nodeStyles : this.overlays.nodeStyles(),
     };
   }
   // The overview bitmap is only drawn zoomed far out; build it when that is the case.
@@ -710,9 +736,17 @@ class App {
     this.pending = false;
     if (!this.width || !this.views[this.state.graph]) return;
     const t0 = performance.now();
-    const state = this.frameState();
-    if (!this.renderer.overview && this.view.boxes.nodes.length > 3000 && this.wantsOverview()) this.renderer.buildOverview(state);
-    const stats = this.renderer.draw(state);
+    const panes = this.overlays.panes();
+    if ((panes ? panes.length : 1) !== this.paneCount) this.resize();
+    let stats;
+    if (panes) {
+      panes.forEach((p, k) => { const st = this.renderer.draw(this.frameState(p, k)); if (p.current) stats = st; });
+    } else {
+      const state = this.frameState();
+      if (!this.renderer.overview && this.view.boxes.nodes.length > 3000 && this.wantsOverview()) this.renderer.buildOverview(state);
+      stats = this.renderer.draw(state);
+    }
+    this.showPaneTitles(panes);
     this.minimap.draw();
     const dt = performance.now() - t0;
     this.frameTimes.push(dt);
@@ -731,6 +765,51 @@ class App {
       this.firstPaint = -1;
     }
     this.lastFrameStats = stats;
+  }
+
+  // A title over each pane (the step it shows; the current one marked).
+  showPaneTitles(panes) {
+    let box = $('pane-titles');
+    if (!panes) { if (box) box.hidden = true; return; }
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'pane-titles';
+      box.className = 'pane-titles';
+      $('stage').appendChild(box);
+    }
+    box.hidden = false;
+    const key = panes.map((p) => `${p.title}|${p.current}`).join('\n') + `|${this.width}`;
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.replaceChildren();
+    panes.forEach((p, k) => {
+      const t = document.createElement('div');
+      t.className = 'pane-title' + (p.current ? ' current' : '');
+      t.style.left = `${k * this.width}px`;
+      t.style.width = `${this.width}px`;
+      t.textContent = p.title;
+      t.title = p.title;
+      box.appendChild(t);
+    });
+  }
+
+  // The pane under canvas x (0 without panes) and the decoration hit testing must respect.
+  paneAt(offsetX) {
+    const panes = this.overlays.panes();
+    if (!panes) return { k: 0, x: offsetX, pane: null };
+    const k = Math.max(0, Math.min(panes.length - 1, Math.floor(offsetX / this.width)));
+    return { k, x: offsetX - k * this.width, pane: panes[k] };
+  }
+  hitAt(offsetX, offsetY) {
+    const { x, pane } = this.paneAt(offsetX);
+    const styles = pane ? pane.nodeStyles : this.overlays.nodeStyles();
+    const edgeHidden = pane ? pane.edgeHidden : this.overlays.edgeHidden();
+    return this.view.hit(x, offsetY, { styles, edgeHidden });
+  }
+  // True when the decoration on show hides node i (it is not in the current step).
+  isHidden(i) {
+    const st = this.overlays.nodeStyles();
+    return !!(st && st.styles[st.bucket[i]].hidden);
   }
 
   toast(text) {

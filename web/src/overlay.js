@@ -11,6 +11,16 @@
 //                              call node)
 //   legend                  an element shown in the stage while the overlay colours nodes
 //                           (the category legend is hidden then)
+//                              A style may say { hidden: true } (the node is not drawn, not
+//                              hit and not found: not in this step) or { ghost: true } (drawn
+//                              dashed and faint: where a removed node was); the result may
+//                              carry groupHidden (Uint8Array per group: 1 = box not drawn)
+//   edgeHidden()            -> null or a Uint8Array (1: do not draw edge e)
+//   nodeLabels()            -> null or a Map node -> text drawn instead of the node's label
+//   panes()                 -> null, or [{ title, nodeStyles, edgeHidden, nodeLabels }]: the
+//                              stage splits into that many panes side by side, each drawing
+//                              the same graph, layout and camera with its own decoration
+//                              (a selection, search and camera shared by all)
 //   panelSection(node)      -> null or an element the panel shows under the node's title
 //   onGraph()               the graph on show or the theme changed
 //   onSelect(node)          a node was selected (-1: cleared)
@@ -22,7 +32,8 @@
 //
 // Host API (what attach() receives):
 //   host.model, host.graphIndex, host.theme, host.stage, host.dock, host.keys
-//   host.selectGraph(i), host.selectNode(i, {center}), host.redraw() (colours changed)
+//   host.selectedNode (-1: none), host.selectGraph(i), host.selectNode(i, {center}),
+//   host.redraw() (colours changed), host.panesChanged() (panes() returns another count)
 
 export class OverlayHost {
   constructor(host) {
@@ -46,6 +57,18 @@ export class OverlayHost {
     }
     return null;
   }
+
+  // The first overlay's answer to `method` that is not null, or null.
+  first(method) {
+    for (const o of this.overlays) {
+      const r = o[method] ? o[method]() : null;
+      if (r) return r;
+    }
+    return null;
+  }
+  edgeHidden() { return this.first('edgeHidden'); }
+  nodeLabels() { return this.first('nodeLabels'); }
+  panes() { return this.first('panes'); }
 
   panelSections(node) {
     const out = [];

@@ -114,16 +114,32 @@ export class Renderer {
   draw(s) {
     const { ctx, canvas } = this;
     const dpr = s.dpr;
-    const width = canvas.width / dpr;
+    // A pane (several side by side, overlay.js): a strip of the canvas from vx, vw wide.
+    const vx = s.viewport ? s.viewport.x : 0;
+    const width = s.viewport ? s.viewport.w : canvas.width / dpr;
     const height = canvas.height / dpr;
     const cam = s.camera;
     const T = s.theme;
     const L = s.layout;
     const M = s.model;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(vx * dpr, 0, width * dpr, canvas.height);
+    ctx.clip();
     ctx.fillStyle = T.bg;
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.setTransform(cam.scale * dpr, 0, 0, cam.scale * dpr, cam.x * dpr, cam.y * dpr);
+    ctx.fillRect(vx * dpr, 0, width * dpr, canvas.height);
+    this.vx = vx;
+    ctx.setTransform(cam.scale * dpr, 0, 0, cam.scale * dpr, (cam.x + vx) * dpr, cam.y * dpr);
+    try {
+      return this.drawScene(s, { dpr, width, height, cam, T, L, M });
+    } finally {
+      ctx.restore();
+    }
+  }
+
+  drawScene(s, { dpr, width, height, cam, T, L, M }) {
+    const { ctx } = this;
     const view = cam.viewRect(width, height);
     const margin = 40 / cam.scale;
     const x0 = view.x0 - margin, y0 = view.y0 - margin, x1 = view.x1 + margin, y1 = view.y1 + margin;
@@ -142,10 +158,12 @@ export class Renderer {
 
     // Expanded group frames, outermost first.
     const frames = s.framesByDepth;
+    const groupHidden = s.nodeStyles ? s.nodeStyles.groupHidden : null;
     for (let k = 0; k < frames.length; k++) {
       const g = frames[k];
       const x = L.gx[g], y = L.gy[g], w = L.gw[g], h = L.gh[g];
       if (x > x1 || y > y1 || x + w < x0 || y + h < y0) continue;
+      if (groupHidden && groupHidden[g]) continue;
       ctx.beginPath();
       roundRect(ctx, x, y, w, h, 6);
       ctx.fillStyle = M.g.owner[g] >= 0 ? T.delegateFill : T.frameFill;
@@ -241,6 +259,7 @@ export class Renderer {
       const g = boxes.collapsed[k];
       const x = L.gx[g], y = L.gy[g], w = L.gw[g], h = L.gh[g];
       if (x > x1 || y > y1 || x + w < x0 || y + h < y0) continue;
+      if (groupHidden && groupHidden[g]) continue;
       ctx.beginPath();
       roundRect(ctx, x + 3, y + 3, w, h, 5);  // a second sheet: "there is more inside"
       ctx.fillStyle = T.collapsedStroke;
@@ -284,12 +303,15 @@ export class Renderer {
       if (x > x1 || y > y1 || x + nw[i] < x0 || y + nh[i] < y0) continue;
       byCat[heat ? heat.bucket[i] : cat[i]].push(i);
     }
+    const labelOf = (i) => (s.labels && s.labels.has(i) ? s.labels.get(i) : M.nodeLabel(i));
     for (let c = 0; c < byCat.length; c++) {
       const ids = byCat[c];
-      if (!ids.length) continue;
-      stats.nodes += ids.length;
       const style = styles[c];
-      ctx.globalAlpha = !heat && faded[c] ? 0.18 : 1;
+      if (!ids.length || style.hidden) continue;
+      stats.nodes += ids.length;
+      // A ghost: a node the overlay shows where it was (removed since the step before).
+      ctx.setLineDash(style.ghost ? [4 * px, 3 * px] : []);
+      ctx.globalAlpha = style.ghost ? 0.55 : !heat && faded[c] ? 0.18 : 1;
       if (lod === 0) {
         ctx.fillStyle = style.stroke;
         ctx.beginPath();
@@ -312,9 +334,10 @@ export class Renderer {
       ctx.fillStyle = T.text;
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'center';
-      for (const i of ids) ctx.fillText(fitText(ctx, FONT, M.nodeLabel(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
+      for (const i of ids) ctx.fillText(fitText(ctx, FONT, labelOf(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
     }
     ctx.globalAlpha = 1;
+    ctx.setLineDash([]);
 
     // Broadcast sources whose many uses are not drawn: a stub and the count.
     if (lod >= 1) {
@@ -380,19 +403,21 @@ export class Renderer {
     const T = s.theme;
     const candidates = [];
     const onScreen = (x, y, w, h) => x <= x1 && y <= y1 && x + w >= x0 && y + h >= y0;
+    const gh = s.nodeStyles ? s.nodeStyles.groupHidden : null;
     for (const g of s.boxes.collapsed)
-      if (onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: false });
+      if (!(gh && gh[g]) && onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: false });
     for (const g of s.framesByDepth)
-      if (onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: true });
+      if (!(gh && gh[g]) && onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: true });
     // Node names only when few enough to read (a map shows towns, not houses).
     const nodes = s.boxes.nodes;
     let shown = 0;
     for (const i of nodes) if (onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) shown++;
+    const hidden = (i) => s.nodeStyles && s.nodeStyles.styles[s.nodeStyles.bucket[i]].hidden;
     if (shown <= 600)
       for (const i of nodes)
-        if (onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) candidates.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], text: M.nodeLabel(i), group: false, top: false });
+        if (!hidden(i) && onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) candidates.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], text: s.labels && s.labels.has(i) ? s.labels.get(i) : M.nodeLabel(i), group: false, top: false });
     candidates.sort((a, b) => (b.group - a.group) || (b.w * b.h - a.w * a.h));
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, this.vx * dpr, 0);
     const taken = new Occupancy(24);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
@@ -413,7 +438,7 @@ export class Renderer {
       ctx.fillStyle = c.group ? T.muted : T.text;
       ctx.fillText(text, cx, cy + 0.5);
     }
-    ctx.setTransform(cam.scale * dpr, 0, 0, cam.scale * dpr, cam.x * dpr, cam.y * dpr);
+    ctx.setTransform(cam.scale * dpr, 0, 0, cam.scale * dpr, (cam.x + this.vx) * dpr, cam.y * dpr);
   }
 
   // Selection and search matches on top of everything, at any level of detail.
@@ -459,7 +484,7 @@ export class Renderer {
     for (let e = 0; e < M.edgeCount; e++) {
       const a = L.ptOff[e], z = L.ptOff[e + 1];
       const joined = !Number.isNaN(L.jx[e]);
-      if (z - a < (joined ? 1 : 2)) continue;
+      if (z - a < (joined ? 1 : 2) || (s.edgeHidden && s.edgeHidden[e])) continue;
       if (joined) ctx.moveTo(L.jx[e], L.jy[e]); else ctx.moveTo(L.pts[2 * a], L.pts[2 * a + 1]);
       for (let k = joined ? a : a + 1; k < z; k++) ctx.lineTo(L.pts[2 * k], L.pts[2 * k + 1]);
     }
@@ -472,6 +497,7 @@ export class Renderer {
     const byCat = styles.map(() => []);
     for (const i of s.boxes.nodes) byCat[s.nodeStyles ? s.nodeStyles.bucket[i] : M.n.cat[i]].push(i);
     byCat.forEach((ids, c) => {
+      if (styles[c].hidden) return;
       ctx.globalAlpha = !s.nodeStyles && s.catHidden[c] ? 0.18 : 1;
       ctx.fillStyle = styles[c].stroke;
       ctx.beginPath();

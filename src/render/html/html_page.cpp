@@ -6,8 +6,10 @@
 #include <array>
 #include <random>
 
+#include "analysis/timeline.h"
 #include "render/html/page_data.h"
 #include "render/html/profile_data.h"
+#include "render/html/timeline_data.h"
 #include "render/html/view_model.h"
 #include "render/html/viewer_assets.h"
 
@@ -117,9 +119,10 @@ struct EncodedFile {
   std::string payload;
 };
 
-EncodedFile encode_file(const Document& doc, const PageSource& source, const PageOptions& options) {
+EncodedFile encode_file(const Document& doc, const PageSource& source, const PageOptions& options,
+                        const std::vector<int32_t>& graphs) {
   EncodedFile f;
-  for (int32_t g : top_level_graphs(doc)) {
+  for (int32_t g : graphs.empty() ? top_level_graphs(doc) : graphs) {
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(
           fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
@@ -155,9 +158,13 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     if (!f.doc || f.doc->graphs.empty())
       return Error(fmt::format("{}: the file holds no graph to show", f.file_name));
   std::vector<EncodedFile> files;
-  files.push_back(encode_file(doc, PageSource{options.file_name, options.file_size}, options));
+  for (int32_t g : options.graphs)
+    if (g < 0 || static_cast<size_t>(g) >= doc.graphs.size())
+      return Error(fmt::format("no graph {} to show (the document has {})", g, doc.graphs.size()));
+  files.push_back(
+      encode_file(doc, PageSource{options.file_name, options.file_size}, options, options.graphs));
   for (const PageFile& f : more_files)
-    files.push_back(encode_file(*f.doc, PageSource{f.file_name, f.file_size}, options));
+    files.push_back(encode_file(*f.doc, PageSource{f.file_name, f.file_size}, options, {}));
   const std::vector<ViewModel>& views = files.front().views;
 
   const std::string nonce = make_nonce();
@@ -195,6 +202,15 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     page += profile_data_json(*options.profile, doc, views);
     page += "</script>\n";
   }
+  if (options.timeline) {
+    for (size_t k = 0; k < views.size(); ++k) {
+      if (views[k].root_graph != options.timeline_graph) continue;
+      page += "<script type=\"application/json\" id=\"etviz-timeline\">";
+      page += timeline_data_json(*options.timeline, doc, options.timeline_graph, views[k], k);
+      page += "</script>\n";
+      break;
+    }
+  }
   if (!assets::kLayoutWasmJs.empty()) {
     page += "<script nonce=\"" + nonce + "\">\n";
     page += script_safe(assets::kLayoutWasmJs);
@@ -216,6 +232,24 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     stats->has_wasm = !assets::kLayoutWasmJs.empty();
   }
   return page;
+}
+
+Result<std::string> write_timeline_page(Document& doc, const std::vector<int32_t>& steps,
+                                        PageOptions options, PageStats* stats) {
+  if (steps.size() < 2)
+    return Error(fmt::format("stepping needs two graphs or more; found {}", steps.size()));
+  if (options.progress)
+    options.progress(fmt::format("matching nodes across {} graphs", steps.size()));
+  const analysis::Timeline timeline = analysis::build_timeline(doc, steps);
+  Graph merged = timeline.merged;
+  merged.name = fmt::format("{} steps: {} \u2192 {}", steps.size(), timeline.steps.front().name,
+                            timeline.steps.back().name);
+  merged.kind = GraphKind::kMethod;
+  doc.graphs.push_back(std::move(merged));
+  options.timeline = &timeline;
+  options.timeline_graph = static_cast<int32_t>(doc.graphs.size() - 1);
+  options.graphs = {options.timeline_graph};
+  return write_html_page(doc, options, {}, stats);
 }
 
 }  // namespace etviz::render::html

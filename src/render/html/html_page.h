@@ -11,6 +11,11 @@
 namespace etviz::render::html {
 
 struct ProfileOverlay;  // render/html/profile_data.h
+}  // namespace etviz::render::html
+namespace etviz::analysis {
+struct Timeline;  // analysis/timeline.h
+}  // namespace etviz::analysis
+namespace etviz::render::html {
 
 struct PageOptions {
   std::string file_name;  // shown in the title and header
@@ -21,6 +26,13 @@ struct PageOptions {
   void (*progress)(const std::string&) = nullptr;
   // A runtime profile to overlay (heat colours, timing panel, profile table), or null.
   const ProfileOverlay* profile = nullptr;
+  // The graphs the page shows (Document::graphs indices), in selector order; empty: every
+  // top-level graph.
+  std::vector<int32_t> graphs;
+  // Steps to show over one graph (a pass trace, ETRecord stages, a diff of files), or null:
+  // `timeline_graph` is the Document graph holding timeline->merged (docs/viewer.md).
+  const analysis::Timeline* timeline = nullptr;
+  int32_t timeline_graph = -1;
 };
 
 struct PageStats {
@@ -45,6 +57,13 @@ struct PageFile {
 Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
                                     const std::vector<PageFile>& more_files,
                                     PageStats* stats = nullptr);
+
+// A page that steps through graphs of `doc` (pass snapshots, ETRecord stages, or graphs of
+// several files absorbed into one document: Document::absorb_graph), in order: their union is
+// laid out once (analysis/timeline.h) and appended to `doc` as one more graph, which is the
+// graph the page shows; the timeline overlay shows each step over it.
+Result<std::string> write_timeline_page(Document& doc, const std::vector<int32_t>& steps,
+                                        PageOptions options, PageStats* stats = nullptr);
 
 // True when this binary carries the WebAssembly layout module (expand/collapse re-layout).
 bool viewer_has_wasm_layout();

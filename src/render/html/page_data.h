@@ -24,4 +24,8 @@ std::string page_data_json(const Document& doc, const PageSource& source,
 // '<', '>', '&', U+2028 and U+2029 become \u escapes and invalid UTF-8 becomes U+FFFD.
 void append_json_string(std::string& out, std::string_view text);
 
+// JSON text made safe inside an HTML <script> element: '<', '>', '&', U+2028 and U+2029 (which
+// occur only inside strings in JSON) become their \u escapes, which mean the same.
+std::string script_safe_json(const std::string& json);
+
 }  // namespace etviz::render::html

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analysis/profile_join.h"
+#include "render/html/page_data.h"
 
 namespace etviz::render::html {
 namespace {
@@ -209,27 +210,7 @@ std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc
   }
   root["graphs"] = std::move(graphs);
 
-  // Safe inside <script>: the characters that could end the element or start markup occur
-  // only inside JSON strings, where their \u escapes mean the same.
-  const std::string text = root.dump(-1, ' ', false, json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size() + 64);
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '<')
-      out += "\\u003c";
-    else if (c == '>')
-      out += "\\u003e";
-    else if (c == '&')
-      out += "\\u0026";
-    else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
-             (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
-      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else
-      out += c;
-  }
-  return out;
+  return script_safe_json(root.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 }  // namespace etviz::render::html

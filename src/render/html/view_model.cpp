@@ -14,22 +14,6 @@ constexpr double kNodeHeight = 28;
 constexpr double kGroupHeight = 34;
 constexpr int kMaxNesting = 16;  // subgraphs inside subgraphs; deeper references are ignored
 
-std::string node_label(const Node& n) {
-  switch (n.kind) {
-    case NodeKind::kKernel: {
-      std::string base = analysis::op_base_name(n.op);
-      return base.empty() ? n.op : base;
-    }
-    case NodeKind::kInput:
-    case NodeKind::kOutput:
-    case NodeKind::kConstant:
-    case NodeKind::kGetAttr:
-      return n.name.empty() ? n.op : n.name;
-    default:
-      return n.op.empty() ? n.name : n.op;
-  }
-}
-
 // Sizes are held at the page's precision from the start, so the layout computed here is the
 // one the page's WebAssembly engine reproduces from the embedded sizes.
 double box_width(const std::string& label, double extra, double min_w, double max_w) {
@@ -454,6 +438,22 @@ void place_parameters_with_consumers(ViewModel& m) {
 }
 
 }  // namespace
+
+std::string node_label(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::kKernel: {
+      std::string base = analysis::op_base_name(n.op);
+      return base.empty() ? n.op : base;
+    }
+    case NodeKind::kInput:
+    case NodeKind::kOutput:
+    case NodeKind::kConstant:
+    case NodeKind::kGetAttr:
+      return n.name.empty() ? n.op : n.name;
+    default:
+      return n.op.empty() ? n.name : n.op;
+  }
+}
 
 double text_width(const std::string& text) {
   // Average advance of a 12px sans-serif: narrow letters ~5px, capitals and digits ~7.5px.

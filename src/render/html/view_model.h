@@ -95,6 +95,10 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
 layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expanded);
 layout::Options layout_options();
 
+// What a node's box says: the op's base name for kernels, the name of inputs, outputs and
+// constants, else the op.
+std::string node_label(const Node& n);
+
 // Estimated width of `text` in the viewer's 12px node font, in layout units.
 double text_width(const std::string& text);
 

@@ -1,0 +1,286 @@
+#include "formats/trace/trace_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/graph_builder.h"
+#include "formats/open_document.h"
+#include "formats/torch_export/exported_program_reader.h"
+#include "formats/torch_export/json_tree.h"
+
+namespace etviz::trace {
+namespace {
+
+using torch_export::JsonRef;
+using torch_export::JsonTree;
+
+// A trace may name files; those files may not be traces themselves (no recursion).
+thread_local int g_depth = 0;
+
+// "torch.float32" -> "float32"; anything else as is.
+std::string dtype_name(std::string text) {
+  if (text.starts_with("torch.")) text = text.substr(6);
+  if (text == "float") return "float32";
+  if (text == "half") return "float16";
+  if (text == "long") return "int64";
+  if (text == "int") return "int32";
+  if (text == "bool") return "bool";
+  return text;
+}
+
+// "[1, 3, 224, 224]" -> dims; symbols ("s0") stay symbolic. Empty for anything else.
+std::vector<Dim> parse_shape(const std::string& text) {
+  std::vector<Dim> dims;
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return dims;
+  size_t i = 1;
+  while (i < text.size() - 1) {
+    while (i < text.size() - 1 && (text[i] == ' ' || text[i] == ',')) ++i;
+    size_t j = i;
+    while (j < text.size() - 1 && text[j] != ',') ++j;
+    std::string item = text.substr(i, j - i);
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (!item.empty()) {
+      Dim d;
+      char* end = nullptr;
+      const long long v = std::strtoll(item.c_str(), &end, 10);
+      if (end && *end == 0)
+        d.size = v;
+      else
+        d.symbol = item;
+      dims.push_back(std::move(d));
+    }
+    i = j + 1;
+  }
+  return dims;
+}
+
+// "aten.convolution.default" (str(OpOverload)) -> "aten::convolution", as the .pt2 reader names
+// ops, so a trace's passes diff against .pt2 and ETRecord stages; others unchanged.
+std::string op_name(const std::string& target) {
+  const auto dots = std::count(target.begin(), target.end(), '.');
+  if (dots >= 2 && target.find("::") == std::string::npos &&
+      target.find(' ') == std::string::npos && target.find('<') == std::string::npos)
+    return torch_export::normalize_target("torch.ops." + target);
+  return target;
+}
+
+// One inline snapshot (the PR #18027 node/edge shape) into `b`.
+void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::string& where) {
+  Graph& g = b.graph();
+  std::unordered_map<std::string, NodeId> by_id;
+  std::unordered_map<NodeId, ValueId> output_of;
+  size_t duplicates = 0;
+  JsonRef nodes = pass["nodes"];
+  if (nodes.valid() && !nodes.is_array())
+    doc.warn(where + ": 'nodes' is not an array; the pass is shown without nodes");
+  for (JsonRef jn : nodes) {
+    if (!jn.is_object()) continue;
+    std::string id = jn["id"].string_or("");
+    if (id.empty()) id = jn["name"].string_or("");
+    if (id.empty()) id = fmt::format("node_{}", g.nodes.size());
+    JsonRef details = jn["details"];
+    const std::string fx_op = details["op"].string_or("call_function");
+    const std::string category = jn["category"].string_or("");
+    Node n;
+    n.name = id;
+    if (by_id.count(id)) {
+      ++duplicates;
+      n.name = fmt::format("{}#{}", id, duplicates + 1);
+    }
+    n.op = op_name(jn["op_name"].string_or(details["target"].string_or("")));
+    if (fx_op == "placeholder")
+      n.kind = category == "param" ? NodeKind::kConstant : NodeKind::kInput;
+    else if (fx_op == "output")
+      n.kind = NodeKind::kOutput;
+    else if (fx_op == "get_attr")
+      n.kind = NodeKind::kGetAttr;
+    else
+      n.kind = NodeKind::kKernel;
+    if (n.kind == NodeKind::kConstant) n.op = "parameter";
+    if (n.kind == NodeKind::kInput) n.op = "input";
+    if (n.kind == NodeKind::kOutput) n.op = "output";
+    // The node's tensor: one output value carrying the snapshot's shape and dtype.
+    if (n.kind != NodeKind::kOutput) {
+      Value v;
+      v.name = n.name;
+      v.kind = ValueKind::kTensor;
+      v.tensor.shape = parse_shape(details["shape"].string_or(""));
+      v.tensor.dtype = dtype_name(details["dtype"].string_or(""));
+      const ValueId vid = b.add_value(std::move(v));
+      n.outputs.push_back({"", vid});
+      output_of[static_cast<NodeId>(g.nodes.size())] = vid;
+    }
+    // The module the node came from: a dotted path, or FX's nn_module_stack ({key: [path,
+    // type]}, innermost last) as etviz and later trace writers record it.
+    JsonRef stack = details["nn_module_stack"];
+    std::string module = stack.string_or("");
+    if (stack.is_object() || stack.is_array())
+      for (JsonRef frame : stack) {
+        std::optional<std::string> path;
+        if (frame.is_array()) {
+          for (JsonRef first : frame) {
+            path = first.as_string();
+            break;
+          }
+        } else {
+          path = frame["path"].as_string();
+        }
+        if (path && !path->empty()) module = *path;
+      }
+    if (module.size() > 4096) module.resize(4096);
+    if (!module.empty()) {
+      n.provenance.module_path = module;
+      n.group = b.module_group(module);
+    }
+    if (auto st = details["stack_trace"].as_string()) {
+      StackFrame frame;
+      frame.context = *st;
+      n.provenance.stack.push_back(std::move(frame));
+    }
+    for (const char* key : {"input_qparams", "output_qparams"})
+      if (details[key].valid() && !details[key].is_null())
+        n.attributes.push_back({key, std::string(details[key].raw().substr(0, 2048))});
+    if (auto q = jn["qdq_group_id"].as_int())
+      n.attributes.push_back({"qdq_group", std::to_string(*q)});
+    const std::string label = jn["label"].string_or("");
+    if (!label.empty() && label != n.name) n.attributes.push_back({"label", label});
+    by_id.emplace(id, static_cast<NodeId>(g.nodes.size()));
+    g.add_node(std::move(n));
+  }
+  if (duplicates)
+    doc.warn(fmt::format("{}: {} duplicate node id{} renamed (#2, #3, ...)", where, duplicates,
+                         duplicates == 1 ? "" : "s"));
+  size_t dangling = 0;
+  for (JsonRef e : pass["edges"]) {
+    auto s = by_id.find(e["source"].string_or(""));
+    auto t = by_id.find(e["target"].string_or(""));
+    if (s == by_id.end() || t == by_id.end()) {
+      ++dangling;
+      continue;
+    }
+    auto out = output_of.find(s->second);
+    if (out == output_of.end()) continue;
+    g.nodes[static_cast<size_t>(t->second)].inputs.push_back({"", out->second});
+  }
+  if (dangling)
+    doc.warn(fmt::format("{}: {} edge{} name a node id the pass does not have; left out", where,
+                         dangling, dangling == 1 ? "" : "s"));
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    if (g.nodes[k].kind == NodeKind::kInput && !g.nodes[k].outputs.empty())
+      g.inputs.push_back(g.nodes[k].outputs[0].value);
+    if (g.nodes[k].kind == NodeKind::kOutput)
+      for (const Argument& a : g.nodes[k].inputs) g.outputs.push_back(a.value);
+  }
+}
+
+}  // namespace
+
+bool looks_like_trace(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() &&
+         (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
+    ++i;
+  if (i >= text.size() || text[i] != '{') return false;
+  // Cheap: the key appears near the top in both forms (json.dump writes passes after the
+  // model name; our writer writes it third).
+  return text.substr(i, 4096).find("\"passes\"") != std::string_view::npos;
+}
+
+Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
+  const std::string& path = file->path();
+  if (g_depth > 0) return Error(path + ": a trace cannot name another trace");
+  auto bytes = file->bytes();
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  auto tree = JsonTree::parse(text);
+  if (!tree) return tree.error().within(path);
+  JsonRef root = tree->root();
+  if (!root.is_object()) return Error(path + ": a trace is a JSON object");
+  JsonRef passes = root["passes"];
+  if (!passes.is_array()) return Error(path + ": a trace needs a 'passes' array");
+
+  Document doc;
+  doc.sources.push_back(file);
+  doc.format = DocumentFormat::kTrace;
+  const bool ours = root["format"].string_or("") == kTraceFormat;
+  const std::string model = root[ours ? "model" : "model_name"].string_or("");
+  doc.format_version = ours ? std::string(kTraceFormat) : "ExecuTorch pass trace (trace_passes.py)";
+  if (!model.empty()) doc.properties.push_back({"model", model});
+  doc.properties.push_back({"passes", std::to_string(passes.size())});
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+
+  int32_t index = 0;
+  for (JsonRef pass : passes) {
+    ++index;
+    const std::string where = fmt::format("{}: pass {}", path, index);
+    if (!pass.is_object()) {
+      doc.warn(where + ": not a JSON object; skipped");
+      continue;
+    }
+    JsonRef meta = pass["metadata"];
+    std::string name = pass["name"].string_or(meta["model_name"].string_or(""));
+    if (name.empty()) name = fmt::format("pass {}", index);
+    JsonRef error = pass["error"].valid() ? pass["error"] : meta["error"];
+    std::string error_message, traceback;
+    if (error.is_object()) {
+      error_message = error["message"].string_or("failed");
+      traceback = error["traceback"].string_or("");
+    } else if (error.is_string()) {
+      error_message = error.string_or("");
+    }
+
+    int32_t graph_index = -1;
+    if (auto ref = pass["file"].as_string()) {
+      // A snapshot in a file of its own, read by the reader of its format.
+      const std::filesystem::path target =
+          std::filesystem::path(*ref).is_absolute() ? std::filesystem::path(*ref) : dir / *ref;
+      ++g_depth;
+      auto snapshot = open_document(target.string());
+      --g_depth;
+      if (!snapshot) {
+        doc.warn(fmt::format("{}: {}", where, snapshot.error().message()));
+        if (error_message.empty()) error_message = snapshot.error().message();
+      } else {
+        const std::string wanted = pass["graph"].string_or("");
+        int32_t pick = -1;
+        for (size_t g = 0; g < snapshot->graphs.size() && pick < 0; ++g)
+          if (snapshot->graphs[g].is_top_level() &&
+              (wanted.empty() || snapshot->graphs[g].name == wanted))
+            pick = static_cast<int32_t>(g);
+        if (pick < 0)
+          doc.warn(fmt::format("{}: {} has no graph '{}' (graphs: {})", where, target.string(),
+                               wanted, snapshot->top_level_names()));
+        else
+          graph_index = doc.absorb_graph(*snapshot, pick);
+      }
+    }
+    if (graph_index < 0) {
+      GraphBuilder b(name, GraphKind::kExportedProgram, Stage{StageRole::kPass, model});
+      if (pass["nodes"].valid()) read_snapshot(pass, b, doc, where);
+      graph_index = static_cast<int32_t>(doc.graphs.size());
+      doc.graphs.push_back(b.finish());
+    }
+    Graph& g = doc.graphs[static_cast<size_t>(graph_index)];
+    g.name = fmt::format("{}: {}", index, name);
+    g.kind = GraphKind::kExportedProgram;
+    g.stage = Stage{StageRole::kPass, model};
+    g.attributes.push_back({"pass", name});
+    g.attributes.push_back({"pass_index", std::to_string(index)});
+    if (auto total = meta["total_nodes"].as_int())
+      g.attributes.push_back({"total_nodes", std::to_string(*total)});
+    if (!error_message.empty()) {
+      g.attributes.push_back({"error", error_message});
+      if (!traceback.empty()) g.attributes.push_back({"traceback", traceback.substr(0, 8192)});
+      doc.warn(fmt::format("{} ({}) failed: {}", where, name, error_message));
+    }
+  }
+  if (doc.graphs.empty()) doc.warn(path + ": the trace holds no pass");
+  return doc;
+}
+
+}  // namespace etviz::trace

@@ -1,0 +1,208 @@
+// Node matching and diff facts (analysis/diff.h) on real corpus pairs, an ETRecord's stages,
+// and generated programs with known edits.
+#include "analysis/diff.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analysis/delegation.h"
+#include "program_builder.h"
+#include "render/diff_report.h"
+#include "test_support.h"
+#include "transformer_model.h"
+
+namespace etviz {
+namespace {
+
+const char* kEtrecord2023 =
+    "etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin";
+const char* kEtrecordRenamed =
+    "etrecord/pytorch__executorch__examples__dev_tools__scripts__etrecord.747f30de.bin";
+const char* kDnfDelegated = "pte/berndporr__dnf_executorch__dnf.47145c4a.pte";
+const char* kDnfPortable = "pte/berndporr__dnf_executorch__dnf.d1aa57fe.pte";
+
+// Facts every diff must satisfy, whatever it matched.
+void expect_consistent(const Graph& a, const Graph& b, const analysis::GraphDiff& d) {
+  EXPECT_EQ(d.same + d.changed + d.added, static_cast<int64_t>(b.nodes.size()));
+  EXPECT_EQ(d.same + d.changed + d.removed, static_cast<int64_t>(a.nodes.size()));
+  for (size_t i = 0; i < b.nodes.size(); ++i) {
+    const NodeId x = d.b_to_a[i];
+    if (x != kNoId) {
+      EXPECT_EQ(d.a_to_b[static_cast<size_t>(x)], static_cast<NodeId>(i));
+    }
+  }
+  // Operator deltas are the difference of the two op histograms, computed here apart.
+  std::map<std::string, int64_t> delta;
+  for (const Node& n : a.nodes)
+    if (analysis::counts_as_operator(n)) --delta[n.op];
+  for (const Node& n : b.nodes)
+    if (analysis::counts_as_operator(n)) ++delta[n.op];
+  std::map<std::string, int64_t> reported;
+  for (const auto& o : d.op_deltas) reported[o.op] = o.b - o.a;
+  for (auto it = delta.begin(); it != delta.end();)
+    it = it->second == 0 ? delta.erase(it) : std::next(it);
+  EXPECT_EQ(reported, delta);
+}
+
+TEST(Diff, TheSameEtrecordWrittenByTwoExecuTorchVersionsIsTheSame) {
+  const Document a = test::load(test::corpus(kEtrecord2023));
+  const Document b = test::load(test::corpus(kEtrecordRenamed));
+  for (StageRole role : {StageRole::kAtenDialect, StageRole::kEdgeDialect}) {
+    const Graph* ga = a.find_stage(role, "forward");
+    const Graph* gb = b.find_stage(role, "forward");
+    ASSERT_NE(ga, nullptr);
+    ASSERT_NE(gb, nullptr);
+    const auto d = analysis::diff_graphs(a, *ga, b, *gb);
+    expect_consistent(*ga, *gb, d);
+    EXPECT_EQ(d.same, 4);  // two inputs, mul, output
+    EXPECT_EQ(d.changed + d.added + d.removed, 0);
+  }
+}
+
+TEST(Diff, AnEtrecordsAtenAndEdgeStagesMatchDespiteRenamedNodes) {
+  const Document doc = test::load(test::corpus(kEtrecord2023));
+  const auto order = analysis::pipeline_graphs(doc);
+  ASSERT_EQ(order.size(), 2u);
+  const Graph& aten = doc.graphs[static_cast<size_t>(order[0])];
+  const Graph& edge = doc.graphs[static_cast<size_t>(order[1])];
+  EXPECT_EQ(aten.stage.role, StageRole::kAtenDialect);
+  EXPECT_EQ(edge.stage.role, StageRole::kEdgeDialect);
+  const auto d = analysis::diff_graphs(doc, aten, doc, edge);
+  expect_consistent(aten, edge, d);
+  // The mul is "mul" in ATen and "aten_mul_tensor" in edge: matched by structure, not name.
+  const Node* mul = nullptr;
+  for (const Node& n : edge.nodes)
+    if (n.kind == NodeKind::kKernel) mul = &n;
+  ASSERT_NE(mul, nullptr);
+  const auto b = static_cast<size_t>(mul - edge.nodes.data());
+  ASSERT_NE(d.b_to_a[b], kNoId);
+  EXPECT_EQ(aten.nodes[static_cast<size_t>(d.b_to_a[b])].name, "mul");
+  EXPECT_EQ(d.b_reason[b], analysis::MatchReason::kStructure);
+  EXPECT_EQ(d.added + d.removed, 0);
+}
+
+TEST(Diff, TheSameModelLoweredToXnnpackAndLeftPortable) {
+  const Document a = test::load(test::corpus(kDnfDelegated));
+  const Document b = test::load(test::corpus(kDnfPortable));
+  const Graph& ga = a.graphs[static_cast<size_t>(*analysis::select_graph(a, ""))];
+  const Graph& gb = b.graphs[static_cast<size_t>(*analysis::select_graph(b, ""))];
+  const auto d = analysis::diff_graphs(a, ga, b, gb);
+  expect_consistent(ga, gb, d);
+  // Delegate calls per backend, counted here from the documents.
+  int64_t xnn_a = 0, xnn_b = 0;
+  for (const Node& n : ga.nodes) xnn_a += n.kind == NodeKind::kDelegate;
+  for (const Node& n : gb.nodes) xnn_b += n.kind == NodeKind::kDelegate;
+  ASSERT_EQ(d.delegates.count("XnnpackBackend"), 1u);
+  EXPECT_EQ(d.delegates.at("XnnpackBackend"), std::make_pair(xnn_a, xnn_b));
+  EXPECT_EQ(xnn_a, 4);
+  EXPECT_EQ(xnn_b, 0);
+  // Every delegate call is gone: none of them can be matched in the portable program.
+  for (size_t i = 0; i < ga.nodes.size(); ++i)
+    if (ga.nodes[i].kind == NodeKind::kDelegate) {
+      EXPECT_EQ(d.a_status[i], analysis::DiffStatus::kRemoved);
+    }
+  // The boundary (the input and output by position) is matched by name.
+  EXPECT_GE(d.matched_by.at(analysis::MatchReason::kName), 2);
+}
+
+std::string write_program(int blocks) {
+  gen::ProgramBuilder builder;
+  gen::TransformerSpec spec;
+  spec.blocks = blocks;
+  spec.dim = 16;
+  spec.hidden = 32;
+  spec.vocab = 64;
+  gen::build_transformer(builder, spec);
+  const std::string path = test::scratch_dir("diff") + "/blocks_" + std::to_string(blocks) + ".pte";
+  std::string error;
+  EXPECT_TRUE(builder.write(path, {}, error)) << error;
+  return path;
+}
+
+TEST(Diff, KnownEditsToAGeneratedProgram) {
+  const Document doc = test::load(write_program(8));
+  const Graph& a = doc.graphs[0];
+  Graph b = a;
+  // 1. Every linear gets another overload (the op is still a linear: changed, not replaced).
+  int overloads = 0;
+  for (Node& n : b.nodes)
+    if (n.op == "aten::linear.out") {
+      n.op = "aten::linear.default";
+      ++overloads;
+    }
+  // 2. Every softmax output gets another dtype.
+  int dtypes = 0;
+  for (Node& n : b.nodes)
+    if (n.op == "aten::_softmax.out") {
+      b.values[static_cast<size_t>(n.outputs[0].value)].tensor.dtype = "float16";
+      ++dtypes;
+    }
+  ASSERT_GT(overloads, 0);
+  ASSERT_EQ(dtypes, 8);
+  const auto d = analysis::diff_graphs(doc, a, doc, b);
+  expect_consistent(a, b, d);
+  EXPECT_EQ(d.added + d.removed, 0);
+  EXPECT_EQ(d.changed, overloads + dtypes);
+  EXPECT_EQ(d.tensor_changes.size(), static_cast<size_t>(dtypes));
+  for (const auto& c : d.changes) {
+    ASSERT_EQ(c.what.size(), 1u);
+    const std::string& w = c.what[0];
+    EXPECT_TRUE(w == "op aten::linear.out -> aten::linear.default" ||
+                w.find("output 0: float32") == 0)
+        << w;
+  }
+  // Nothing moved: every node is paired with itself.
+  for (size_t i = 0; i < a.nodes.size(); ++i) EXPECT_EQ(d.a_to_b[i], static_cast<NodeId>(i));
+}
+
+TEST(Diff, RemovedBlockAndGraphsWithNothingInCommon) {
+  const Document small = test::load(write_program(3));
+  const Document large = test::load(write_program(4));
+  const Graph& a = large.graphs[0];
+  const Graph& b = small.graphs[0];
+  const auto d = analysis::diff_graphs(large, a, small, b);
+  expect_consistent(a, b, d);
+  // One block (41 calls) and its weights are gone; the rest is matched.
+  int64_t calls_a = 0, calls_b = 0;
+  for (const Node& n : a.nodes) calls_a += n.provenance.instruction >= 0;
+  for (const Node& n : b.nodes) calls_b += n.provenance.instruction >= 0;
+  EXPECT_EQ(calls_a - calls_b, 41);
+  EXPECT_GE(d.removed, 41);
+  // Two unrelated graphs: a corpus ETRecord stage against the generated program.
+  const Document other = test::load(test::corpus(kEtrecord2023));
+  const Graph& edge = *other.find_stage(StageRole::kEdgeDialect, "forward");
+  const auto apart = analysis::diff_graphs(other, edge, small, b);
+  expect_consistent(edge, b, apart);
+  // Nothing but the boundary can pair up (a graph output is an output in both).
+  for (size_t i = 0; i < b.nodes.size(); ++i)
+    if (apart.b_to_a[i] != kNoId) {
+      EXPECT_TRUE(b.nodes[i].kind == NodeKind::kInput || b.nodes[i].kind == NodeKind::kOutput)
+          << b.nodes[i].name << " matched " << edge.nodes[static_cast<size_t>(apart.b_to_a[i])].name
+          << " by " << analysis::to_string(apart.b_reason[i]);
+    }
+  EXPECT_LE(apart.same + apart.changed, 2);
+}
+
+TEST(Diff, JsonReportIsStable) {
+  const Document a = test::load(test::corpus(kDnfDelegated));
+  const Document b = test::load(test::corpus(kDnfPortable));
+  std::vector<render::DiffOperand> ops = {{"a.pte", &a, *analysis::select_graph(a, "")},
+                                          {"b.pte", &b, *analysis::select_graph(b, "")}};
+  std::vector<analysis::GraphDiff> diffs = {analysis::diff_graphs(a, ops[0].g(), b, ops[1].g())};
+  const auto j = nlohmann::json::parse(render::diff_report(ops, diffs, render::DiffFormat::kJson));
+  EXPECT_EQ(j["format"], "etviz.diff/1");
+  ASSERT_EQ(j["graphs"].size(), 2u);
+  ASSERT_EQ(j["diffs"].size(), 1u);
+  const auto& p = j["diffs"][0];
+  for (const char* key :
+       {"same", "changed", "added", "removed", "matched_by", "op_deltas", "only_in_a", "only_in_b",
+        "changes", "tensor_changes", "delegates", "constant_bytes", "payload_bytes", "arena_bytes"})
+    EXPECT_TRUE(p.contains(key)) << key;
+  EXPECT_EQ(p["only_in_a"].size(), static_cast<size_t>(diffs[0].removed));
+  EXPECT_EQ(p["only_in_b"].size(), static_cast<size_t>(diffs[0].added));
+}
+
+}  // namespace
+}  // namespace etviz

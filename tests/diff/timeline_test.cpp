@@ -1,0 +1,202 @@
+// Timelines (analysis/timeline.h): a generated pass trace with known edits stepped through,
+// the union graph's properties, the page data the viewer steps with, and `etviz trace`.
+#include "analysis/timeline.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli_run.h"
+#include "export_model.h"
+#include "export_writer.h"
+#include "render/html/html_page.h"
+#include "test_support.h"
+#include "trace_model.h"
+
+namespace etviz {
+namespace {
+
+const char* kDnfDelegated = "pte/berndporr__dnf_executorch__dnf.47145c4a.pte";
+const char* kDnfPortable = "pte/berndporr__dnf_executorch__dnf.d1aa57fe.pte";
+const char* kLinearPt2 =
+    "pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2";
+
+gen::ExportModelSpec small_spec(int blocks) {
+  gen::ExportModelSpec spec;
+  spec.blocks = blocks;
+  spec.dim = 16;
+  spec.hidden = 32;
+  spec.symbolic_seq = false;
+  return spec;
+}
+
+std::string write_trace(int blocks, std::vector<gen::TraceEdits>* edits) {
+  const std::string path = test::scratch_dir("diff") + "/trace_" + std::to_string(blocks) + ".json";
+  std::ofstream(path) << gen::write_pass_trace_json(
+      gen::build_pass_trace(small_spec(blocks), edits));
+  return path;
+}
+
+// The page data element `id` of a page, parsed.
+nlohmann::json page_element(const std::string& page, const std::string& id) {
+  const std::string open = "id=\"" + id + "\">";
+  const auto start = page.find(open);
+  if (start == std::string::npos) return nullptr;
+  const auto end = page.find("</script>", start);
+  return nlohmann::json::parse(page.substr(start + open.size(), end - start - open.size()));
+}
+
+TEST(Timeline, StepsThroughAGeneratedTraceWithKnownEdits) {
+  std::vector<gen::TraceEdits> edits;
+  Document doc = test::load(write_trace(3, &edits));
+  const std::vector<int32_t> steps = analysis::pipeline_graphs(doc);
+  ASSERT_EQ(steps.size(), 6u);
+  const analysis::Timeline t = analysis::build_timeline(doc, steps);
+  ASSERT_EQ(t.steps.size(), 6u);
+  // Each pass's diff against the pass before it with a graph is exactly what it edited:
+  // 21 linears decomposed (3 blocks x 7), 3 silu+mul fused, every float32 output halved.
+  EXPECT_EQ(edits[1].added, 21);
+  EXPECT_EQ(edits[2].removed, 3);
+  for (size_t k = 1; k < 6; ++k) {
+    const analysis::GraphDiff& d = t.steps[k].diff;
+    EXPECT_EQ(d.added, edits[k].added) << "step " << k;
+    EXPECT_EQ(d.removed, edits[k].removed) << "step " << k;
+    EXPECT_EQ(d.changed, edits[k].changed) << "step " << k;
+  }
+  // The failed pass: its error, no graph; the pass after it is compared with pass 4.
+  EXPECT_NE(t.steps[4].error.find("expected a 4-D input"), std::string::npos);
+  EXPECT_EQ(t.steps[4].base, 3);
+  EXPECT_EQ(t.steps[5].base, 3);
+  EXPECT_EQ(t.steps[5].diff.same, static_cast<int64_t>(doc.graphs[steps[5]].nodes.size()));
+}
+
+TEST(Timeline, TheUnionHoldsEveryStepExactly) {
+  Document doc = test::load(write_trace(2, nullptr));
+  const std::vector<int32_t> steps = analysis::pipeline_graphs(doc);
+  const analysis::Timeline t = analysis::build_timeline(doc, steps);
+  const Graph& m = t.merged;
+  std::vector<int> held(m.nodes.size(), 0);
+  for (size_t s = 0; s < t.steps.size(); ++s) {
+    const Graph& g = doc.graphs[static_cast<size_t>(steps[s])];
+    // One union node per node of the step, none twice.
+    std::set<NodeId> members;
+    std::vector<NodeId> union_of(g.nodes.size(), kNoId);
+    for (size_t u = 0; u < m.nodes.size(); ++u)
+      if (t.steps[s].member[u] != kNoId) {
+        ++held[u];
+        EXPECT_TRUE(members.insert(t.steps[s].member[u]).second);
+        union_of[static_cast<size_t>(t.steps[s].member[u])] = static_cast<NodeId>(u);
+      }
+    EXPECT_EQ(members.size(), g.nodes.size()) << "step " << s;
+    // Every edge of the step is an edge of the union that the step reads.
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      for (const Argument& a : g.nodes[i].inputs) {
+        const NodeId p = g.values[static_cast<size_t>(a.value)].producer;
+        if (p == kNoId) continue;
+        const NodeId up = union_of[static_cast<size_t>(p)], uc = union_of[i];
+        bool found = false;
+        for (const Argument& ua : m.nodes[static_cast<size_t>(uc)].inputs)
+          if (m.values[static_cast<size_t>(ua.value)].producer == up && t.reads(s, uc, ua.value))
+            found = true;
+        EXPECT_TRUE(found) << "step " << s << ": " << g.nodes[p].name << " -> " << g.nodes[i].name;
+      }
+  }
+  // No union node is held by no step; a node that lives through the passes is one node.
+  for (size_t u = 0; u < m.nodes.size(); ++u) EXPECT_GT(held[u], 0) << m.nodes[u].name;
+  const size_t first = doc.graphs[steps[0]].nodes.size();
+  EXPECT_EQ(m.nodes.size(), first + 14);  // the 14 permutes of pass 2 are all that was added
+}
+
+TEST(Timeline, PageDataListsWhatEachStepHidesAndChanged) {
+  std::vector<gen::TraceEdits> edits;
+  const std::string path = write_trace(2, &edits);
+  Document doc = test::load(path);
+  const std::vector<int32_t> steps = analysis::pipeline_graphs(doc);
+  render::html::PageOptions options;
+  options.file_name = "trace.json";
+  auto page = render::html::write_timeline_page(doc, steps, options);
+  ASSERT_TRUE(page) << page.error().message();
+  const auto data = page_element(*page, "etviz-timeline");
+  ASSERT_TRUE(data.is_object());
+  ASSERT_EQ(data["steps"].size(), 6u);
+  const Graph& merged = doc.graphs.back();
+  for (size_t k = 0; k < 6; ++k) {
+    const auto& s = data["steps"][k];
+    const size_t nodes = doc.graphs[steps[k]].nodes.size();
+    EXPECT_EQ(s["nodes"], nodes);
+    // A trace has no inlined subgraphs: the view holds the union's nodes, the step the rest.
+    EXPECT_EQ(s["absent"].size(), merged.nodes.size() - nodes) << k;
+    if (k == 0) continue;
+    EXPECT_EQ(s["added"].size(), static_cast<size_t>(edits[k].added)) << k;
+    EXPECT_EQ(s["removed"].size(), static_cast<size_t>(edits[k].removed)) << k;
+    EXPECT_EQ(s["changed"].size(), static_cast<size_t>(edits[k].changed)) << k;
+    EXPECT_EQ(s["changes"].size(), static_cast<size_t>(edits[k].changed)) << k;
+  }
+  EXPECT_EQ(data["steps"][4]["error"].get<std::string>().find("TagChannelsLastPass"), 0u);
+  // Pass 2 relabels the linears it made addmm; pass 1 still says linear.
+  bool relabelled = false;
+  for (const auto& [node, label] : data["steps"][0]["labels"].items())
+    relabelled |= label == "linear";
+  EXPECT_TRUE(relabelled);
+}
+
+TEST(Timeline, DiffPageOfTwoProgramsCountsAsTheReport) {
+  const std::string out = test::scratch_dir("diff") + "/dnf.html";
+  const auto ok = test::run_etviz("diff " + test::corpus(kDnfDelegated) + " " +
+                                  test::corpus(kDnfPortable) + " -o " + out);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  std::ifstream in(out);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto data = page_element(page, "etviz-timeline");
+  ASSERT_TRUE(data.is_object());
+  ASSERT_EQ(data["steps"].size(), 2u);
+  const Document a = test::load(test::corpus(kDnfDelegated));
+  const Document b = test::load(test::corpus(kDnfPortable));
+  const auto d = analysis::diff_graphs(a, a.graphs[*analysis::select_graph(a, "")], b,
+                                       b.graphs[*analysis::select_graph(b, "")]);
+  const auto& counts = data["steps"][1]["counts"];
+  EXPECT_EQ(counts["added"], d.added);
+  EXPECT_EQ(counts["removed"], d.removed);
+  EXPECT_EQ(counts["changed"], d.changed);
+  EXPECT_EQ(counts["same"], d.same);
+  EXPECT_EQ(data["steps"][1]["nodes"], b.graphs[*analysis::select_graph(b, "")].nodes.size());
+}
+
+TEST(Timeline, TraceCommandWritesATraceThatReadsBack) {
+  const std::string dir = test::scratch_dir("diff");
+  const std::string two = dir + "/two_blocks.pt2";
+  gen::ExportModelSpec spec = small_spec(2);
+  ASSERT_EQ(gen::write_pt2(two, {{"model", gen::build_export_transformer(spec)}}, true), "");
+  const std::string trace = dir + "/snapshots.json";
+  const auto r = test::run_etviz("trace " + test::corpus(kLinearPt2) + " " + two + " -o " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Document doc = test::load(trace);
+  EXPECT_EQ(doc.format, DocumentFormat::kTrace);
+  const auto steps = analysis::pipeline_graphs(doc);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(doc.graphs[steps[0]].nodes.size(),
+            test::load(test::corpus(kLinearPt2)).graphs[0].nodes.size());
+  EXPECT_EQ(doc.graphs[steps[1]].nodes.size(), test::load(two).graphs[0].nodes.size());
+  // Paths are relative to the trace, so the trace and its snapshots move together.
+  std::ifstream in(trace);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["format"], "etviz.trace/1");
+  EXPECT_EQ(j["passes"][1]["file"], "two_blocks.pt2");
+  // A snapshot that does not open fails the command, naming it; -o is required.
+  const auto bad = test::run_etviz("trace " + two + " " + dir + "/missing.pt2 -o " + trace);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("missing.pt2"), std::string::npos);
+  EXPECT_NE(test::run_etviz("trace " + two + " " + two).exit_code, 0);
+}
+
+TEST(Timeline, TheExampleTraceIsWhatTheGeneratorWrites) {
+  // tests/data/transformer_2blocks.trace.json: `etviz-gen trace --blocks 2 --dim 16 --hidden 32`.
+  std::ifstream in(std::string(ETVIZ_SOURCE_DIR) + "/tests/data/transformer_2blocks.trace.json");
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(file, gen::write_pass_trace_json(gen::build_pass_trace(small_spec(2))));
+}
+
+}  // namespace
+}  // namespace etviz
