@@ -281,7 +281,7 @@ export class TimelineOverlay {
   panelSection(i) {
     if (!this.active || i < 0) return null;
     const s = this.steps[this.step];
-    const base = s.base >= 0 ? this.steps[s.base] : null;
+    const base = s.base >= 0 ? { name: this.shortName(s.base) } : null;
     const st = this.status(i);
     const box = document.createElement('div');
     box.className = 'section timeline-section';
@@ -326,6 +326,14 @@ export class TimelineOverlay {
         list.appendChild(li);
       }
       box.appendChild(list);
+    }
+    // The panel's facts below are the union node's: those of the last step holding it.
+    const source = this.data.source ? this.data.source[i] : -1;
+    if (source >= 0 && source !== this.step) {
+      const note = document.createElement('div');
+      note.className = 'hint';
+      note.textContent = `The details below are as of step ${source + 1} (${this.shortName(source)}), the last step that holds it.`;
+      box.appendChild(note);
     }
     // Where the node lives.
     const present = [];

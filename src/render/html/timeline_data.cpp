@@ -110,8 +110,13 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
     j["hiddenEdges"] = std::move(hidden_edges);
     steps.push_back(std::move(j));
   }
+  // The step whose facts each view node's panel shows (the last step holding it).
+  json source = json::array();
+  for (size_t k = 0; k < nodes; ++k)
+    source.push_back(root[k] == kNoId ? -1 : timeline.source_step[static_cast<size_t>(root[k])]);
   json root_json;
   root_json["graph"] = page_graph;
+  root_json["source"] = std::move(source);
   root_json["steps"] = std::move(steps);
   return script_safe_json(root_json.dump(-1, ' ', false, json::error_handler_t::replace));
 }

@@ -1,0 +1,170 @@
+// Passes and diffs in the page (timeline overlay, web/src/timeline_overlay.js): stepping
+// through a generated pass trace with known edits, the failed pass's banner, nodes that never
+// move, panes side by side sharing selection and search, and a diff page that counts what
+// `etviz diff --format json` counts.
+// Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_TIMELINE_CASE.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer, waitForEngine } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const GEN = process.env.ETVIZ_GEN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+const ONLY = process.env.ETVIZ_TIMELINE_CASE;
+fs.mkdirSync(OUT, { recursive: true });
+
+// A generated trace (tools/gen/trace_model.h): 2 blocks, six passes, the fifth failed.
+function traceFiles() {
+  const json = path.join(OUT, 'trace.json');
+  const html = path.join(OUT, 'trace.html');
+  execFileSync(GEN, ['trace', '--blocks', '2', '--dim', '16', '--hidden', '32', '-o', json], { stdio: 'ignore' });
+  execFileSync(BIN, [json, '-o', html, '-q']);
+  const report = JSON.parse(execFileSync(BIN, ['diff', '--stages', json, '--format', 'json']).toString());
+  return { json, html, report };
+}
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { if (browser) await browser.close(); });
+
+const T = (page, expr) => page.evaluate(`(() => { const t = window.etvizTest.overlay('timeline'); return ${expr}; })()`);
+
+test('trace: steps with the counts the CLI reports, a banner for the failed pass, nothing moves', { skip: ONLY && ONLY !== 'trace' }, async () => {
+  const { html, report } = traceFiles();
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    assert.ok(await waitForEngine(page));
+    const steps = await T(page, 't.steps()');
+    assert.equal(steps.length, 6);
+    assert.deepEqual(steps.map((s) => s.name.replace(/^\d+: /, '')),
+      ['1_post_export', '2_DecomposeLinearPass', '3_FuseSiluMulPass', '4_HalfPrecisionPass', '5_TagChannelsLastPass', '6_MemoryPlanningPass']);
+    assert.equal(await T(page, 't.step()'), 0);
+    assert.equal(await T(page, 't.banner()'), null);
+    const layout0 = await page.evaluate(() => window.etvizTest.layout());
+    // The terminal's diff of consecutive passes (the failed pass has no graph: `diff --stages`
+    // compares it like any other, the page compares the next pass with the last one that has a
+    // graph) and the page's legend say the same.
+    const diffs = report.diffs;
+    for (let k = 1; k <= 3; k++) {
+      await page.keyboard.press(']');
+      await page.evaluate(() => window.etvizTest.frame());
+      assert.equal(await T(page, 't.step()'), k);
+      const legend = await T(page, 't.legend()');
+      for (const key of ['same', 'changed', 'added', 'removed']) assert.equal(legend[key], diffs[k - 1][key], `step ${k} ${key}`);
+      // Stepping never moves a node: the layout is the union's, the same at every step.
+      assert.deepEqual(await page.evaluate(() => window.etvizTest.layout()), layout0, `layout at step ${k}`);
+    }
+    // Known edits: pass 2 made 14 addmm from linears and added 14 permutes.
+    assert.deepEqual([steps[1].counts.added, steps[1].counts.changed], [14, 14]);
+    assert.deepEqual([steps[2].counts.removed, steps[2].counts.changed], [2, 2]);
+    await page.screenshot({ path: path.join(OUT, 'trace-step4.png') });
+    // → with nothing selected steps on: the failed pass shows its error.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await T(page, 't.step()'), 4);
+    const banner = await T(page, 't.banner()');
+    assert.match(banner, /5_TagChannelsLastPass failed: .*expected a 4-D input/);
+    assert.ok(await page.isVisible('#timeline-error'));
+    await page.screenshot({ path: path.join(OUT, 'trace-failed.png') });
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await T(page, 't.step()'), 5);
+    assert.equal(await T(page, 't.banner()'), null);
+    const last = await T(page, 't.legend()');
+    assert.deepEqual([last.added, last.removed, last.changed], [0, 0, 0]);
+    // Back to pass 2 and click a changed node: the panel shows before and after.
+    await page.evaluate(() => window.etvizTest.overlay('timeline').setStep(1));
+    const addmm = (await page.evaluate(() => window.etvizTest.findNodes('aten::addmm')))[0];
+    assert.equal(await T(page, `t.status(${addmm})`), 'changed');
+    const [x, y] = await page.evaluate((i) => window.etvizTest.nodePoint(i), addmm);
+    await page.mouse.click(x, y);
+    assert.equal((await page.evaluate(() => window.etvizTest.selected())).node, addmm);
+    const change = await page.$eval('#panel .timeline-changes li', (li) => li.textContent);
+    assert.match(change, /op aten::linear → aten::addmm/);
+    assert.match(await page.$eval('#panel .timeline-status', (e) => e.textContent), /changed since 1_post_export/);
+    await page.screenshot({ path: path.join(OUT, 'trace-changed-node.png') });
+    // With a node selected, ← walks the graph instead of stepping.
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await T(page, 't.step()'), 1);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('panes: four steps side by side share camera, selection and search; absent nodes are not there', { skip: ONLY && ONLY !== 'panes' }, async () => {
+  const { html } = traceFiles();
+  const { page, log, context } = await openViewer(browser, html, { width: 1600, height: 900 });
+  try {
+    assert.ok(await waitForEngine(page));
+    await page.evaluate(() => window.etvizTest.overlay('timeline').setStep(3));
+    await page.keyboard.press('4');
+    await page.evaluate(() => window.etvizTest.frame());
+    assert.deepEqual(await T(page, 't.panes()'), [0, 1, 2, 3]);
+    const titles = await page.$$eval('#pane-titles .pane-title', (els) => els.map((e) => [e.textContent, e.classList.contains('current')]));
+    assert.equal(titles.length, 4);
+    assert.deepEqual(titles[3], ['4/6 4_HalfPrecisionPass', true]);
+    const width = await page.$eval('#canvas', (c) => c.getBoundingClientRect().width);
+    const pane = width / 4;
+    await page.screenshot({ path: path.join(OUT, 'panes-4.png') });
+    // A permute exists from pass 2 on: in pane 1 (pass 1) its place is empty, in pane 2 it is
+    // the node; the same spot in both panes, one camera.
+    const permute = (await page.evaluate(() => window.etvizTest.findNodes('aten::permute_copy')))[0];
+    assert.equal(await T(page, `t.status(${permute}, 0)`), 'absent');
+    assert.equal(await T(page, `t.status(${permute}, 1)`), 'added');
+    const [x, y] = await page.evaluate((i) => window.etvizTest.nodePoint(i), permute);
+    const box = await page.$eval('#canvas', (c) => { const r = c.getBoundingClientRect(); return { left: r.left }; });
+    const local = x - box.left;  // nodePoint answers for the first pane
+    assert.ok(local >= 0 && local < pane, `node on screen in pane 1 (${local})`);
+    await page.mouse.click(x, y);
+    assert.notEqual((await page.evaluate(() => window.etvizTest.selected())).node, permute, 'absent in pass 1: nothing to click');
+    await page.mouse.click(x + pane, y);
+    assert.equal((await page.evaluate(() => window.etvizTest.selected())).node, permute, 'clicked in pane 2');
+    // Search finds what the current step holds (pass 4 has 14 permutes); pass 1 has none.
+    await page.fill('#search', 'op:permute_copy');
+    await page.waitForFunction(() => /14 matches/.test(document.querySelector('#search-results .summary').textContent));
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => window.etvizTest.overlay('timeline').setStep(0));
+    await page.fill('#search', 'op:permute_copy');
+    await page.waitForFunction(() => /^0 matches/.test(document.querySelector('#search-results .summary').textContent));
+    // Back to one pane: the canvas is one view again.
+    await page.keyboard.press('Escape');
+    await page.click('#timeline-bar [data-panes="1"]');
+    assert.deepEqual(await T(page, 't.panes()'), [0]);
+    assert.equal(await page.isVisible('#pane-titles'), false);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('diff: two corpus programs, the page counts what etviz diff --format json counts', { skip: ONLY && ONLY !== 'diff' }, async () => {
+  const a = path.join(CORPUS, 'pte', 'berndporr__dnf_executorch__dnf.47145c4a.pte');
+  const b = path.join(CORPUS, 'pte', 'berndporr__dnf_executorch__dnf.d1aa57fe.pte');
+  const html = path.join(OUT, 'diff.html');
+  execFileSync(BIN, ['diff', a, b, '-o', html]);
+  const report = JSON.parse(execFileSync(BIN, ['diff', a, b, '--format', 'json']).toString());
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    assert.ok(await waitForEngine(page));
+    assert.equal(await T(page, 't.step()'), 1, 'a diff of two opens on the second, coloured');
+    const legend = await T(page, 't.legend()');
+    for (const key of ['same', 'changed', 'added', 'removed']) assert.equal(legend[key], report.diffs[0][key], key);
+    // The delegate calls of the XNNPACK program are gone from the portable one: ghosts.
+    const calls = await page.evaluate(() => window.etvizTest.findNodes('XnnpackBackend'));
+    assert.ok(calls.length > 0);
+    for (const i of calls) assert.equal(await T(page, `t.status(${i})`), 'removed');
+    await page.screenshot({ path: path.join(OUT, 'diff.png') });
+    await page.keyboard.press('2');
+    await page.evaluate(() => window.etvizTest.frame());
+    await page.screenshot({ path: path.join(OUT, 'diff-panes.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
