@@ -164,20 +164,36 @@ class Matcher {
     return outs_a.size() == 1 ? outs_a[0].value : kNoId;
   }
 
-  // The one unmatched A node with B node nb's op among `candidates` (kNoId: none or several).
-  NodeId unique_candidate(NodeId nb, const std::vector<NodeId>& candidates) const {
+  // The unmatched A node with B node nb's op that `candidates` names most often (each entry
+  // is one matched neighbour pointing at it: a node fed by the counterparts of x and of wk
+  // beats one fed by x alone); kNoId when none, or when several tie for the most.
+  NodeId unique_candidate(NodeId nb, std::vector<NodeId>& candidates) const {
+    std::sort(candidates.begin(), candidates.end());
     NodeId found = kNoId;
-    for (NodeId c : candidates) {
+    size_t best = 0;
+    bool tie = false;
+    for (size_t k = 0; k < candidates.size();) {
+      size_t run = k;
+      while (run < candidates.size() && candidates[run] == candidates[k]) ++run;
+      const NodeId c = candidates[k];
+      const size_t count = run - k;
+      k = run;
       if (!free_a(c) || base_a_[static_cast<size_t>(c)] != base_b_[static_cast<size_t>(nb)])
         continue;
-      if (found != kNoId && found != c) return kNoId;
-      found = c;
+      if (count > best) {
+        best = count;
+        found = c;
+        tie = false;
+      } else if (count == best) {
+        tie = true;
+      }
     }
-    return found;
+    return tie ? kNoId : found;
   }
 
   void by_structure() {
     std::vector<NodeId> candidates;
+    std::vector<ValueId> heavy;  // matched inputs read by too many nodes to scan
     for (int round = 0; round < kMaxRounds; ++round) {
       bool progress = false;
       // Forward: from matched producers to their consumers.
@@ -185,12 +201,31 @@ class Matcher {
         const auto nb = static_cast<NodeId>(i);
         if (!free_b(nb)) continue;
         candidates.clear();
+        heavy.clear();
         for (const Argument& arg : b_.nodes[i].inputs) {
           const ValueId va = counterpart(arg.value);
           if (va == kNoId) continue;
           const auto& consumers = a_.values[static_cast<size_t>(va)].consumers;
-          if (consumers.size() > kMaxFanOut) continue;
-          candidates.insert(candidates.end(), consumers.begin(), consumers.end());
+          if (consumers.size() > kMaxFanOut) {
+            heavy.push_back(va);
+            continue;
+          }
+          for (size_t k = 0; k < consumers.size(); ++k)
+            if (k == 0 || consumers[k] != consumers[k - 1]) candidates.push_back(consumers[k]);
+        }
+        // A broadcast input (rotary tables, a mask) still tells q*cos from q*sin: each
+        // candidate found through the other inputs scores once more when it reads it.
+        if (!heavy.empty() && !candidates.empty()) {
+          const size_t light = candidates.size();
+          for (size_t k = 0; k < light; ++k) {
+            const NodeId c = candidates[k];
+            bool seen_before = false;
+            for (size_t j = 0; j < k && !seen_before; ++j) seen_before = candidates[j] == c;
+            if (seen_before) continue;
+            for (const Argument& in : a_.nodes[static_cast<size_t>(c)].inputs)
+              if (std::find(heavy.begin(), heavy.end(), in.value) != heavy.end())
+                candidates.push_back(c);
+          }
         }
         const NodeId na = unique_candidate(nb, candidates);
         if (na != kNoId) {
