@@ -254,3 +254,26 @@ test('flat programs: an op\'s own constants fold into one box above it', { skip:
     await context.close();
   }
 });
+
+test('minimap: a tall graph keeps a usable width in the minimap, not a 1-px line', { skip: ONLY && ONLY !== 'minimap' }, async () => {
+  const pte = path.join(OUT, 'tall.pte');
+  execFileSync(GEN, ['program', '--blocks', '40', '--dim', '16', '--hidden', '32', '--vocab', '64', '-o', pte], { stdio: 'ignore' });
+  const html = writePage(pte, 'minimap_tall');
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    assert.ok(await waitForEngine(page));
+    await page.keyboard.press('e');  // everything expanded: thousands of px tall, a few hundred wide
+    await page.evaluate(() => window.etvizTest.setZoom(1));
+    await page.evaluate(() => window.etvizTest.frame());
+    const layout = await page.evaluate(() => window.etvizTest.layout());
+    const tall = Math.max(...layout.ny.map((y, i) => y + layout.nh[i])) / Math.max(...layout.nx.map((x, i) => x + layout.nw[i]));
+    assert.ok(tall > 20, `the drawing is ${tall.toFixed(0)}x taller than wide`);
+    const mm = await page.evaluate(() => window.etvizTest.minimap());
+    assert.equal(mm.hidden, false, 'zoomed in on a tall graph, the minimap shows');
+    assert.ok(mm.width >= 30, `drawing ${mm.width.toFixed(1)} px wide in the minimap`);
+    await page.screenshot({ path: path.join(OUT, 'minimap-tall.png') });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -133,6 +133,7 @@ test('panes: four steps side by side share camera, selection and search; absent 
     // Back to one pane: the canvas is one view again.
     await page.keyboard.press('Escape');
     await page.click('#timeline-bar [data-panes="1"]');
+    await page.evaluate(() => window.etvizTest.frame());
     assert.deepEqual(await T(page, 't.panes()'), [0]);
     assert.equal(await page.isVisible('#pane-titles'), false);
     assert.deepEqual(log.errors, []);

@@ -67,9 +67,7 @@ class App {
       panesChanged: () => {
         app.invalidateOverview();
         app.resize();
-        // Each pane is narrower (or wider) now: show the whole graph in it; the minimap would
-        // cover the last pane.
-        $('minimap').hidden = app.paneCount > 1;
+        // Each pane is narrower (or wider) now: show the whole graph in it.
         app.fit();
       },
     };

@@ -47,7 +47,7 @@ export class Minimap {
     const drawH = Math.max(b.h * s, Math.min(HEIGHT - 10, 30));
     const sx = drawW / Math.max(b.w, 1), sy = drawH / Math.max(b.h, 1);
     const ox = (WIDTH - drawW) / 2, oy = (HEIGHT - drawH) / 2;
-    this.transform = { ox, oy, bx: b.x, by: b.y, sx, sy };
+    this.transform = { ox, oy, bx: b.x, by: b.y, sx, sy, drawW, drawH };
     if (!this.image && !this.pending) {
       this.pending = true;
       setTimeout(() => {
@@ -63,7 +63,8 @@ export class Minimap {
     ctx.fillRect(0, 0, WIDTH, HEIGHT);
     if (this.image) ctx.drawImage(this.image, ox, oy, drawW, drawH);
     const r = v.camera.viewRect(h.width, h.height);
-    mm.hidden = r.x0 <= b.x && r.y0 <= b.y && r.x1 >= b.x + b.w && r.y1 >= b.y + b.h;
+    // Hidden when the whole drawing is on screen, and beside panes (it would cover the last).
+    mm.hidden = (h.paneCount || 1) > 1 || (r.x0 <= b.x && r.y0 <= b.y && r.x1 >= b.x + b.w && r.y1 >= b.y + b.h);
     ctx.strokeStyle = h.theme.accent;
     ctx.lineWidth = 1.5;
     ctx.fillStyle = h.theme.accent + '18';

@@ -121,6 +121,11 @@ export function installTestFacade(win, app) {
       };
       requestAnimationFrame(step);
     }),
+    // The minimap: shown or not, and the size the drawing gets in it (CSS pixels).
+    minimap: () => {
+      const t = app.minimap.transform || {};
+      return { hidden: document.getElementById('minimap').hidden, width: t.drawW || 0, height: t.drawH || 0 };
+    },
     canvasPixel: (x, y) => Array.from(app.canvas.getContext('2d').getImageData(x, y, 1, 1).data),
     timings: () => ({ firstPaint: app.firstPaint, warmupMs: app.warmupMs ?? null, lastLayoutMs: app.lastLayoutMs ?? null }),
 
