@@ -19,6 +19,7 @@ import { OverlayHost } from './overlay.js';
 import { GraphView } from './graph_view.js';
 import { ProfileOverlay } from './profile_overlay.js';
 import { TimelineOverlay } from './timeline_overlay.js';
+import { MemoryOverlay } from './memory_overlay.js';
 import { installTestFacade } from './test_facade.js';
 
 const $ = (id) => document.getElementById(id);
@@ -82,6 +83,8 @@ class App {
     if (profile) this.overlays.add(profile);
     const timeline = TimelineOverlay.fromPage(document);  // null unless the page steps
     if (timeline) this.overlays.add(timeline);
+    const memory = MemoryOverlay.fromPage(document);  // null when no method plans memory
+    if (memory) this.overlays.add(memory);
     this.state.on((what) => this.onStateChange(what));
     renderHelp($('help-keys'), this.keys, [
       ['wheel, pinch', 'zoom (0.02× – 8×)'], ['drag', 'pan'],

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "analysis/timeline.h"
+#include "render/html/memory_data.h"
 #include "render/html/page_data.h"
 #include "render/html/profile_data.h"
 #include "render/html/timeline_data.h"
@@ -201,6 +202,15 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     page += "<script type=\"application/json\" id=\"etviz-profile\">";
     page += profile_data_json(*options.profile, doc, views);
     page += "</script>\n";
+  }
+  // The memory plan of every method that has one (the timeline under the canvas).
+  if (!options.timeline) {
+    const std::string memory = memory_data_json(doc, views);
+    if (!memory.empty()) {
+      page += "<script type=\"application/json\" id=\"etviz-memory\">";
+      page += memory;
+      page += "</script>\n";
+    }
   }
   if (options.timeline) {
     for (size_t k = 0; k < views.size(); ++k) {

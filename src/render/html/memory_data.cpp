@@ -1,0 +1,69 @@
+#include "render/html/memory_data.h"
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/memory_plan.h"
+#include "render/html/page_data.h"
+
+namespace etviz::render::html {
+
+using nlohmann::json;
+
+std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views) {
+  json graphs = json::array();
+  for (size_t k = 0; k < views.size(); ++k) {
+    const ViewModel& view = views[k];
+    const Graph& g = doc.graphs[static_cast<size_t>(view.root_graph)];
+    if (g.stage.role != StageRole::kExecuTorch) continue;
+    auto plan = analysis::memory_plan(doc, g);
+    if (!plan || plan->tensors.empty() || plan->tensors.size() > kMaxMemoryTensors) continue;
+    std::vector<int32_t> view_of(g.nodes.size(), -1);
+    for (size_t v = 0; v < view.nodes.size(); ++v)
+      if (view.nodes[v].graph == view.root_graph)
+        view_of[static_cast<size_t>(view.nodes[v].node)] = static_cast<int32_t>(v);
+    json j;
+    j["graph"] = k;
+    j["method"] = g.name;
+    j["instructions"] = plan->instructions;
+    json instr = json::array();
+    for (NodeId n : plan->instruction_nodes) instr.push_back(view_of[static_cast<size_t>(n)]);
+    j["instrNodes"] = std::move(instr);
+    json arenas = json::array();
+    for (const auto& a : plan->arenas)
+      arenas.push_back({{"id", a.id},
+                        {"planned", a.planned_bytes},
+                        {"peak", a.peak_bytes},
+                        {"peakAt", a.peak_at},
+                        {"reached", a.highest_end},
+                        {"tensors", a.tensors}});
+    j["arenas"] = std::move(arenas);
+    json name = json::array(), node = json::array(), value = json::array(), arena = json::array(),
+         offset = json::array(), bytes = json::array(), first = json::array(), last = json::array(),
+         forever = json::array();
+    const int32_t base = view.value_base.empty() ? 0 : view.value_base[0];
+    for (const auto& t : plan->tensors) {
+      name.push_back(t.name);
+      node.push_back(t.producer >= 0 ? view_of[static_cast<size_t>(t.producer)] : -1);
+      value.push_back(base + t.value);
+      arena.push_back(t.arena);
+      offset.push_back(t.offset);
+      bytes.push_back(t.bytes);
+      first.push_back(t.first);
+      last.push_back(t.last);
+      forever.push_back(t.never_freed ? 1 : 0);
+    }
+    j["tensors"] = {{"name", std::move(name)},      {"node", std::move(node)},
+                    {"value", std::move(value)},    {"arena", std::move(arena)},
+                    {"offset", std::move(offset)},  {"bytes", std::move(bytes)},
+                    {"first", std::move(first)},    {"last", std::move(last)},
+                    {"forever", std::move(forever)}};
+    j["overlaps"] = plan->overlap_count;
+    graphs.push_back(std::move(j));
+  }
+  if (graphs.empty()) return "";
+  json root;
+  root["graphs"] = std::move(graphs);
+  return script_safe_json(root.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+}  // namespace etviz::render::html

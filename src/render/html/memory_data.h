@@ -1,0 +1,20 @@
+#pragma once
+// The memory overlay's page data (`<script type="application/json" id="etviz-memory">`): the
+// memory plan (analysis/memory_plan.h) of every ExecuTorch method on the page, in view-node
+// terms, for web/src/memory_overlay.js's timeline (x = instruction, y = offset, one rectangle
+// per tensor). docs/viewer.md ("Memory timeline") describes the fields. Empty when no method
+// plans memory.
+#include <string>
+#include <vector>
+
+#include "core/document.h"
+#include "render/html/view_model.h"
+
+namespace etviz::render::html {
+
+// Methods with more planned tensors than this are left out (the page stays small).
+inline constexpr size_t kMaxMemoryTensors = 300000;
+
+std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views);
+
+}  // namespace etviz::render::html

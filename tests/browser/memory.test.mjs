@@ -1,0 +1,67 @@
+// The memory timeline (web/src/memory_overlay.js) on a corpus program: it draws, hover names
+// the tensor under the pointer, a click selects the tensor's writer in the graph, and a node
+// selected in the graph lights up the tensors it reads and writes. Figures match
+// `etviz memory --format json`.
+// Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer, waitForEngine } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+fs.mkdirSync(OUT, { recursive: true });
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { if (browser) await browser.close(); });
+
+const M = (page, expr) => page.evaluate(`(() => { const m = window.etvizTest.overlay('memory'); return ${expr}; })()`);
+
+test('memory timeline: draws the plan the CLI reports; hover, click and selection agree with the graph', async () => {
+  const pte = path.join(CORPUS, 'pte', 'berndporr__dnf_executorch__test__dnf_executorch5.8b726884.pte');
+  const html = path.join(OUT, 'memory.html');
+  execFileSync(BIN, [pte, '-o', html, '-q']);
+  const report = JSON.parse(execFileSync(BIN, ['memory', pte, '--format', 'json']).toString());
+  for (const scheme of ['light', 'dark']) {
+    const { page, log, context } = await openViewer(browser, html, { colorScheme: scheme });
+    try {
+      assert.ok(await waitForEngine(page));
+      const plan = await M(page, 'm.plan()');
+      assert.equal(plan.tensors, report.tensors.length);
+      assert.equal(plan.instructions, report.instructions);
+      assert.deepEqual(plan.arenas.map((a) => [a.id, a.planned, a.peak, a.peakAt]),
+        report.arenas.map((a) => [a.id, a.planned_bytes, a.peak_bytes, a.peak_instruction]));
+      assert.equal(await M(page, 'm.open()'), false, 'starts closed');
+      await page.keyboard.press('m');
+      assert.equal(await M(page, 'm.open()'), true);
+      await page.evaluate(() => window.etvizTest.frame());
+      // The largest tensor that an instruction writes: hover it, then click it.
+      const tensors = report.tensors.map((t, i) => ({ ...t, i })).filter((t) => t.writer);
+      tensors.sort((a, b) => b.bytes * (b.last - b.first + 1) - a.bytes * (a.last - a.first + 1));
+      const pick = tensors[0];
+      const info = await M(page, `m.tensor(${pick.i})`);
+      assert.equal(info.name, pick.name);
+      const [x, y] = await M(page, `m.tensorPoint(${pick.i})`);
+      await page.mouse.move(x, y);
+      const tip = await M(page, 'm.tooltip()');
+      assert.ok(tip && tip.startsWith(pick.name), `tooltip: ${tip}`);
+      assert.match(tip, /written by /);
+      await page.screenshot({ path: path.join(OUT, `memory-hover-${scheme}.png`) });
+      await page.mouse.click(x, y);
+      const selected = (await page.evaluate(() => window.etvizTest.selected())).node;
+      assert.equal(selected, info.node, 'a click selects the writer');
+      assert.equal((await page.evaluate((i) => window.etvizTest.node(i), selected)).name, pick.writer);
+      // Selected in the graph: its tensors light up in the timeline.
+      assert.ok((await M(page, 'm.highlighted()')).includes(pick.i));
+      assert.ok(await M(page, 'm.lastDrawMs()') < 1000);
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.requests, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

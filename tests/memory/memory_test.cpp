@@ -1,0 +1,181 @@
+// Memory plans (analysis/memory_plan.h): synthetic methods with known lifetimes and a planted
+// defect, every corpus program checked against its own non_const_buffer_sizes, and the CLI.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "analysis/memory_plan.h"
+#include "cli_run.h"
+#include "test_support.h"
+
+namespace etviz {
+namespace {
+
+// A method: input x (arena 1 @0, 64 B), three kernels a = f(x), b = g(a), c = h(a, b), output c.
+// `defect`: b is placed over a while both are live.
+Graph three_kernels(bool defect) {
+  Graph g;
+  g.name = "forward";
+  g.kind = GraphKind::kMethod;
+  g.stage = {StageRole::kExecuTorch, "forward"};
+  g.memory_buffer_sizes = {0, 256};
+  auto tensor = [&](const char* name, uint64_t offset, int64_t bytes) {
+    Value v;
+    v.name = name;
+    v.tensor.dtype = "float32";
+    v.tensor.nbytes = bytes;
+    v.tensor.placement = MemoryPlacement{1, offset};
+    return g.add_value(std::move(v));
+  };
+  const ValueId x = tensor("x", 0, 64), a = tensor("a", 64, 64),
+                b = tensor("b", defect ? 96 : 128, 64), c = tensor("c", 0, 64);
+  Node in;
+  in.kind = NodeKind::kInput;
+  in.op = "input";
+  in.outputs = {{"", x}};
+  g.add_node(in);
+  auto kernel = [&](const char* op, int64_t index, std::vector<ValueId> ins, ValueId out) {
+    Node n;
+    n.op = op;
+    n.provenance.chain = 0;
+    n.provenance.instruction = index;
+    for (ValueId v : ins) n.inputs.push_back({"", v});
+    n.outputs = {{"out", out}};
+    g.add_node(n);
+  };
+  kernel("f", 0, {x}, a);
+  kernel("g", 1, {a}, b);
+  kernel("h", 2, {a, b}, c);
+  Node out;
+  out.kind = NodeKind::kOutput;
+  out.op = "output";
+  out.inputs = {{"", c}};
+  g.add_node(out);
+  g.inputs = {x};
+  g.outputs = {c};
+  g.link_values();
+  return g;
+}
+
+const analysis::PlannedTensor& named(const analysis::MemoryPlan& p, const std::string& n) {
+  for (const auto& t : p.tensors)
+    if (t.name == n) return t;
+  throw std::runtime_error("no tensor " + n);
+}
+
+TEST(Memory, LifetimesPeakAndTheLiveSetOfAKnownMethod) {
+  Document doc;
+  const Graph g = three_kernels(false);
+  auto plan = analysis::memory_plan(doc, g);
+  ASSERT_TRUE(plan) << plan.error().message();
+  EXPECT_EQ(plan->instructions, 3);
+  ASSERT_EQ(plan->tensors.size(), 4u);
+  // x is read by f (0); a written at 0, last read at 2; b 1-2; c written at 2, an output.
+  EXPECT_EQ(named(*plan, "x").first, 0);
+  EXPECT_EQ(named(*plan, "x").last, 0);
+  EXPECT_EQ(named(*plan, "a").first, 0);
+  EXPECT_EQ(named(*plan, "a").last, 2);
+  EXPECT_EQ(named(*plan, "b").first, 1);
+  EXPECT_EQ(named(*plan, "b").last, 2);
+  EXPECT_TRUE(named(*plan, "c").never_freed);
+  EXPECT_EQ(named(*plan, "c").last, 2);
+  ASSERT_EQ(plan->arenas.size(), 1u);
+  const auto& arena = plan->arenas[0];
+  EXPECT_EQ(arena.planned_bytes, 256);
+  // At 2: a, b, c (c shares x's bytes, x is dead by then) = 192 B; at 0: x + a = 128.
+  EXPECT_EQ(arena.peak_bytes, 192);
+  EXPECT_EQ(arena.peak_at, 2);
+  EXPECT_EQ(arena.live_at_peak.size(), 3u);
+  EXPECT_EQ(arena.highest_end, 192);
+  EXPECT_EQ(plan->overlap_count, 0);
+}
+
+TEST(Memory, TwoLiveTensorsSharingBytesAreAPlanDefect) {
+  Document doc;
+  auto plan = analysis::memory_plan(doc, three_kernels(true));
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->overlap_count, 1);
+  const auto& o = plan->overlaps[0];
+  std::set<std::string> pair = {plan->tensors[static_cast<size_t>(o.a)].name,
+                                plan->tensors[static_cast<size_t>(o.b)].name};
+  EXPECT_EQ(pair, (std::set<std::string>{"a", "b"}));
+  EXPECT_EQ(o.from, 1);
+  EXPECT_EQ(o.to, 2);
+}
+
+TEST(Memory, EveryCorpusProgramsPlanFitsItsArenasAndHasNoOverlap) {
+  int methods = 0;
+  std::vector<std::string> files = test::corpus_files("pte");
+  for (const std::string& f : test::corpus_files("bpte")) files.push_back(f);
+  for (const std::string& path : files) {
+    auto opened = open_document(path);
+    if (!opened)
+      continue;  // files etviz refuses with a reason (pre-release schemas) are tested elsewhere
+    const Document& doc = *opened;
+    for (const Graph& g : doc.graphs) {
+      if (g.stage.role != StageRole::kExecuTorch || !g.is_top_level()) continue;
+      auto plan = analysis::memory_plan(doc, g);
+      if (!plan) continue;
+      ++methods;
+      for (const auto& a : plan->arenas) {
+        // The program's own arena sizes, and every tensor inside its arena.
+        ASSERT_LT(a.id, g.memory_buffer_sizes.size()) << path;
+        EXPECT_EQ(a.planned_bytes, g.memory_buffer_sizes[a.id]) << path;
+        EXPECT_LE(a.highest_end, a.planned_bytes) << path << " arena " << a.id;
+        EXPECT_LE(a.peak_bytes, a.planned_bytes) << path << " arena " << a.id;
+      }
+      EXPECT_EQ(plan->overlap_count, 0) << path << " " << g.name;
+    }
+  }
+  EXPECT_GE(methods, 40);
+}
+
+TEST(Memory, KeywordSpottingPeaksAtItsFirstClone) {
+  const Document doc = test::load(test::corpus(
+      "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"));
+  auto plan = analysis::memory_plan(doc, doc.graphs[0]);
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->arenas.size(), 1u);
+  EXPECT_EQ(plan->non_const_buffer_sizes, (std::vector<int64_t>{0, 16000}));
+  // Two 8,000-byte activations (the [1, 1, 4000]-ish feature maps at int8 x 2) fill the arena
+  // while the dim-order clone copies one into the other.
+  EXPECT_EQ(plan->arenas[0].peak_bytes, 16000);
+  EXPECT_EQ(plan->arenas[0].peak_at, 2);
+  EXPECT_EQ(doc.graphs[0].nodes[static_cast<size_t>(plan->instruction_nodes[2])].op,
+            "dim_order_ops::_clone_dim_order.out");
+  EXPECT_EQ(plan->aliases, 1);
+}
+
+TEST(Memory, CommandReportsAndRefuses) {
+  const std::string kws = test::corpus(
+      "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
+  const auto json = test::run_etviz("memory " + kws + " --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["format"], "etviz.memory/1");
+  EXPECT_EQ(j["arenas"][0]["planned_bytes"], 16000);
+  EXPECT_EQ(j["tensors"].size(), 27u);
+  const auto csv = test::run_etviz("memory " + kws + " --format csv");
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 28);  // header + 27 tensors
+  const auto table = test::run_etviz("memory " + kws);
+  EXPECT_NE(table.out.find("no two live tensors share bytes"), std::string::npos);
+  // An exported program has no plan; a QNN program keeps its tensors in the delegate.
+  const auto pt2 = test::run_etviz(
+      "memory " +
+      test::corpus("pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2"));
+  EXPECT_EQ(pt2.exit_code, 1);
+  EXPECT_NE(pt2.err.find("not an ExecuTorch method"), std::string::npos) << pt2.err;
+  const auto qnn = test::run_etviz(
+      "memory " + test::corpus("pte/"
+                               "pytorch__executorch__examples__qualcomm__oss_scripts__llama__"
+                               "artifacts__stories260k_hybrid_llama_qnn.pte"));
+  EXPECT_EQ(qnn.exit_code, 1);
+  EXPECT_NE(qnn.err.find("no planned memory"), std::string::npos) << qnn.err;
+}
+
+}  // namespace
+}  // namespace etviz
