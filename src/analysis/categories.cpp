@@ -1,10 +1,14 @@
 #include "analysis/categories.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
+
+#include "core/mapped_file.h"
 
 namespace etviz::analysis {
 namespace {
@@ -231,12 +235,15 @@ Result<CategoryConfig> parse_category_config(const std::string& json_text) {
 }
 
 Result<CategoryConfig> load_category_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot open categories file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (ss.str().size() > (1u << 20)) return Error(path + ": categories file larger than 1 MiB");
-  auto config = parse_category_config(ss.str());
+  // The size is checked before anything is read (a FIFO or /dev/zero is refused, not drained).
+  auto file = MappedFile::open(path);
+  if (!file) return Error(file.error().message() + " (categories file)");
+  if ((*file)->size() > (1u << 20))
+    return Error(
+        fmt::format("{}: categories file is {} bytes; the limit is 1 MiB", path, (*file)->size()));
+  const auto bytes = (*file)->bytes();
+  auto config =
+      parse_category_config(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   if (!config) return config.error().within(path);
   return config;
 }

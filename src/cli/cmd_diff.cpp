@@ -17,6 +17,7 @@
 #include "formats/trace/trace_reader.h"
 #include "render/diff_report.h"
 #include "render/html/html_page.h"
+#include "render/json_text.h"
 
 namespace etviz::cli {
 namespace {
@@ -153,8 +154,7 @@ int run_trace(const TraceOptions& opt) {
     passes.push_back(std::move(pass));
   }
   trace["passes"] = std::move(passes);
-  return write_output(opt.output,
-                      trace.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  return write_output(opt.output, render::json_report(trace));
 }
 
 }  // namespace

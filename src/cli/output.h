@@ -10,7 +10,10 @@ namespace etviz::cli {
 // Prints "etviz: error: <message>" to stderr and returns the exit code for errors (1).
 int report_error(const Error& error);
 
-// Writes `text` to `path`, or to stdout when path is empty or "-". Returns an exit code.
+// Writes `text` to `path`, or to stdout when path is empty or "-". Returns an exit code; every
+// failure is reported (a full disk, a closed pipe, no permission). A file is written to a
+// temporary beside it and renamed into place, so it is either complete or untouched; a file
+// this run read (any name, symlink or hard link to it) is never replaced.
 int write_output(const std::string& path, const std::string& text);
 
 // Columns of the terminal stdout writes to: its window size when stdout is a terminal, else

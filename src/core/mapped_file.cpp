@@ -7,11 +7,39 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <utility>
 
 namespace etviz {
 
+namespace {
+
+std::mutex g_inputs_mutex;
+std::set<std::pair<dev_t, ino_t>> g_inputs;
+
+void note(const struct stat& st) {
+  std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  g_inputs.insert({st.st_dev, st.st_ino});
+}
+
+}  // namespace
+
+void note_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) note(st);
+}
+
+bool is_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  return g_inputs.count({st.st_dev, st.st_ino}) > 0;
+}
+
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Error(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -21,8 +49,11 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& pa
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return Error(path + ": not a regular file");
+    return Error(path + (S_ISDIR(st.st_mode)    ? ": is a directory, not a file"
+                         : S_ISFIFO(st.st_mode) ? ": is a pipe (FIFO), not a regular file"
+                                                : ": not a regular file"));
   }
+  note(st);
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->path_ = path;
   file->size_ = static_cast<size_t>(st.st_size);

@@ -15,6 +15,9 @@ namespace etviz {
 
 class MappedFile {
  public:
+  // Opens a regular file read-only and maps it. Never blocks on a FIFO or device (it is
+  // refused as "not a regular file"). Every file opened is remembered as an input of the run
+  // (is_input_file), so no output overwrites it.
   static Result<std::shared_ptr<const MappedFile>> open(const std::string& path);
   // Wraps bytes already in memory (embedded programs, tests); the view owns a copy.
   static std::shared_ptr<const MappedFile> from_bytes(std::string name,
@@ -36,5 +39,12 @@ class MappedFile {
   bool mapped_ = false;
   std::vector<uint64_t> owned_;  // 8-byte aligned storage for from_bytes()
 };
+
+// Files this process has read (device and inode of each MappedFile::open, and of any path
+// passed to note_input_file). Outputs refuse to replace them (cli/output.h), whatever name,
+// symlink or hard link reaches them.
+void note_input_file(const std::string& path);
+// True when `path` (following symlinks) is a file this run has read.
+bool is_input_file(const std::string& path);
 
 }  // namespace etviz

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "render/json_text.h"
 #include "render/table.h"
 
 namespace etviz::render {
@@ -105,7 +106,7 @@ std::string to_json(const std::string& file, const analysis::DelegationInfo& inf
     if (!op.delegated_by_backend.empty()) o["delegated_by_backend"] = op.delegated_by_backend;
     ops.push_back(std::move(o));
   }
-  return j.dump(2) + "\n";
+  return json_report(j);
 }
 
 std::string value_text(const Graph& g, ValueId id) {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "render/json_text.h"
 #include "render/table.h"
 
 namespace etviz::render {
@@ -172,7 +173,7 @@ std::string diff_report(const std::vector<DiffOperand>& operands,
     for (size_t k = 0; k < diffs.size(); ++k)
       pairs.push_back(json_pair(k, operands[k], operands[k + 1], diffs[k]));
     j["diffs"] = pairs;
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return json_report(j);
   }
   const bool markdown = format == DiffFormat::kMarkdown;
   std::string out = markdown ? "# Diff\n\n" : "";

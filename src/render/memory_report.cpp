@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "render/json_text.h"
 #include "render/table.h"
 
 namespace etviz::render {
@@ -149,7 +150,7 @@ std::string json(const std::string& file, const Graph& g, const analysis::Memory
   j["overlaps"] = std::move(overlaps);
   j["aliases"] = p.aliases;
   j["unsized"] = p.unsized;
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return json_report(j);
 }
 
 }  // namespace

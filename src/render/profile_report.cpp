@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "render/json_text.h"
 #include "render/table.h"
 
 namespace etviz::render {
@@ -395,7 +396,7 @@ std::string profile_json(const ProfileReport& r) {
   }
   doc["warnings"] = r.warnings;
   // Names come from the file: replace invalid UTF-8 rather than fail.
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return json_report(doc);
 }
 
 }  // namespace etviz::render

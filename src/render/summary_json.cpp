@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "render/json_text.h"
 #include "render/summary_report.h"
 
 namespace etviz::render {
@@ -159,7 +160,7 @@ std::string summary_json(const analysis::Summary& s) {
     j["diagnostics"].push_back({{"severity", d.severity == Severity::kWarning ? "warning" : "note"},
                                 {"message", d.message}});
   // Names from model files may be invalid UTF-8; replace rather than throw.
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return json_report(j);
 }
 
 }  // namespace etviz::render

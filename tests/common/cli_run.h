@@ -16,14 +16,17 @@ struct CliRun {
   std::string err;
 };
 
-// `args` is appended to the binary's path as shell words (quote paths with spaces).
-inline CliRun run_etviz(const std::string& args) {
+inline std::string etviz_binary() {
+  return std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz";
+}
+
+// Runs a shell command line (for redirections, ulimit, timeout), capturing stdout and stderr.
+inline CliRun run_shell(const std::string& command) {
   // CTest runs tests in parallel, each in its own process: one stderr file per test.
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   const std::string err_file = std::string(ETVIZ_BINARY_DIR) + "/cli_stderr_" +
                                info->test_suite_name() + "_" + info->name() + ".txt";
-  const std::string cmd =
-      std::string(ETVIZ_BINARY_DIR) + "/src/cli/etviz " + args + " 2>" + err_file;
+  const std::string cmd = "{ " + command + " ; } 2>" + err_file;
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -38,6 +41,11 @@ inline CliRun run_etviz(const std::string& args) {
   }
   std::remove(err_file.c_str());
   return r;
+}
+
+// `args` is appended to the binary's path as shell words (quote paths with spaces).
+inline CliRun run_etviz(const std::string& args) {
+  return run_shell(etviz_binary() + " " + args);
 }
 
 }  // namespace etviz::test

@@ -417,7 +417,9 @@ Result<Graph> decode_coreml(const DecodeInput& in) {
       if (j.contains("identifier"))
         g.attributes.push_back({"identifier", j.value("identifier", "")});
       for (const char* key : {"inputNames", "outputNames"})
-        if (j.contains(key)) g.attributes.push_back({key, j[key].dump()});
+        if (j.contains(key))
+          g.attributes.push_back(
+              {key, j[key].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
     }
   }
   const FsFile* model = find_file(*files, ".mlpackage/Data/com.apple.CoreML/model.mlmodel");

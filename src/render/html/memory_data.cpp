@@ -4,6 +4,7 @@
 
 #include "analysis/memory_plan.h"
 #include "render/html/page_data.h"
+#include "render/json_text.h"
 
 namespace etviz::render::html {
 
@@ -63,7 +64,7 @@ std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& 
   if (graphs.empty()) return "";
   json root;
   root["graphs"] = std::move(graphs);
-  return script_safe_json(root.dump(-1, ' ', false, json::error_handler_t::replace));
+  return script_safe_json(json_text(root, -1));
 }
 
 }  // namespace etviz::render::html

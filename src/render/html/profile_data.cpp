@@ -7,6 +7,7 @@
 
 #include "analysis/profile_join.h"
 #include "render/html/page_data.h"
+#include "render/json_text.h"
 
 namespace etviz::render::html {
 namespace {
@@ -210,7 +211,7 @@ std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc
   }
   root["graphs"] = std::move(graphs);
 
-  return script_safe_json(root.dump(-1, ' ', false, json::error_handler_t::replace));
+  return script_safe_json(json_text(root, -1));
 }
 
 }  // namespace etviz::render::html

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render/html/page_data.h"
+#include "render/json_text.h"
 
 namespace etviz::render::html {
 
@@ -118,7 +119,7 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
   root_json["graph"] = page_graph;
   root_json["source"] = std::move(source);
   root_json["steps"] = std::move(steps);
-  return script_safe_json(root_json.dump(-1, ' ', false, json::error_handler_t::replace));
+  return script_safe_json(json_text(root_json, -1));
 }
 
 }  // namespace etviz::render::html

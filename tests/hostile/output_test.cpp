@@ -1,0 +1,128 @@
+// Output and input hardening (the hostile-input issue): every JSON survives any bytes, no
+// output replaces an input (by name, symlink or hard link), outputs are complete or absent,
+// write failures are reported, and special files are refused without blocking.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "test_support.h"
+
+namespace etviz {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kKws =
+    "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte";
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The KWS program with one byte of an operator name ("cortex_m::...") flipped to 0xFF.
+std::string program_with_invalid_utf8(const std::string& dir) {
+  std::string bytes = bytes_of(test::corpus(kKws));
+  const auto at = bytes.find("cortex_m");
+  EXPECT_NE(at, std::string::npos);
+  bytes[at + 2] = static_cast<char>(0xFF);
+  const std::string path = dir + "/bad_utf8.pte";
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+TEST(HostileOutput, EveryJsonReportSurvivesInvalidUtf8) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string pte = program_with_invalid_utf8(dir);
+  for (const std::string& args : {"delegation " + pte + " --format json", "info " + pte + " --json",
+                                  "memory " + pte + " --format json",
+                                  "diff " + pte + " " + test::corpus(kKws) + " --format json"}) {
+    const auto r = test::run_etviz(args);
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    const auto j = nlohmann::json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << args;
+    // Reports that print operator names show the bad byte as U+FFFD (memory names tensors).
+    if (args.rfind("memory", 0) != 0) {
+      EXPECT_NE(r.out.find("\xEF\xBF\xBD"), std::string::npos) << args << ": U+FFFD in place";
+    }
+  }
+}
+
+TEST(HostileOutput, NoOutputReplacesAnInput) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string pte = dir + "/model.pte";
+  fs::copy_file(test::corpus(kKws), pte, fs::copy_options::overwrite_existing);
+  const std::string original = bytes_of(pte);
+  fs::remove(dir + "/link.pte");
+  fs::create_symlink(pte, dir + "/link.pte");
+  fs::remove(dir + "/hard.pte");
+  fs::create_hard_link(pte, dir + "/hard.pte");
+  const std::string etdump =
+      test::corpus("etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp");
+  for (const std::string& out : {pte, dir + "/link.pte", dir + "/hard.pte", dir + "/./model.pte"}) {
+    for (const std::string& cmd :
+         {"view " + pte + " -o " + out, "info " + pte + " -o " + out,
+          "delegation " + pte + " -o " + out, "memory " + pte + " -o " + out,
+          "profile " + etdump + " --pte " + pte + " -o " + out}) {
+      const auto r = test::run_etviz(cmd);
+      EXPECT_EQ(r.exit_code, 1) << cmd;
+      EXPECT_NE(r.err.find("refusing to overwrite an input"), std::string::npos) << cmd << "\n"
+                                                                                 << r.err;
+    }
+  }
+  EXPECT_EQ(bytes_of(pte), original);
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.pte"));
+}
+
+TEST(HostileOutput, WritesAreCompleteOrAbsentAndFailuresAreReported) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string kws = test::corpus(kKws);
+  const std::string page = dir + "/page.html";
+  std::ofstream(page) << "previous contents";
+  // A file size limit makes the write fail half way (as a full disk does): the old file stays,
+  // no temporary is left, the command says so.
+  const auto limited = test::run_shell("ulimit -f 8; trap '' XFSZ; " + test::etviz_binary() +
+                                       " view " + kws + " -o " + page);
+  EXPECT_EQ(limited.exit_code, 1) << limited.err;
+  EXPECT_NE(limited.err.find("write failed"), std::string::npos) << limited.err;
+  EXPECT_EQ(bytes_of(page), "previous contents");
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".page.html.etviz-"), std::string::npos)
+        << e.path();
+  // A full standard output is an error for every command, page included.
+  for (const std::string& cmd :
+       {"info " + kws, "view " + kws + " -o -", "delegation " + kws, "memory " + kws}) {
+    const auto r = test::run_shell(test::etviz_binary() + " " + cmd + " > /dev/full");
+    EXPECT_EQ(r.exit_code, 1) << cmd;
+    EXPECT_NE(r.err.find("cannot write to standard output"), std::string::npos) << cmd << r.err;
+  }
+  // A directory is not an output file; a missing directory leaves nothing behind.
+  EXPECT_EQ(test::run_etviz("info " + kws + " -o " + dir).exit_code, 1);
+  EXPECT_EQ(test::run_etviz("info " + kws + " -o " + dir + "/missing/x.txt").exit_code, 1);
+  EXPECT_FALSE(fs::exists(dir + "/missing"));
+}
+
+TEST(HostileOutput, SpecialFilesAreRefusedWithoutBlocking) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string fifo = dir + "/fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string kws = test::corpus(kKws);
+  for (const std::string& cmd :
+       {"info " + fifo, "view " + kws + " --data " + fifo + " -o " + dir + "/x.html",
+        "view " + kws + " --categories " + fifo + " -o " + dir + "/x.html",
+        "view " + kws + " --categories /dev/zero -o " + dir + "/x.html"}) {
+    // `timeout` turns a hang into exit 124.
+    const auto r = test::run_shell("timeout 10 " + test::etviz_binary() + " " + cmd);
+    EXPECT_EQ(r.exit_code, 1) << cmd << "\n" << r.err;
+    EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << cmd << "\n" << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace etviz
