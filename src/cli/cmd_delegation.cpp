@@ -34,7 +34,7 @@ int run_delegation(const DelegationOptions& opt) {
   auto doc = open_document(opt.file, open);
   if (!doc) return report_error(doc.error());
   for (const Diagnostic& d : doc->diagnostics)
-    if (d.severity == Severity::kWarning) fmt::print(stderr, "etviz: warning: {}\n", d.message);
+    if (d.severity == Severity::kWarning) warn(d.message);
   if (opt.graph) {
     if (!opt.method.empty() && !doc->find_graph(opt.method))
       return report_error(Error(fmt::format("{}: no method '{}'", opt.file, opt.method)));
@@ -52,7 +52,9 @@ int run_delegation(const DelegationOptions& opt) {
   }
   auto info = analysis::delegation_info(*doc, opt.method, etrecord ? &*etrecord : nullptr);
   if (!info) return report_error(info.error().within(opt.file));
-  return write_output(opt.output, render::delegation_report(opt.file, *info, opt.format));
+  return write_output(
+      opt.output, render::delegation_report(opt.file, *info, opt.format),
+      opt.format == render::DelegationFormat::kJson ? OutputKind::kJson : OutputKind::kText);
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ int write_page(const DiffOptions& opt, const std::vector<render::DiffOperand>& o
   page.file_name = files;
   auto html = render::html::write_timeline_page(combined, steps, page);
   if (!html) return report_error(html.error());
-  return write_output(opt.output, *html);
+  return write_output(opt.output, *html, OutputKind::kPage);
 }
 
 using Documents = std::map<std::string, std::unique_ptr<Document>>;
@@ -110,7 +110,9 @@ int run_diff(const DiffOptions& opt) {
   for (size_t k = 0; k + 1 < operands.size(); ++k)
     diffs.push_back(analysis::diff_graphs(*operands[k].doc, operands[k].g(), *operands[k + 1].doc,
                                           operands[k + 1].g()));
-  return write_output(opt.output, render::diff_report(operands, diffs, opt.format, opt.limit));
+  return write_output(
+      opt.output, render::diff_report(operands, diffs, opt.format, opt.limit),
+      opt.format == render::DiffFormat::kJson ? OutputKind::kJson : OutputKind::kText);
 }
 
 struct TraceOptions {
@@ -154,7 +156,7 @@ int run_trace(const TraceOptions& opt) {
     passes.push_back(std::move(pass));
   }
   trace["passes"] = std::move(passes);
-  return write_output(opt.output, render::json_report(trace));
+  return write_output(opt.output, render::json_report(trace), OutputKind::kJson);
 }
 
 }  // namespace

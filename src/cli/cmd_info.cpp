@@ -32,7 +32,7 @@ int run_info(const InfoOptions& opt) {
   if (!summary) return report_error(summary.error().within(opt.file));
   const std::string text =
       opt.json ? render::summary_json(*summary) : render::summary_text(*summary);
-  return write_output(opt.output, text);
+  return write_output(opt.output, text, opt.json ? OutputKind::kJson : OutputKind::kText);
 }
 
 }  // namespace

@@ -37,9 +37,11 @@ int run_memory(const MemoryOptions& opt) {
         opt.file, g.name)));
   auto plan = analysis::memory_plan(*doc, g);
   if (!plan) return report_error(plan.error().within(opt.file));
-  return write_output(opt.output,
-                      render::memory_report(std::filesystem::path(opt.file).filename().string(), g,
-                                            *plan, opt.format, opt.rows));
+  return write_output(
+      opt.output,
+      render::memory_report(std::filesystem::path(opt.file).filename().string(), g, *plan,
+                            opt.format, opt.rows),
+      opt.format == render::MemoryFormat::kJson ? OutputKind::kJson : OutputKind::kText);
 }
 
 }  // namespace

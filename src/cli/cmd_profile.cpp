@@ -58,7 +58,7 @@ int run_profile(const ProfileOptions& opt) {
   if (opt.module_totals) report.modules = analysis::module_totals(report.rows);
 
   for (const auto& w : report.warnings)
-    if (opt.format != "table") fmt::print(stderr, "etviz: warning: {}\n", w);
+    if (opt.format != "table") warn(w);
   std::string text;
   if (opt.format == "json")
     text = render::profile_json(report);
@@ -66,7 +66,8 @@ int run_profile(const ProfileOptions& opt) {
     text = render::profile_csv(report);
   else
     text = render::profile_text(report);
-  return write_output(opt.output, text);
+  return write_output(opt.output, text,
+                      opt.format == "json" ? OutputKind::kJson : OutputKind::kText);
 }
 
 }  // namespace

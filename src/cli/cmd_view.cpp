@@ -15,6 +15,7 @@
 #include "analysis/diff.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "core/text.h"
 #include "formats/open_document.h"
 #include "render/html/html_page.h"
 #include "render/html/profile_data.h"
@@ -50,7 +51,7 @@ bool g_quiet = false;
 void progress(const std::string& what) {
   const double s = std::chrono::duration<double>(Clock::now() - g_start).count();
   if (!g_quiet && (s > 1.0 || what.rfind("laying out", 0) == 0))
-    std::fprintf(stderr, "etviz: [%.1fs] %s\n", s, what.c_str());
+    std::fprintf(stderr, "etviz: [%.1fs] %s\n", s, terminal_safe(what).c_str());
 }
 
 std::string default_output(const std::string& input) {
@@ -80,7 +81,7 @@ int load_profile(const ViewOptions& opt, const Document& doc, session::ProfileSe
   overlay.block = *block;
   overlay.stats = &profile.stats;
   for (const auto& w : overlay.warnings)
-    if (!opt.quiet) fmt::print(stderr, "etviz: warning: {}\n", w);
+    if (!opt.quiet) warn(w);
   progress(fmt::format("joined {} ({} event rows) with method '{}'", opt.etdump,
                        profile.stats.events.size(), overlay.method));
   return 0;
@@ -157,9 +158,9 @@ int run_view(const ViewOptions& opt) {
           "-o {}: `etviz view` writes an HTML page; for {} use `etviz export FILE -o {}`", out,
           ext + 1, out)));
   progress("writing " + out);
-  if (int rc = write_output(out, *html); rc != 0) return rc;
+  if (int rc = write_output(out, *html, OutputKind::kPage); rc != 0) return rc;
   if (!opt.quiet && out != "-")
-    std::fprintf(stderr, "etviz: wrote %s (%s, %s%zu graph%s%s)\n", out.c_str(),
+    std::fprintf(stderr, "etviz: wrote %s (%s, %s%zu graph%s%s)\n", terminal_safe(out).c_str(),
                  fmt::format("{:.1f} KiB", html->size() / 1024.0).c_str(),
                  more.empty() ? "" : fmt::format("{} files, ", more.size() + 1).c_str(),
                  stats.graphs, stats.graphs == 1 ? "" : "s",

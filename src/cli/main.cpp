@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "core/text.h"
 #include "etviz/version.h"
 
 int main(int argc, char** argv) {
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
       fmt::print(stderr,
                  "etviz: error: unknown command '{}' (commands: {}; or give a file to view: "
                  "etviz FILE -o page.html)\n",
-                 argv[1], names);
+                 etviz::terminal_safe(argv[1]), names);
       return 2;
     }
     case etviz::cli::DefaultInvocation::kSubcommand:

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "core/mapped_file.h"
+#include "core/text.h"
 
 namespace etviz::cli {
 
@@ -28,8 +29,12 @@ void set_exit_code(int code) {
 }
 
 int report_error(const Error& error) {
-  fmt::print(stderr, "etviz: error: {}\n", error.message());
+  fmt::print(stderr, "etviz: error: {}\n", terminal_safe(error.message()));
   return 1;
+}
+
+void warn(const std::string& message) {
+  fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(message));
 }
 
 namespace {
@@ -50,7 +55,11 @@ bool write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-int write_output(const std::string& path, const std::string& text) {
+int write_output(const std::string& path, const std::string& raw, OutputKind kind) {
+  const std::string safe = kind == OutputKind::kText   ? terminal_safe(raw)
+                           : kind == OutputKind::kJson ? json_terminal_safe(raw)
+                                                       : std::string();
+  const std::string& text = kind == OutputKind::kPage ? raw : safe;
   if (path.empty() || path == "-") {
     std::fflush(stdout);
     if (!write_all(STDOUT_FILENO, text))

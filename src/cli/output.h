@@ -8,13 +8,22 @@
 namespace etviz::cli {
 
 // Prints "etviz: error: <message>" to stderr and returns the exit code for errors (1).
+// Messages quote model strings: they go through terminal_safe (core/text.h).
 int report_error(const Error& error);
+// Prints "etviz: warning: <message>" to stderr, terminal-safe.
+void warn(const std::string& message);
+
+// What an output holds: text reports (tables, Markdown, CSV) have control and bidi characters
+// escaped (core/text.h), JSON has raw bidi characters \u-escaped, pages are written as is
+// (the page escapes for itself).
+enum class OutputKind { kText, kJson, kPage };
 
 // Writes `text` to `path`, or to stdout when path is empty or "-". Returns an exit code; every
 // failure is reported (a full disk, a closed pipe, no permission). A file is written to a
 // temporary beside it and renamed into place, so it is either complete or untouched; a file
 // this run read (any name, symlink or hard link to it) is never replaced.
-int write_output(const std::string& path, const std::string& text);
+int write_output(const std::string& path, const std::string& text,
+                 OutputKind kind = OutputKind::kText);
 
 // Columns of the terminal stdout writes to: its window size when stdout is a terminal, else
 // $COLUMNS when set, else 0 (no limit: a pipe or file gets whole lines).

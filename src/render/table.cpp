@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/text.h"
+
 namespace etviz::render {
 
 Table::Table(std::vector<std::string> header, std::vector<Align> align)
@@ -15,6 +17,9 @@ Table::Table(std::vector<std::string> header, std::vector<Align> align)
 
 void Table::add_row(std::vector<std::string> row) {
   row.resize(header_.size());
+  // Escaped here, before widths are measured, so a name with control characters keeps its
+  // column (the output writer escapes whatever else reaches a terminal).
+  for (std::string& cell : row) cell = terminal_safe(cell);
   rows_.push_back(std::move(row));
 }
 

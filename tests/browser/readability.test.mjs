@@ -277,3 +277,37 @@ test('minimap: a tall graph keeps a usable width in the minimap, not a 1-px line
     await context.close();
   }
 });
+
+test('controls: bidi overrides and control characters in model strings are shown, not obeyed', { skip: ONLY && ONLY !== 'controls' }, async () => {
+  // KWS with "cortex_m" -> ESC [2J, U+202E (right-to-left override), CR; "forward" -> ESC ]0;pw BEL.
+  const kws = path.join(CORPUS, 'pte', 'pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte');
+  let bytes = fs.readFileSync(kws);
+  const patch = (from, to) => {
+    const a = Buffer.from(from, 'latin1'), b = Buffer.from(to, 'latin1');
+    assert.equal(a.length, b.length);
+    for (let at = bytes.indexOf(a); at >= 0; at = bytes.indexOf(a, at + 1)) b.copy(bytes, at);
+  };
+  patch('cortex_m', '\x1b[2J\xe2\x80\xae\r');
+  patch('forward', '\x1b]0;pw\x07');
+  const pte = path.join(OUT, 'controls.pte');
+  fs.writeFileSync(pte, bytes);
+  const html = writePage(pte, 'controls');
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    await waitForEngine(page);
+    const graphs = await page.evaluate(() => window.etvizTest.graphs());
+    assert.equal(graphs[0].name, '⟨U+001B⟩]0;pw⟨U+0007⟩');
+    const conv = (await page.evaluate(() => {
+      const out = [];
+      for (let i = 0; i < 200; i++) { try { const n = window.etvizTest.node(i); if (n.op) out.push(n.op); } catch (e) { break; } }
+      return out;
+    })).find((op) => op.includes('pad'));
+    assert.equal(conv, '⟨U+001B⟩[2J⟨U+202E⟩⟨U+000D⟩::pad.out');
+    const text = await page.evaluate(() => document.body.innerText);
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069\u001b]/.test(text), 'no raw control in the page text');
+    await page.screenshot({ path: path.join(OUT, 'controls.png') });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

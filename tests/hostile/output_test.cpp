@@ -53,6 +53,49 @@ TEST(HostileOutput, EveryJsonReportSurvivesInvalidUtf8) {
   }
 }
 
+// The KWS program with terminal escapes in an operator namespace ("cortex_m" -> clear screen,
+// right-to-left override, carriage return) and in the method name ("forward" -> set the
+// terminal title).
+std::string program_with_escapes(const std::string& dir) {
+  std::string bytes = bytes_of(test::corpus(kKws));
+  auto patch = [&](const std::string& from, const std::string& to) {
+    EXPECT_EQ(from.size(), to.size());
+    for (size_t at = bytes.find(from); at != std::string::npos; at = bytes.find(from, at + 1))
+      bytes.replace(at, from.size(), to);
+  };
+  patch("cortex_m", "\x1b[2J\xe2\x80\xae\r");
+  patch("forward", "\x1b]0;pw\x07");
+  const std::string path = dir + "/escapes.pte";
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+TEST(HostileOutput, TerminalEscapesInModelStringsAreShownEscaped) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string pte = program_with_escapes(dir);
+  const std::string etdump =
+      test::corpus("etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp");
+  for (const std::string& args :
+       {"info " + pte, "delegation " + pte, "delegation " + pte + " --format markdown",
+        "delegation " + pte + " --format csv", "delegation " + pte + " --graph", "memory " + pte,
+        "memory " + pte + " --format csv", "info " + pte + " --json",
+        "delegation " + pte + " --format json", "info " + pte + " --method nope",
+        "diff " + pte + " " + test::corpus(kKws), "profile " + etdump + " --pte " + pte}) {
+    const auto r = test::run_etviz(args);
+    for (const std::string* stream : {&r.out, &r.err}) {
+      EXPECT_EQ(stream->find('\x1b'), std::string::npos) << args << ": raw ESC";
+      EXPECT_EQ(stream->find('\x07'), std::string::npos) << args << ": raw BEL";
+      EXPECT_EQ(stream->find('\r'), std::string::npos) << args << ": raw CR";
+      EXPECT_EQ(stream->find("\xe2\x80\xae"), std::string::npos) << args << ": raw U+202E";
+    }
+    const std::string both = r.out + r.err;
+    EXPECT_TRUE(both.find("\\x1b") != std::string::npos ||
+                both.find("\\u001b") != std::string::npos)
+        << args << ": the escape is shown\n"
+        << both.substr(0, 400);
+  }
+}
+
 TEST(HostileOutput, NoOutputReplacesAnInput) {
   const std::string dir = test::scratch_dir("hostile");
   const std::string pte = dir + "/model.pte";

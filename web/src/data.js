@@ -6,7 +6,25 @@
 export async function readEmbeddedFiles(doc) {
   const els = Array.from(doc.querySelectorAll('script[type="application/json"][id^="etviz-data"]'));
   if (!els.length) throw new Error('no graph data in this page');
-  return Promise.all(els.map((el) => decodeData(el)));
+  return (await Promise.all(els.map((el) => decodeData(el)))).map(showControls);
+}
+
+// Control characters and bidirectional overrides in model strings would reorder or hide what
+// is drawn and read ("gnp.exe" shown for "exe.png"): every string of the page data shows them
+// as visible escapes, ⟨U+202E⟩, the way the terminal reports show \u202e.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export function visibleControls(text) {
+  return text.replace(CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+export function showControls(value) {
+  if (typeof value === 'string') return CONTROLS.test(value) ? (CONTROLS.lastIndex = 0, visibleControls(value)) : value;
+  if (Array.isArray(value)) {
+    if (value.length && typeof value[0] === 'number') return value;  // columns of numbers
+    for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'number') value[i] = showControls(value[i]);
+    return value;
+  }
+  if (value && typeof value === 'object') for (const k of Object.keys(value)) value[k] = showControls(value[k]);
+  return value;
 }
 
 export async function readEmbeddedData(doc) {

@@ -4,13 +4,13 @@
 // Hover names the tensor, its writer and readers; a click selects the writer in the graph; a
 // node selected in the graph lights up the tensors it writes and reads. Reads the page's
 // etviz-memory element (src/render/html/memory_data.cpp); C++ computed every figure.
-import { formatBytes } from './data.js';
+import { formatBytes, showControls } from './data.js';
 
 const BAND_GAP = 14;  // px between arenas, room for the arena's label
 
 export function readMemoryData(doc) {
   const node = doc.getElementById('etviz-memory');
-  return node ? JSON.parse(node.textContent) : null;
+  return node ? showControls(JSON.parse(node.textContent)) : null;
 }
 
 // Implements the overlay interface (overlay.js).

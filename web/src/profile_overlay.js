@@ -2,6 +2,7 @@
 // a legend and scale (avg / p90 / share of Method::execute, or off = category colours), the
 // node's timing in the details panel, and the profile table. Reads the page's etviz-profile
 // element (src/render/html/profile_data.cpp); without one the viewer is unchanged.
+import { showControls } from './data.js';
 import { mix } from './render.js';
 import { ProfileTable } from './profile_table.js';
 import { formatTime, formatShare } from './profile_format.js';
@@ -24,7 +25,7 @@ export const HEAT_STEPS = HEAT_LIGHT.length;
 export function readProfileData(doc) {
   const node = doc.getElementById('etviz-profile');
   if (!node) return null;
-  return JSON.parse(node.textContent);
+  return showControls(JSON.parse(node.textContent));
 }
 
 // Implements the overlay interface (overlay.js).

@@ -7,6 +7,7 @@
 // and edges it hides and the diff's facts. Several steps can be shown side by side in panes
 // that share the camera, selection and search.
 
+import { showControls } from './data.js';
 const DIFF = {
   light: {
     changed: { fill: '#ffe7b0', stroke: '#b7791f', strip: '#d69e2e' },
@@ -24,7 +25,7 @@ const MAX_PANES = 6;
 
 export function readTimelineData(doc) {
   const node = doc.getElementById('etviz-timeline');
-  return node ? JSON.parse(node.textContent) : null;
+  return node ? showControls(JSON.parse(node.textContent)) : null;
 }
 
 // Implements the overlay interface (overlay.js).

@@ -1,0 +1,80 @@
+#include "core/text.h"
+
+#include <cstdio>
+
+namespace etviz {
+
+bool is_bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+namespace {
+
+std::string hex(const char* form, unsigned value) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, form, value);
+  return buf;
+}
+
+// Decodes one UTF-8 sequence at s[i]; returns its length (0: invalid) and the code point.
+size_t decode(std::string_view s, size_t i, char32_t& c) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+  for (size_t k = 1; k < n; ++k) {
+    const auto x = static_cast<unsigned char>(s[i + k]);
+    if ((x & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (x & 0x3F);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are invalid.
+  static constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < kMin[n] || (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    char32_t c = 0;
+    const size_t n = decode(text, i, c);
+    if (n == 0) {
+      out += hex("\\x%02x", static_cast<unsigned char>(text[i]));
+      ++i;
+      continue;
+    }
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
+      out += hex("\\x%02x", static_cast<unsigned>(c));
+    else if ((c >= 0x80 && c <= 0x9F) || is_bidi_control(c))
+      out += hex("\\u%04x", static_cast<unsigned>(c));
+    else
+      out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+std::string json_terminal_safe(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size();) {
+    char32_t c = 0;
+    const size_t n = decode(json, i, c);
+    if (n == 0) {  // the JSON writer replaces invalid UTF-8; keep whatever else is there
+      out += json[i++];
+      continue;
+    }
+    if (is_bidi_control(c) || (c >= 0x80 && c <= 0x9F) || c == 0x7F)
+      out += hex("\\u%04x", static_cast<unsigned>(c));
+    else
+      out.append(json.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+}  // namespace etviz
