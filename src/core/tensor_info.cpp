@@ -3,6 +3,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/checked_math.h"
+
 namespace etviz {
 
 std::optional<int64_t> TensorInfo::numel() const {
@@ -13,6 +15,13 @@ std::optional<int64_t> TensorInfo::numel() const {
     n *= d.size;
   }
   return n;
+}
+
+std::optional<int64_t> TensorInfo::byte_size(int64_t element_size) const {
+  if (element_size < 0) element_size = dtype_element_size(dtype);
+  const auto n = numel();
+  if (!n || element_size <= 0) return std::nullopt;
+  return checked_mul(*n, element_size);
 }
 
 std::string TensorInfo::shape_string() const {

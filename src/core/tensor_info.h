@@ -58,6 +58,9 @@ struct TensorInfo {
   bool is_constant() const { return data_location != DataLocation::kNone; }
   // Element count if every dim is concrete, else nullopt.
   std::optional<int64_t> numel() const;
+  // numel() x element_size, when both are known and the product fits (no overflow on hostile
+  // shapes); readers set nbytes from it. element_size defaults to the dtype's.
+  std::optional<int64_t> byte_size(int64_t element_size = -1) const;
   // "[1, 3, 224, 224]" with symbols where dims are symbolic.
   std::string shape_string() const;
 };

@@ -151,8 +151,7 @@ TensorInfo value_type(std::span<const uint8_t> b) {
       }
     }
   }
-  if (auto n = t.numel(); n && dtype_element_size(t.dtype) > 0)
-    t.nbytes = *n * dtype_element_size(t.dtype);
+  if (auto size = t.byte_size()) t.nbytes = *size;
   return t;
 }
 

@@ -262,7 +262,7 @@ Result<Graph> decode_ethosu(const DecodeInput& in) {
       }
     }
     for (int64_t d : shape) t.shape.push_back(Dim{d, {}});
-    if (auto e = t.numel()) t.nbytes = *e * r.elem_size;
+    if (auto b = t.byte_size(r.elem_size)) t.nbytes = *b;
     const ValueId id = sb.add_tensor(fmt::format("{}{}", kind, k), std::move(t));
     return id;
   };

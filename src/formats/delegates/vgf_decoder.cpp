@@ -153,8 +153,7 @@ class SpirvGraphReader {
         for (uint32_t d : shape->second.words)
           info.shape.push_back(Dim{int_value(d).value_or(-1), {}});
     }
-    if (auto n = info.numel(); n && dtype_element_size(info.dtype) > 0)
-      info.nbytes = *n * dtype_element_size(info.dtype);
+    if (auto b = info.byte_size()) info.nbytes = *b;
     return info;
   }
 

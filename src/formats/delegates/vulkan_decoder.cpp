@@ -98,8 +98,7 @@ Result<Graph> decode_vulkan(const DecodeInput& in) {
         out.tensor.dtype = vk_dtype(t->datatype());
         if (t->dims())
           for (uint32_t d : *t->dims()) out.tensor.shape.push_back(Dim{d, {}});
-        if (auto n = out.tensor.numel(); n && dtype_element_size(out.tensor.dtype) > 0)
-          out.tensor.nbytes = *n * dtype_element_size(out.tensor.dtype);
+        if (auto size = out.tensor.byte_size()) out.tensor.nbytes = *size;
         if (t->constant_id() >= 0) {
           const auto* constants = root->constants();
           if (!constants || static_cast<uint32_t>(t->constant_id()) >= constants->size())

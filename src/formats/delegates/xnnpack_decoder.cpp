@@ -284,8 +284,8 @@ class XnnpackGraphReader {
         if (auto s = describe_constant(t->constant_buffer_idx(), info); !s)
           return s.error().within(fmt::format("value {}", t->id_out()));
         ++constant_count_;
-      } else if (auto n = info.numel(); n && dtype_element_size(info.dtype) > 0) {
-        info.nbytes = *n * dtype_element_size(info.dtype);
+      } else if (auto b = info.byte_size()) {
+        info.nbytes = *b;
       }
       if (q) info.quantization = quantization(*q, t->datatype());
       const uint32_t id = t->id_out();

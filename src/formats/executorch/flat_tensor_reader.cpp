@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/bytes.h"
+#include "core/checked_math.h"
 #include "core/expansion_budget.h"
 #include "flat_tensor_generated.h"
 #include "flat_tensor_v0_generated.h"
@@ -70,8 +71,7 @@ TensorInfo tensor_layout(int scalar_type, const flatbuffers::Vector<int32_t>* si
   if (sizes)
     for (int32_t s : *sizes) t.shape.push_back(Dim{s, {}});
   if (dim_order) t.dim_order.assign(dim_order->begin(), dim_order->end());
-  if (auto n = t.numel(); n && dtype_element_size(t.dtype) > 0)
-    t.nbytes = *n * dtype_element_size(t.dtype);
+  if (auto b = t.byte_size()) t.nbytes = *b;
   return t;
 }
 
@@ -154,8 +154,12 @@ Status read_into(Document& doc, int32_t source) {
           return Error(
               fmt::format("tensor '{}' ({} bytes at offset {}) overruns its segment of {} bytes",
                           blob.key, size, t->offset(), seg->size()));
-        auto ref =
-            segment_blob(seg->offset() + t->offset(), size, fmt::format("tensor '{}'", blob.key));
+        const auto at =
+            checked_add(static_cast<uint64_t>(seg->offset()), static_cast<uint64_t>(t->offset()));
+        if (!at)
+          return Error(fmt::format("tensor '{}': segment offset {} + tensor offset {} overflows",
+                                   blob.key, seg->offset(), t->offset()));
+        auto ref = segment_blob(*at, size, fmt::format("tensor '{}'", blob.key));
         if (!ref) return ref.error();
         blob.blob = *ref;
         doc.named_data.push_back(std::move(blob));

@@ -217,8 +217,7 @@ class Builder {
       else
         info.data_location = DataLocation::kConstantSegment;
     }
-    if (auto n = info.numel(); n && dtype_element_size(info.dtype) > 0)
-      info.nbytes = *n * dtype_element_size(info.dtype);
+    if (auto b = info.byte_size()) info.nbytes = *b;
     return Status::Ok();
   }
 

@@ -236,8 +236,7 @@ class ProgramBuilder {
     }
     if (symbolic) t.dynamism = ShapeDynamism::kDynamicUnbound;
     t.requires_grad = meta["requires_grad"].as_bool().value_or(false);
-    const int64_t elem = dtype_element_size(t.dtype);
-    if (auto n = t.numel(); n && elem > 0) t.nbytes = *n * elem;
+    if (auto b = t.byte_size()) t.nbytes = *b;
     return t;
   }
 

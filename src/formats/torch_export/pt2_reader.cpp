@@ -74,8 +74,7 @@ void read_payload_config(Document& doc, ZipArchive& zip, const std::string& dir,
       t.requires_grad = meta["requires_grad"].as_bool().value_or(false);
       t.data_location = DataLocation::kNamedData;
       t.data_key = blob.key;
-      const int64_t elem = dtype_element_size(t.dtype);
-      if (auto n = t.numel(); n && elem > 0) t.nbytes = *n * elem;
+      if (auto b = t.byte_size()) t.nbytes = *b;
       blob.tensor = std::move(t);
     }
     if (item["use_pickle"].as_bool().value_or(false))
