@@ -14,6 +14,10 @@ ETVIZ_PACKAGES=(
   graphviz                  # the layout benchmark's peer (bench/layout/compare)
   emscripten                # the layout engine as WebAssembly for the page
   chromium fonts-dejavu-core  # browser tests (headless) and the fonts labels render with
+  # The Python package (src/python, python/): built for Debian's /usr/bin/python3, tested with
+  # pytest and a real notebook run headless (nbclient + ipykernel).
+  python3-dev python3-venv python3-pip python3-setuptools pybind11-dev python3-pybind11
+  python3-pandas python3-pytest python3-nbclient python3-nbformat python3-ipykernel
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

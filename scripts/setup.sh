@@ -15,3 +15,5 @@ log "etviz out/sample.pte -o out/sample.html (open it in any browser; it works o
 build/src/cli/etviz out/sample.pte -o out/sample.html
 log "etviz info out/sample.pte"
 build/src/cli/etviz info out/sample.pte
+log "the Python package (build/python; docs/python.md for pip install ./python)"
+PYTHONPATH=build/python /usr/bin/python3 -c 'import etviz; i = etviz.get_delegation_info("out/sample.pte"); print(i.get_summary(), end="")'

@@ -18,8 +18,7 @@
 #include "core/text.h"
 #include "formats/open_document.h"
 #include "render/html/html_page.h"
-#include "render/html/profile_data.h"
-#include "session/profile_session.h"
+#include "session/page_session.h"
 
 namespace etviz::cli {
 namespace {
@@ -59,97 +58,50 @@ std::string default_output(const std::string& input) {
   return p.stem().string() + ".html";
 }
 
-// Loads the profile (and ETRecord), joins it with the document on show and fills `overlay`,
-// which points into `session`.
-int load_profile(const ViewOptions& opt, const Document& doc, session::ProfileSession& profile,
-                 render::html::ProfileOverlay& overlay) {
-  session::ProfileSessionOptions load;
-  load.etdump = opt.etdump;
-  load.etrecord = opt.etrecord;
-  load.method = opt.method;
-  load.source_unit = opt.source_unit;
-  load.unit = opt.unit;
-  auto s = session::load_profile_session(load, &doc);
-  if (!s) return report_error(s.error());
-  profile = std::move(*s);
-  auto block = profile.choose_block(opt.block);
-  if (!block) return report_error(block.error().within(opt.etdump));
-  overlay.warnings = profile.warnings;
-  overlay.method = profile.join ? profile.join->method : "";
-  overlay.file_name = std::filesystem::path(opt.etdump).filename().string();
-  overlay.scale = profile.scale;
-  overlay.block = *block;
-  overlay.stats = &profile.stats;
-  for (const auto& w : overlay.warnings)
-    if (!opt.quiet) warn(w);
-  progress(fmt::format("joined {} ({} event rows) with method '{}'", opt.etdump,
-                       profile.stats.events.size(), overlay.method));
-  return 0;
-}
-
 int run_view(const ViewOptions& opt) {
   g_start = Clock::now();
   g_quiet = opt.quiet;
-  render::html::PageOptions page;
-  if (!opt.categories.empty()) {
-    auto cats = analysis::load_category_config(opt.categories);
-    if (!cats) return report_error(cats.error());
-    page.categories = std::move(*cats);
-  }
   OpenOptions open;
   open.data_files = opt.data;
   auto doc = open_document(opt.file, open);
   if (!doc) return report_error(doc.error());
   progress("read " + opt.file);
-  page.file_name = std::filesystem::path(opt.file).filename().string();
-  std::error_code ec;
-  page.file_size = std::filesystem::file_size(opt.file, ec);
-  page.allow_compression = !opt.no_compress;
-  page.progress = &progress;
-  session::ProfileSession profile;
-  render::html::ProfileOverlay overlay;
-  if (opt.etdump.empty() && (!opt.etrecord.empty() || !opt.source_unit.empty() ||
-                             !opt.unit.empty() || !opt.block.empty() || !opt.method.empty()))
-    return report_error(
-        Error("--etrecord, --method, --source-unit, --unit and --block describe a profile: "
-              "they need --etdump RUN.etdp"));
-  if (!opt.etdump.empty()) {
-    if (int rc = load_profile(opt, *doc, profile, overlay); rc != 0) return rc;
-    page.profile = &overlay;
-  }
+  auto size_of = [](const std::string& f) {
+    std::error_code ec;
+    const auto n = std::filesystem::file_size(f, ec);
+    return ec ? uint64_t{0} : static_cast<uint64_t>(n);
+  };
   // Further files join the page behind a file selector (the profile and --data apply to the
   // first).
   std::vector<Document> more;
   more.reserve(opt.more_files.size());
-  std::vector<render::html::PageFile> more_pages;
+  std::vector<session::PageInput> files{
+      {&*doc, std::filesystem::path(opt.file).filename().string(), size_of(opt.file)}};
   for (const std::string& f : opt.more_files) {
     auto d = open_document(f);
     if (!d) return report_error(d.error());
     progress("read " + f);
     more.push_back(std::move(*d));
-    std::error_code size_ec;
-    more_pages.push_back({&more.back(), std::filesystem::path(f).filename().string(),
-                          static_cast<uint64_t>(std::filesystem::file_size(f, size_ec))});
+    files.push_back({&more.back(), std::filesystem::path(f).filename().string(), size_of(f)});
   }
   if (!more.empty() && opt.output.empty())
     return report_error(Error("several files make one page: name it with -o PAGE.html"));
+  session::PageRequest request;
+  request.categories = opt.categories;
+  request.etdump = opt.etdump;
+  request.etrecord = opt.etrecord;
+  request.method = opt.method;
+  request.source_unit = opt.source_unit;
+  request.unit = opt.unit;
+  request.block = opt.block;
+  request.stages = opt.stages;
+  request.compress = !opt.no_compress;
+  request.progress = &progress;
   render::html::PageStats stats;
-  // A pass trace (or an ETRecord with --stages) is shown as steps over one layout.
-  const bool steps = opt.stages || doc->format == DocumentFormat::kTrace;
-  if (steps && (!more.empty() || page.profile))
-    return report_error(Error(
-        "stepping through stages or passes shows one file without a profile; to compare files "
-        "use `etviz diff A B -o page.html`"));
-  const std::vector<int32_t> stage_graphs =
-      steps ? analysis::pipeline_graphs(*doc) : std::vector<int32_t>{};
-  if (opt.stages && stage_graphs.size() < 2)
-    return report_error(Error(fmt::format("{}: --stages found {} stage{} (graphs: {})", opt.file,
-                                          stage_graphs.size(), stage_graphs.size() == 1 ? "" : "s",
-                                          doc->top_level_names())));
-  auto html = steps && stage_graphs.size() >= 2
-                  ? render::html::write_timeline_page(*doc, stage_graphs, page, &stats)
-                  : render::html::write_html_page(*doc, page, more_pages, &stats);
-  if (!html) return report_error(html.error().within(opt.file));
+  auto html = session::render_page(files, request, &stats);
+  if (!opt.quiet)
+    for (const auto& w : request.warnings) warn(w);
+  if (!html) return report_error(html.error());
   const std::string out = opt.output.empty() ? default_output(opt.file) : opt.output;
   // The page is HTML; a picture or data extension means the user wanted an export.
   for (const char* ext : {".svg", ".png", ".pdf", ".dot", ".json"})

@@ -334,6 +334,11 @@ std::string profile_json(const ProfileReport& r) {
     o["min"] = r.scale.apply(s.min);
     o["max"] = r.scale.apply(s.max);
     o["total"] = r.scale.apply(s.total);
+    if (r.raw_samples) {
+      json raw = json::array();
+      for (double x : row.samples) raw.push_back(r.scale.apply(x));
+      o["raw"] = std::move(raw);
+    }
     const double execute = r.stats->execute_total(row.block);
     if (execute > 0 && !row.is_framework()) o["share"] = s.total / execute;
     if (!row.join.method.empty()) o["method"] = row.join.method;

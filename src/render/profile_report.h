@@ -23,6 +23,7 @@ struct ProfileReport {
   size_t max_width = 0;  // text: fit tables into this many columns (0: no limit)
   std::vector<analysis::ModuleTotal> modules;
   std::vector<std::string> warnings;
+  bool raw_samples = false;  // json: each event's samples ("raw", in the shown unit)
 };
 
 std::string profile_text(const ProfileReport& r);

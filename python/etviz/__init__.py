@@ -1,0 +1,36 @@
+"""etviz: explore PyTorch -> ExecuTorch artifacts from Python and notebooks.
+
+The same C++ library as the ``etviz`` command computes everything; this package gives it the
+shapes ExecuTorch users know::
+
+    import etviz
+    prog = etviz.open("model.pte")                 # a path, bytes, or an object with .buffer
+    etviz.visualize(prog, "model.html")            # the interactive page, one offline file
+    etviz.show(prog)                               # the same page inside a notebook cell
+    info = etviz.get_delegation_info(prog)         # ExecuTorch's get_delegation_info
+    print(info.get_summary())
+    df = info.get_operator_delegation_dataframe()  # pandas
+    print(etviz.format_delegated_graph(prog))
+    inspector = etviz.Inspector(etdump_path="run.etdp", etrecord="record.bin")
+    inspector.print_data_tabular()
+    etviz.diff("a.pte", "b.pte")                   # what changed (etviz.diff/1)
+    etviz.memory("model.pte")                      # the memory plan (etviz.memory/1)
+
+Errors from files are :class:`etviz.Error` (a ``ValueError``) with the CLI's one-line message.
+"""
+
+from ._etviz import Error, version as _version
+from ._program import Program, open
+from ._page import Page, show, visualize
+from ._delegation import DelegationBreakdown, DelegationInfo, format_delegated_graph, get_delegation_info
+from ._inspector import Event, EventBlock, Inspector, PerfData
+from ._reports import diff, memory
+from ._trace import PassTracer
+
+__version__ = _version()
+
+__all__ = [
+    "Error", "Program", "open", "Page", "show", "visualize", "DelegationBreakdown",
+    "DelegationInfo", "format_delegated_graph", "get_delegation_info", "Event", "EventBlock",
+    "Inspector", "PerfData", "diff", "memory", "PassTracer", "__version__",
+]

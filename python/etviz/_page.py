@@ -1,0 +1,71 @@
+"""The interactive page: written to a file, or shown in a notebook cell."""
+
+import html
+import os
+
+from . import _etviz
+from ._program import Program, open as _open
+
+_OPTIONS = ("etdump", "etrecord", "method", "source_unit", "unit", "block", "categories", "stages",
+            "compress")
+
+
+def _page_html(programs, options):
+    unknown = set(options) - set(_OPTIONS)
+    if unknown:
+        raise TypeError(f"unknown option(s) {sorted(unknown)}; options are {list(_OPTIONS)}")
+    opts = {k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in options.items()
+            if v is not None}
+    if "etrecord" in opts and isinstance(opts["etrecord"], Program):
+        if opts["etrecord"]._source is None:
+            raise TypeError("etrecord= needs a path (the profile join reads the file)")
+        opts["etrecord"] = opts["etrecord"]._source
+    if not isinstance(programs, (list, tuple)):
+        programs = [programs]
+    docs = [_open(p)._doc for p in programs]
+    return _etviz.page_html(docs, opts)
+
+
+class Page:
+    """A page etviz wrote. ``str(page)`` is the HTML; in a notebook the page shows in the
+    cell (a sandboxed iframe: offline, and several pages on one notebook do not interfere)."""
+
+    def __init__(self, html_text, height=640):
+        self.html = html_text
+        self.height = height
+
+    def save(self, path):
+        """Writes the page to `path` (returns the path)."""
+        with open(os.fspath(path), "w", encoding="utf-8") as f:
+            f.write(self.html)
+        return os.fspath(path)
+
+    def _repr_html_(self):
+        # srcdoc keeps the page self-contained; the sandbox lets its scripts run but gives them
+        # no access to the notebook (another origin) and no network beyond what the page's own
+        # Content-Security-Policy already forbids.
+        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" '
+                f'sandbox="allow-scripts allow-downloads" '
+                f'style="width:100%;height:{int(self.height)}px;border:1px solid #ddd;border-radius:6px" '
+                f'title="etviz" loading="lazy"></iframe>')
+
+    def __str__(self):
+        return self.html
+
+
+def visualize(program, path=None, **options):
+    """Writes the page `etviz FILE -o PATH` writes and returns its path. `program`: anything
+    :func:`etviz.open` takes, or a list of them (one page, a file selector). Options as the CLI:
+    ``etdump``, ``etrecord``, ``method``, ``source_unit``, ``unit``, ``block`` (profile overlay),
+    ``categories`` (JSON file), ``stages`` (step through an ETRecord's stages), ``compress``."""
+    page = Page(_page_html(program, options))
+    if path is None:
+        first = program[0] if isinstance(program, (list, tuple)) else program
+        base = os.path.basename(os.fspath(first)) if isinstance(first, (str, os.PathLike)) else "etviz"
+        path = os.path.splitext(base)[0] + ".html"
+    return page.save(path)
+
+
+def show(program, height=640, **options):
+    """The page as a notebook cell output (``_repr_html_``); options as :func:`visualize`."""
+    return Page(_page_html(program, options), height=height)

@@ -1,0 +1,87 @@
+"""Opening programs: paths, bytes, ExecuTorch and torch.export objects."""
+
+import io
+import json
+import os
+
+from . import _etviz
+
+
+class Program:
+    """A file etviz read: an ExecuTorch program (.pte/.bpte), weights (.ptd), an exported
+    program (.pt2), an ETRecord, an ETDump or a pass trace."""
+
+    def __init__(self, document, source=None):
+        self._doc = document
+        self._source = source  # the path, when there is one (profile joins read it again)
+
+    @property
+    def name(self):
+        """The file name (or the name given with bytes)."""
+        return self._doc.name
+
+    @property
+    def format(self):
+        """``executorch_program``, ``torch_export_pt2``, ``etrecord``, ``pass_trace``, ..."""
+        return self._doc.format
+
+    @property
+    def graphs(self):
+        """Names of the graphs a user can ask for, in pipeline order."""
+        return list(self._doc.graphs)
+
+    def info(self, method=None):
+        """What ``etviz info --json`` prints (``etviz.info/1``), as a dict."""
+        return json.loads(self._doc.info_json(method or ""))
+
+    def __repr__(self):
+        return f"<etviz.Program {self.name!r} {self.format}, graphs {self.graphs}>"
+
+
+def _torch_bytes(obj):
+    """Serialises an ExportedProgram (or an EdgeProgramManager's) with torch.export.save into
+    memory; None when `obj` is not a torch object."""
+    exported = None
+    if hasattr(obj, "exported_program") and callable(obj.exported_program):
+        exported = obj.exported_program()
+    elif type(obj).__name__ == "ExportedProgram":
+        exported = obj
+    if exported is None:
+        return None
+    try:
+        import torch
+    except ImportError as e:  # pragma: no cover - depends on the machine
+        raise Error("reading an ExportedProgram needs torch (Debian: python3-torch)") from e
+    export = getattr(torch, "export", None)
+    if export is None or not hasattr(export, "save"):
+        raise Error(f"this torch ({torch.__version__}) has no torch.export.save; save the program "
+                    "with the torch that exported it and pass the .pt2 path")
+    buffer = io.BytesIO()
+    export.save(exported, buffer)
+    return buffer.getvalue()
+
+
+Error = _etviz.Error
+
+
+def open(program, *, data=None, name=None):
+    """Reads `program`: a path (str or os.PathLike), ``bytes``/``bytearray``/``memoryview`` of
+    any format etviz reads, an object with a ``.buffer`` holding .pte bytes (ExecuTorch's
+    ExecutorchProgramManager), an ``ExportedProgram`` or an object with
+    ``.exported_program()`` (EdgeProgramManager; needs torch.export), or a Program (returned
+    as is). `data`: .ptd files with the program's external weights."""
+    if isinstance(program, Program):
+        return program
+    if isinstance(program, (str, os.PathLike)):
+        path = os.fspath(program)
+        return Program(_etviz.open_path(path, [os.fspath(d) for d in (data or [])]), path)
+    if isinstance(program, (bytes, bytearray, memoryview)):
+        return Program(_etviz.open_bytes(name or "program", bytes(program)))
+    buffer = getattr(program, "buffer", None)
+    if isinstance(buffer, (bytes, bytearray, memoryview)):
+        return Program(_etviz.open_bytes(name or "program.pte", bytes(buffer)))
+    serialised = _torch_bytes(program)
+    if serialised is not None:
+        return Program(_etviz.open_bytes(name or "exported_program.pt2", serialised))
+    raise TypeError(f"etviz.open: cannot read a {type(program).__name__}; give a path, bytes, an "
+                    "object with .buffer, or an ExportedProgram")

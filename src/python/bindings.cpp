@@ -1,0 +1,250 @@
+// etviz._etviz: the C++ library for Python. Deliberately thin: documents, and the reports the
+// CLI prints, as JSON or text; python/etviz shapes them into ExecuTorch's familiar APIs. Every
+// figure is computed here, by the same code as the CLI (docs/python.md).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/delegation.h"
+#include "analysis/diff.h"
+#include "analysis/memory_plan.h"
+#include "analysis/profile_stats.h"
+#include "analysis/summary.h"
+#include "core/mapped_file.h"
+#include "etviz/version.h"
+#include "formats/open_document.h"
+#include "render/delegation_report.h"
+#include "render/diff_report.h"
+#include "render/memory_report.h"
+#include "render/profile_report.h"
+#include "render/summary_report.h"
+#include "session/page_session.h"
+#include "session/profile_session.h"
+
+namespace py = pybind11;
+
+namespace etviz::python {
+namespace {
+
+// A C++ error as Python sees it: etviz.Error (a ValueError) with the CLI's one-line message.
+struct PyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <typename T>
+T take(Result<T> r) {
+  if (!r) throw PyError(r.error().message());
+  return std::move(*r);
+}
+
+// An opened file: the document and what the page header says of it.
+struct Handle {
+  Document doc;
+  std::string name;
+  uint64_t size = 0;
+};
+using HandlePtr = std::shared_ptr<Handle>;
+
+HandlePtr open_path(const std::string& path, const std::vector<std::string>& data) {
+  OpenOptions options;
+  options.data_files = data;
+  Result<Document> doc = [&] {
+    py::gil_scoped_release release;
+    return open_document(path, options);
+  }();
+  auto h = std::make_shared<Handle>();
+  h->doc = take(std::move(doc));
+  h->name = std::filesystem::path(path).filename().string();
+  std::error_code ec;
+  h->size = std::filesystem::file_size(path, ec);
+  return h;
+}
+
+HandlePtr open_bytes(const std::string& name, const py::bytes& bytes) {
+  const std::string_view view(bytes);
+  auto file = MappedFile::from_bytes(
+      name, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(view.data()), view.size()));
+  Result<Document> doc = [&] {
+    py::gil_scoped_release release;
+    return read_document(file);
+  }();
+  auto h = std::make_shared<Handle>();
+  h->doc = take(std::move(doc));
+  h->name = name;
+  h->size = view.size();
+  return h;
+}
+
+const Graph& graph_of(const Handle& h, const std::string& name) {
+  const int32_t g = take(analysis::select_graph(h.doc, name));
+  return h.doc.graphs[static_cast<size_t>(g)];
+}
+
+session::PageRequest page_request(const py::dict& options) {
+  session::PageRequest r;
+  auto text = [&](const char* key, std::string& into) {
+    if (options.contains(key) && !options[key].is_none()) into = py::str(options[key]);
+  };
+  text("categories", r.categories);
+  text("etdump", r.etdump);
+  text("etrecord", r.etrecord);
+  text("method", r.method);
+  text("source_unit", r.source_unit);
+  text("unit", r.unit);
+  text("block", r.block);
+  if (options.contains("stages")) r.stages = py::bool_(options["stages"]);
+  if (options.contains("compress")) r.compress = py::bool_(options["compress"]);
+  return r;
+}
+
+std::string page_html(const std::vector<HandlePtr>& handles, const py::dict& options) {
+  if (handles.empty()) throw PyError("no program to show");
+  session::PageRequest request = page_request(options);
+  std::vector<session::PageInput> inputs;
+  for (const HandlePtr& h : handles) inputs.push_back({&h->doc, h->name, h->size});
+  Result<std::string> html = [&] {
+    py::gil_scoped_release release;
+    return session::render_page(inputs, request);
+  }();
+  return take(std::move(html));
+}
+
+std::string profile_report(const std::string& etdump, const py::dict& options, bool json) {
+  session::ProfileSessionOptions load;
+  load.etdump = etdump;
+  auto text = [&](const char* key, std::string& into) {
+    if (options.contains(key) && !options[key].is_none()) into = py::str(options[key]);
+  };
+  text("program", load.program);
+  text("etrecord", load.etrecord);
+  text("method", load.method);
+  text("source_unit", load.source_unit);
+  text("unit", load.unit);
+  text("debug_buffer", load.debug_buffer);
+  py::gil_scoped_release release;
+  auto s = session::load_profile_session(load);
+  if (!s) {
+    py::gil_scoped_acquire acquire;
+    throw PyError(s.error().message());
+  }
+  render::ProfileReport report;
+  report.profile = &s->profile;
+  report.stats = &s->stats;
+  report.scale = s->scale;
+  report.warnings = s->warnings;
+  report.program_path = load.program;
+  report.etrecord_path = load.etrecord;
+  if (s->join) report.join = &*s->join;
+  report.rows = s->stats.events;
+  report.module_totals = true;
+  report.modules = analysis::module_totals(report.rows);
+  report.raw_samples = true;
+  return json ? render::profile_json(report) : render::profile_text(report);
+}
+
+}  // namespace
+}  // namespace etviz::python
+
+PYBIND11_MODULE(_etviz, m) {
+  using namespace etviz;
+  using namespace etviz::python;
+  m.doc() = "etviz's C++ library (documents and reports); use the `etviz` package.";
+  static py::exception<PyError> error(m, "Error", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const PyError& e) {
+      error(e.what());
+    }
+  });
+  m.def("version", [] { return std::string(ETVIZ_VERSION); });
+
+  py::class_<Handle, HandlePtr>(
+      m, "Document", "A file etviz read (program, exported program, ETRecord, trace, ...)")
+      .def_property_readonly("name", [](const Handle& h) { return h.name; })
+      .def_property_readonly("size", [](const Handle& h) { return h.size; })
+      .def_property_readonly("format",
+                             [](const Handle& h) { return std::string(to_string(h.doc.format)); })
+      .def_property_readonly("format_version", [](const Handle& h) { return h.doc.format_version; })
+      .def_property_readonly("graphs",
+                             [](const Handle& h) {
+                               std::vector<std::string> names;
+                               for (int32_t g : analysis::pipeline_graphs(h.doc))
+                                 names.push_back(h.doc.graphs[static_cast<size_t>(g)].name);
+                               return names;
+                             })
+      .def(
+          "info_json",
+          [](const Handle& h, const std::string& method) {
+            return render::summary_json(take(analysis::summarize(h.doc, method)));
+          },
+          py::arg("method") = "")
+      .def(
+          "delegation_json",
+          [](const Handle& h, const std::string& method, const HandlePtr& etrecord) {
+            auto info =
+                take(analysis::delegation_info(h.doc, method, etrecord ? &etrecord->doc : nullptr));
+            return render::delegation_report(h.name, info, render::DelegationFormat::kJson);
+          },
+          py::arg("method") = "", py::arg("etrecord") = nullptr)
+      .def(
+          "delegation_text",
+          [](const Handle& h, const std::string& method, const HandlePtr& etrecord) {
+            auto info =
+                take(analysis::delegation_info(h.doc, method, etrecord ? &etrecord->doc : nullptr));
+            return render::delegation_report(h.name, info, render::DelegationFormat::kTable);
+          },
+          py::arg("method") = "", py::arg("etrecord") = nullptr)
+      .def(
+          "delegated_graph",
+          [](const Handle& h, const std::string& method) {
+            return render::format_delegated_graph(h.doc, method);
+          },
+          py::arg("method") = "")
+      .def(
+          "memory_json",
+          [](const Handle& h, const std::string& method) {
+            const Graph& g = graph_of(h, method);
+            if (g.stage.role != StageRole::kExecuTorch)
+              throw PyError("'" + g.name +
+                            "' is not an ExecuTorch method; memory plans are in .pte programs");
+            return render::memory_report(h.name, g, take(analysis::memory_plan(h.doc, g)),
+                                         render::MemoryFormat::kJson);
+          },
+          py::arg("method") = "");
+
+  m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{});
+  m.def("open_bytes", &open_bytes, py::arg("name"), py::arg("data"));
+  m.def("page_html", &page_html, py::arg("documents"), py::arg("options") = py::dict());
+  m.def(
+      "diff_json",
+      [](const std::vector<HandlePtr>& docs, const std::vector<std::string>& graphs) {
+        if (docs.size() < 2 || graphs.size() != docs.size())
+          throw PyError("a diff needs two graphs or more");
+        std::vector<render::DiffOperand> ops;
+        for (size_t k = 0; k < docs.size(); ++k)
+          ops.push_back({docs[k]->name, &docs[k]->doc,
+                         take(analysis::select_graph(docs[k]->doc, graphs[k]))});
+        std::vector<analysis::GraphDiff> diffs;
+        {
+          py::gil_scoped_release release;
+          for (size_t k = 0; k + 1 < ops.size(); ++k)
+            diffs.push_back(
+                analysis::diff_graphs(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g()));
+        }
+        return render::diff_report(ops, diffs, render::DiffFormat::kJson);
+      },
+      py::arg("documents"), py::arg("graphs"));
+  m.def(
+      "profile_json",
+      [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, true); },
+      py::arg("etdump"), py::arg("options") = py::dict());
+  m.def(
+      "profile_text",
+      [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, false); },
+      py::arg("etdump"), py::arg("options") = py::dict());
+}

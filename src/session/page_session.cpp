@@ -1,0 +1,83 @@
+#include "session/page_session.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "analysis/categories.h"
+#include "analysis/diff.h"
+#include "render/html/profile_data.h"
+#include "session/profile_session.h"
+
+namespace etviz::session {
+
+Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest& request,
+                                render::html::PageStats* stats) {
+  if (files.empty() || !files.front().doc) return Error("no document to show");
+  Document& doc = *files.front().doc;
+  render::html::PageOptions page;
+  if (!request.categories.empty()) {
+    auto cats = analysis::load_category_config(request.categories);
+    if (!cats) return cats.error();
+    page.categories = std::move(*cats);
+  }
+  page.file_name = files.front().file_name;
+  page.file_size = files.front().file_size;
+  page.allow_compression = request.compress;
+  page.progress = request.progress;
+
+  ProfileSession profile;
+  render::html::ProfileOverlay overlay;
+  if (request.etdump.empty() &&
+      (!request.etrecord.empty() || !request.source_unit.empty() || !request.unit.empty() ||
+       !request.block.empty() || !request.method.empty()))
+    return Error(
+        "--etrecord, --method, --source-unit, --unit and --block describe a profile: they need "
+        "--etdump RUN.etdp");
+  if (!request.etdump.empty()) {
+    ProfileSessionOptions load;
+    load.etdump = request.etdump;
+    load.etrecord = request.etrecord;
+    load.method = request.method;
+    load.source_unit = request.source_unit;
+    load.unit = request.unit;
+    auto s = load_profile_session(load, &doc);
+    if (!s) return s.error();
+    profile = std::move(*s);
+    auto block = profile.choose_block(request.block);
+    if (!block) return block.error().within(request.etdump);
+    overlay.warnings = profile.warnings;
+    overlay.method = profile.join ? profile.join->method : "";
+    overlay.file_name = std::filesystem::path(request.etdump).filename().string();
+    overlay.scale = profile.scale;
+    overlay.block = *block;
+    overlay.stats = &profile.stats;
+    for (const auto& w : overlay.warnings) request.warnings.push_back(w);
+    if (request.progress)
+      request.progress(fmt::format("joined {} ({} event rows) with method '{}'", request.etdump,
+                                   profile.stats.events.size(), overlay.method));
+    page.profile = &overlay;
+  }
+  std::vector<render::html::PageFile> more;
+  for (size_t k = 1; k < files.size(); ++k)
+    more.push_back({files[k].doc, files[k].file_name, files[k].file_size});
+  // A pass trace (or an ETRecord with stages asked for) is shown as steps over one layout.
+  const bool steps = request.stages || doc.format == DocumentFormat::kTrace;
+  if (steps && (!more.empty() || page.profile))
+    return Error(
+        "stepping through stages or passes shows one file without a profile; to compare files "
+        "use `etviz diff A B -o page.html`");
+  const std::vector<int32_t> stage_graphs =
+      steps ? analysis::pipeline_graphs(doc) : std::vector<int32_t>{};
+  if (request.stages && stage_graphs.size() < 2)
+    return Error(fmt::format("{}: --stages found {} stage{} (graphs: {})", page.file_name,
+                             stage_graphs.size(), stage_graphs.size() == 1 ? "" : "s",
+                             doc.top_level_names()));
+  auto html = steps && stage_graphs.size() >= 2
+                  ? render::html::write_timeline_page(doc, stage_graphs, page, stats)
+                  : render::html::write_html_page(doc, page, more, stats);
+  if (!html) return html.error().within(page.file_name);
+  return html;
+}
+
+}  // namespace etviz::session

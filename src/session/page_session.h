@@ -1,0 +1,34 @@
+#pragma once
+// One page from loaded documents, as `etviz view` and `etviz.visualize` make it: categories,
+// a profile overlay (ETDump + ETRecord), several files, or the steps of a trace / an
+// ETRecord's stages. The CLI and the Python module call this, so a page is the same whatever
+// made it.
+#include <string>
+#include <vector>
+
+#include "core/document.h"
+#include "render/html/html_page.h"
+
+namespace etviz::session {
+
+struct PageRequest {
+  std::string categories;  // JSON file of custom categories (docs/viewer.md), optional
+  // Profile overlay: an ETDump path and how to read it (as `etviz profile`).
+  std::string etdump, etrecord, method, source_unit, unit, block;
+  bool stages = false;  // step through every stage / pass of the (single) document
+  bool compress = true;
+  void (*progress)(const std::string&) = nullptr;
+  std::vector<std::string> warnings;  // filled: profile join warnings, to show the user
+};
+
+struct PageInput {
+  Document* doc = nullptr;  // the first may gain a graph (the union of its stages)
+  std::string file_name;
+  uint64_t file_size = 0;
+};
+
+// The page; an error names the option or file that is wrong. `files` holds at least one.
+Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest& request,
+                                render::html::PageStats* stats = nullptr);
+
+}  // namespace etviz::session

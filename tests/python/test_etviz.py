@@ -1,0 +1,160 @@
+"""The Python package on the real corpus: the figures must be the CLI's (same library)."""
+import json
+import subprocess
+
+import pytest
+
+import etviz
+
+DNF = "pte/berndporr__dnf_executorch__dnf.47145c4a.pte"
+KWS = "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"
+ETDUMP = "etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp"
+ETRECORD = "etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin"
+PT2 = "pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2"
+
+
+def cli_json(etviz_bin, *args):
+    return json.loads(subprocess.run([etviz_bin, *args], check=True, capture_output=True).stdout)
+
+
+def test_open_paths_bytes_and_buffers(corpus):
+    path = corpus / DNF
+    by_path = etviz.open(path)
+    assert by_path.format == "executorch_program"
+    assert by_path.graphs[0] == "forward"
+    by_bytes = etviz.open(path.read_bytes(), name="dnf.pte")
+    assert by_bytes.name == "dnf.pte"
+    assert by_bytes.info()["methods"][0]["node_count"] == by_path.info()["methods"][0]["node_count"]
+
+    class Manager:  # ExecuTorch's ExecutorchProgramManager holds the .pte bytes in .buffer
+        buffer = path.read_bytes()
+
+    assert etviz.open(Manager()).graphs == by_path.graphs
+    assert etviz.open(by_path) is by_path
+    assert etviz.open(corpus / PT2).format == "torch_export_pt2"
+
+
+def test_errors_are_etviz_errors_with_the_cli_message(corpus, tmp_path):
+    bad = tmp_path / "truncated.pte"
+    bad.write_bytes((corpus / DNF).read_bytes()[:100])
+    with pytest.raises(etviz.Error) as e:
+        etviz.open(bad)
+    assert "truncated.pte" in str(e.value)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(etviz.Error):
+        etviz.open(b"\x00" * 64)
+    with pytest.raises(TypeError):
+        etviz.open(12345)
+    with pytest.raises(etviz.Error, match="nope"):
+        etviz.get_delegation_info(corpus / DNF, method="nope")
+
+
+def test_delegation_info_matches_the_cli(corpus, etviz_bin):
+    info = etviz.get_delegation_info(corpus / DNF)
+    cli = cli_json(etviz_bin, "delegation", str(corpus / DNF), "--format", "json")
+    assert info.num_delegated_subgraphs == cli["num_delegated_subgraphs"] == 4
+    assert info.num_delegated_nodes == cli["num_delegated_nodes"] == 10
+    assert info.num_non_delegated_nodes == cli["num_non_delegated_nodes"] == 8
+    assert info.get_summary() == ("Total delegated subgraphs: 4\nNumber of delegated nodes: 10\n"
+                                  "Number of non-delegated nodes: 8\n")
+    df = info.get_operator_delegation_dataframe()
+    assert list(df.columns) == ["op_type", "occurrences_in_delegated_graphs",
+                                "occurrences_in_non_delegated_graphs"]
+    assert df.iloc[-1]["op_type"] == "Total"
+    assert df.iloc[-1]["occurrences_in_delegated_graphs"] == 10
+    assert df.iloc[-1]["occurrences_in_non_delegated_graphs"] == 8
+    assert len(df) == len(cli["operators"]) + 1
+    assert info.delegation_by_operator["XNNMultiply"].delegated == 3
+    text = etviz.format_delegated_graph(corpus / DNF)
+    assert text == subprocess.run([etviz_bin, "delegation", str(corpus / DNF), "--graph"],
+                                  check=True, capture_output=True, text=True).stdout
+
+
+def test_inspector_matches_etviz_profile(corpus, etviz_bin):
+    inspector = etviz.Inspector(etdump_path=corpus / ETDUMP, source_time_scale="ns",
+                                target_time_scale="ms")
+    cli = cli_json(etviz_bin, "profile", str(corpus / ETDUMP), "--source-unit", "ns", "--unit", "ms",
+                   "--format", "json")
+    events = [e for b in inspector.event_blocks for e in b.events]
+    assert len(events) == len(cli["events"])
+    first = events[0]
+    assert first.name == cli["events"][0]["name"]
+    assert first.perf_data.avg == pytest.approx(cli["events"][0]["avg"])
+    assert first.perf_data.p90 == pytest.approx(cli["events"][0]["p90"])
+    assert len(first.perf_data.raw) == cli["events"][0]["occurrences"]
+    assert {b.name for b in inspector.event_blocks} <= set(cli["blocks"])
+    df = inspector.to_dataframe()
+    assert len(df) == len(events)
+    assert {"event_block_name", "event_name", "p50", "avg", "raw"} <= set(df.columns)
+    assert inspector.find_total_for_module("no.such.module") == 0.0
+
+
+def test_inspector_printout_is_the_cli_table(corpus, etviz_bin, capsys):
+    etviz.Inspector(etdump_path=corpus / ETDUMP).print_data_tabular()
+    out = capsys.readouterr().out
+    cli = subprocess.run([etviz_bin, "profile", str(corpus / ETDUMP), "--module-totals"],
+                         check=True, capture_output=True, text=True,
+                         env={"COLUMNS": "0", "PATH": "/usr/bin:/bin"}).stdout
+    assert out.splitlines()[0] == cli.splitlines()[0]
+    assert "OPERATOR_CALL" in out
+
+
+def test_visualize_writes_the_cli_page(corpus, etviz_bin, tmp_path):
+    out = etviz.visualize(corpus / KWS, tmp_path / "kws.html")
+    page = (tmp_path / "kws.html").read_text(encoding="utf-8")
+    assert out == str(tmp_path / "kws.html")
+    assert page.startswith("<!DOCTYPE html>") and 'id="etviz-data"' in page
+    subprocess.run([etviz_bin, str(corpus / KWS), "-o", str(tmp_path / "cli.html"), "-q"], check=True)
+    cli = (tmp_path / "cli.html").read_text(encoding="utf-8")
+    # Same page but for the nonce of the Content-Security-Policy.
+    strip = lambda s: __import__("re").sub(r'nonce(-|=")[A-Za-z0-9+/=]+', "", s)
+    assert strip(page) == strip(cli)
+    with pytest.raises(TypeError, match="unknown option"):
+        etviz.show(corpus / KWS, colour="red")
+
+
+def test_show_embeds_a_sandboxed_self_contained_page(corpus):
+    page = etviz.show(corpus / KWS)
+    html = page._repr_html_()
+    assert html.startswith("<iframe srcdoc=")
+    assert 'sandbox="allow-scripts' in html
+    assert "&lt;!DOCTYPE html&gt;" in html
+    # Several programs in one page, with a profile overlay from options.
+    both = etviz.show([corpus / KWS, corpus / DNF])
+    assert 'id="etviz-data-2"' in both.html
+
+
+def test_diff_and_memory_match_the_cli(corpus, etviz_bin):
+    a, b = corpus / DNF, corpus / "pte/berndporr__dnf_executorch__dnf.d1aa57fe.pte"
+    d = etviz.diff(a, b)
+    cli = cli_json(etviz_bin, "diff", str(a), str(b), "--format", "json")
+    assert d["diffs"][0]["added"] == cli["diffs"][0]["added"]
+    assert d["diffs"][0]["removed"] == cli["diffs"][0]["removed"]
+    m = etviz.memory(corpus / KWS)
+    assert m["format"] == "etviz.memory/1"
+    assert m["arenas"][0]["planned_bytes"] == 16000
+    assert m == cli_json(etviz_bin, "memory", str(corpus / KWS), "--format", "json") | {"file": m["file"]}
+
+
+def test_pass_tracer_writes_a_trace_etviz_reads(corpus, tmp_path):
+    with etviz.PassTracer(tmp_path / "trace", model="dnf") as tracer:
+        tracer.snapshot("delegated", corpus / DNF)
+        class Manager:
+            buffer = (corpus / "pte/berndporr__dnf_executorch__dnf.d1aa57fe.pte").read_bytes()
+        tracer.snapshot("portable", Manager())
+        tracer.failed("quantize", "no calibration data")
+    trace = etviz.open(tracer.path)
+    assert trace.format == "pass_trace"
+    assert len(trace.graphs) == 3
+    page = etviz.show(trace)
+    assert 'id="etviz-timeline"' in page.html
+
+
+def test_torch_inputs_say_what_they_need():
+    torch = pytest.importorskip("torch")
+    class FakeExported:
+        pass
+    FakeExported.__name__ = "ExportedProgram"
+    if not hasattr(torch, "export") or not hasattr(torch.export, "save"):
+        with pytest.raises(etviz.Error, match="torch.export.save"):
+            etviz.open(FakeExported())
