@@ -18,6 +18,7 @@ ETVIZ_PACKAGES=(
   # pytest and a real notebook run headless (nbclient + ipykernel).
   python3-dev python3-venv python3-pip python3-setuptools pybind11-dev python3-pybind11
   python3-pandas python3-pytest python3-nbclient python3-nbformat python3-ipykernel
+  python3-torch  # etviz.trace_model's tests trace real torch models (torch 1.13)
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

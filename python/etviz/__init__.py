@@ -15,6 +15,7 @@ shapes ExecuTorch users know::
     inspector.print_data_tabular()
     etviz.diff("a.pte", "b.pte")                   # what changed (etviz.diff/1)
     etviz.memory("model.pte")                      # the memory plan (etviz.memory/1)
+    etviz.trace_model(model, x)                    # a live forward pass, as a page
 
 Errors from files are :class:`etviz.Error` (a ``ValueError``) with the CLI's one-line message.
 """
@@ -26,11 +27,13 @@ from ._delegation import DelegationBreakdown, DelegationInfo, format_delegated_g
 from ._inspector import Event, EventBlock, Inspector, PerfData
 from ._reports import diff, memory
 from ._trace import PassTracer
+from ._live import TracedModel, trace_model
 
 __version__ = _version()
 
 __all__ = [
     "Error", "Program", "open", "Page", "show", "visualize", "DelegationBreakdown",
     "DelegationInfo", "format_delegated_graph", "get_delegation_info", "Event", "EventBlock",
-    "Inspector", "PerfData", "diff", "memory", "PassTracer", "__version__",
+    "Inspector", "PerfData", "diff", "memory", "PassTracer", "TracedModel", "trace_model",
+    "__version__",
 ]

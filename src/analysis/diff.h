@@ -67,7 +67,8 @@ struct GraphDiff {
 
 GraphDiff diff_graphs(const Document& da, const Graph& a, const Document& db, const Graph& b);
 
-// "aten::convolution.out" / "aten.convolution.default" / "convolution" -> "convolution":
+// "aten::convolution.out" / "aten.convolution.default" / "convolution" / "F.conv2d"-style
+// live-trace names ("F.relu" -> "relu") -> "convolution":
 // what an op is called across stages (namespace, overload and _copy variants dropped), for
 // structural matching and op-count deltas across dialects.
 std::string op_base(const std::string& op);

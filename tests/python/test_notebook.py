@@ -20,6 +20,9 @@ def test_notebook_shows_pages_that_draw(corpus, tmp_path):
         nbformat.v4.new_code_cell("import etviz\ninfo = etviz.get_delegation_info(%r)\nprint(info.get_summary())" % str(dnf)),
         nbformat.v4.new_code_cell("etviz.show(%r)" % str(kws)),
         nbformat.v4.new_code_cell("etviz.show(%r, height=500)" % str(dnf)),
+        nbformat.v4.new_code_cell("import torch\n"
+                                  "model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))\n"
+                                  "etviz.trace_model(model, torch.randn(2, 8), height=400)"),
     ]
     # A kernel of this interpreter (Debian's), whatever `python3` comes first on PATH.
     spec = tmp_path / "jupyter" / "kernels" / "etviz-python"
@@ -40,7 +43,7 @@ def test_notebook_shows_pages_that_draw(corpus, tmp_path):
     cells = nbformat.read(saved, as_version=4).cells
     assert "Total delegated subgraphs: 4" in cells[0].outputs[0]["text"]
     pages = []
-    for cell in cells[1:]:
+    for cell in cells[1:4]:
         html = [o["data"]["text/html"] for o in cell.outputs if "text/html" in o.get("data", {})]
         assert html, cell.outputs
         assert html[0].startswith("<iframe srcdoc=")
@@ -51,8 +54,9 @@ def test_notebook_shows_pages_that_draw(corpus, tmp_path):
     r = subprocess.run(["node", str(HERE / "open_frames.mjs"), str(wrapper)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout)
-    assert result["frames"] == 2
-    assert result["ready"] == 2
+    assert result["frames"] == 3
+    assert result["ready"] == 3
     assert result["errors"] == []
     assert result["requests"] == []
     assert all(n > 0 for n in result["nodes"])
+    assert result["nodes"][2] == 9  # the traced MLP: input, 4 parameters, 3 ops, output

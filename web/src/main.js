@@ -114,6 +114,7 @@ class App {
       this.overlays.graphChanged();
       this.syncLegends();
       showSummary($('panel'), this.data, this.model, (q) => this.searchFor(q));
+      this.showGraphError();
       this.invalidateOverview();
     } else if (what === 'categories' || what === 'display') {
       this.invalidateOverview();
@@ -766,6 +767,24 @@ class App {
       this.firstPaint = -1;
     }
     this.lastFrameStats = stats;
+  }
+
+  // A graph that records a failure (a live trace whose forward pass raised, a failed pass of a
+  // one-pass trace) says so in a banner over the canvas; the timeline overlay has its own.
+  showGraphError() {
+    let banner = $('graph-error');
+    const entry = this.overlays.get('timeline') && this.overlays.get('timeline').active ? null
+      : this.model.attrs.find(([k]) => k === 'error');
+    if (!entry) { if (banner) banner.hidden = true; return; }
+    if (!banner) {
+      banner = document.createElement('div');
+      banner.id = 'graph-error';
+      banner.className = 'timeline-error graph-error';
+      banner.setAttribute('role', 'alert');
+      $('stage').appendChild(banner);
+    }
+    banner.textContent = `Failed: ${entry[1]}`;
+    banner.hidden = false;
   }
 
   // A title over each pane (the step it shows; the current one marked).

@@ -143,6 +143,12 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
       frame.context = *st;
       n.provenance.stack.push_back(std::move(frame));
     }
+    // A failed op of a live trace (etviz.trace_model): what it raised and its inputs' shapes.
+    if (auto e = details["error"].as_string())
+      n.attributes.push_back({"error", e->substr(0, 4096)});
+    if (details["input_shapes"].is_array())
+      n.attributes.push_back(
+          {"input_shapes", std::string(details["input_shapes"].raw().substr(0, 4096))});
     for (const char* key : {"input_qparams", "output_qparams"})
       if (details[key].valid() && !details[key].is_null())
         n.attributes.push_back({key, std::string(details[key].raw().substr(0, 2048))});

@@ -1,0 +1,140 @@
+"""etviz.trace_model on real torch models (no mocks): exact ops, hierarchy, shapes, the partial
+graph of a failing forward pass, and torch left as it was."""
+import collections
+
+import pytest
+
+import etviz
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+F = torch.nn.functional
+
+
+def ops(traced):
+    return collections.Counter(n["op_name"] for n in traced.nodes if n["details"]["op"] == "call_function")
+
+
+def node(traced, op):
+    return next(n for n in traced.nodes if n["op_name"] == op)
+
+
+def test_mlp_ops_shapes_and_hierarchy():
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4)).eval()
+    t = etviz.trace_model(model, torch.randn(2, 8))
+    assert ops(t) == {"F.linear": 2, "F.relu": 1}
+    assert [n["id"] for n in t.nodes if n["details"]["op"] == "placeholder"] == [
+        "input_0", "0.weight", "0.bias", "2.weight", "2.bias"]
+    assert node(t, "F.relu")["details"]["shape"] == "[2, 16]"
+    assert node(t, "F.relu")["details"]["nn_module_stack"] == {"1": ["1", "ReLU"]}
+    assert {"source": "input_0", "target": "linear_3"} in t.edges
+    assert t.edges[-1]["target"] == "output"
+    # Source locations name the user's code, not torch's or etviz's.
+    assert "test_live.py" in node(t, "F.relu")["details"]["stack_trace"]
+    assert "torch" + "/nn" not in node(t, "F.relu")["details"]["stack_trace"]
+    html = t._repr_html_()
+    assert html.startswith("<iframe srcdoc=")
+
+
+class Residual(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1 = nn.Conv2d(c, c, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(c)
+        self.conv2 = nn.Conv2d(c, c, 3, padding=1)
+        self.bn2 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+class SmallCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1)
+        self.blocks = nn.Sequential(Residual(8), Residual(8))
+        self.head = nn.Linear(8, 10)
+
+    def forward(self, x):
+        x = self.blocks(self.stem(x))
+        x = torch.flatten(F.adaptive_avg_pool2d(x, 1), 1)
+        return self.head(x)
+
+
+def test_cnn_with_batchnorm_and_residuals():
+    t = etviz.trace_model(SmallCNN().eval(), torch.randn(1, 3, 16, 16))
+    c = ops(t)
+    assert c["torch.conv2d"] == 5
+    assert c["F.batch_norm"] == 4
+    assert c["F.relu"] == 4
+    assert c["Tensor.add"] == 2
+    assert c["F.adaptive_avg_pool2d"] == 1 and c["torch.flatten"] == 1 and c["F.linear"] == 1
+    # Hierarchy: the second block's second BatchNorm.
+    bn = [n for n in t.nodes if n["op_name"] == "F.batch_norm"][-1]
+    assert list(bn["details"]["nn_module_stack"]) == ["blocks", "blocks.1", "blocks.1.bn2"]
+    assert bn["details"]["shape"] == "[1, 8, 16, 16]"
+    # The page groups by module: blocks > blocks.1 > ...
+    prog = etviz.open(t.trace_bytes(), name="cnn.trace.json")
+    assert prog.format == "pass_trace"
+
+
+def test_transformer_encoder_and_lstm():
+    layer = nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, batch_first=True)
+    enc = nn.TransformerEncoder(layer, num_layers=2).eval()
+    t = etviz.trace_model(enc, torch.randn(1, 5, 16))
+    paths = {p for n in t.nodes for p in n["details"].get("nn_module_stack", {})}
+    assert {"layers.0", "layers.1", "layers.0.self_attn", "layers.1.linear2"} <= paths
+    assert node(t, "F.linear")["details"]["dtype"] == "torch.float32"
+    lstm = nn.LSTM(input_size=4, hidden_size=8, batch_first=True).eval()
+    t2 = etviz.trace_model(lstm, torch.randn(2, 3, 4))
+    assert sum(ops(t2).values()) >= 1
+    assert any(n["id"].startswith("weight_ih_l0") for n in t2.nodes)
+
+
+class Broken(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 6)
+        self.b = nn.Linear(4, 5)
+
+    def forward(self, x):
+        return torch.cat([self.a(x), self.b(x)], dim=0)  # [2, 6] and [2, 5]: dim 1 differs
+
+
+def test_failing_forward_shows_the_partial_graph_and_reraises():
+    with pytest.raises(RuntimeError) as info:
+        etviz.trace_model(Broken(), torch.randn(2, 4))
+    traced = info.value.etviz_trace
+    assert ops(traced) == {"F.linear": 2, "torch.cat": 1}
+    failed = node(traced, "torch.cat")
+    assert failed["category"] == "error"
+    assert failed["details"]["input_shapes"] == ["[2, 6]", "[2, 5]"]
+    assert "Sizes of tensors must match" in failed["details"]["error"]
+    error = traced.trace["passes"][0]["metadata"]["error"]["message"]
+    assert error.startswith("RuntimeError at cat_")
+
+
+def test_torch_is_left_as_it_was():
+    before = (torch.cat, F.linear, torch.Tensor.add, torch.overrides._get_current_function_mode()
+              if hasattr(torch.overrides, "_get_current_function_mode") else None)
+    model = Broken()
+    with pytest.raises(RuntimeError):
+        etviz.trace_model(model, torch.randn(2, 4), show_on_error=False)
+    etviz.trace_model(nn.Linear(4, 2), torch.randn(1, 4))
+    after = (torch.cat, F.linear, torch.Tensor.add, torch.overrides._get_current_function_mode()
+             if hasattr(torch.overrides, "_get_current_function_mode") else None)
+    assert before == after
+    assert all(not m._forward_hooks and not m._forward_pre_hooks for m in model.modules())
+    x = torch.ones(2, 2)
+    assert torch.equal(torch.cat([x, x]), torch.ones(4, 2))
+
+
+def test_a_traced_model_diffs_against_another_version(tmp_path):
+    a = etviz.trace_model(nn.Sequential(nn.Linear(4, 8), nn.ReLU()), torch.randn(1, 4))
+    b = etviz.trace_model(nn.Sequential(nn.Linear(4, 8), nn.GELU()), torch.randn(1, 4))
+    pa, pb = a.save_trace(tmp_path / "a.json"), b.save_trace(tmp_path / "b.json")
+    d = etviz.diff(pa, pb)["diffs"][0]
+    assert d["removed"] == 1 and d["added"] == 1  # relu out, gelu in
+    assert d["same"] >= 3
