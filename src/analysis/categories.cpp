@@ -131,9 +131,17 @@ std::string op_namespace(const std::string& op) {
   return p == std::string::npos ? std::string() : op.substr(0, p);
 }
 
+std::string without_python_prefix(const std::string& op) {
+  for (std::string_view prefix : {"F.", "torch.", "Tensor."})
+    if (op.rfind(prefix, 0) == 0 && op.size() > prefix.size() &&
+        op.find('.', prefix.size()) == std::string::npos)
+      return op.substr(prefix.size());
+  return op;
+}
+
 std::string op_base_name(const std::string& op) {
   const auto p = op.find("::");
-  std::string rest = p == std::string::npos ? op : op.substr(p + 2);
+  std::string rest = without_python_prefix(p == std::string::npos ? op : op.substr(p + 2));
   const auto dot = rest.find('.');
   if (dot != std::string::npos && dot > 0) rest.resize(dot);
   return rest;

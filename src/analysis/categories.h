@@ -64,6 +64,9 @@ Category categorize(const Node& node, const CategoryConfig& config);
 Category categorize_op(const std::string& op, const CategoryConfig& config);
 
 // "aten::add.out" -> "add"; "cortex_m::quantized_conv2d.default" -> "quantized_conv2d".
+// Python-level op names of a live trace (etviz.trace_model): "F.relu", "torch.cat",
+// "Tensor.add" -> "relu", "cat", "add"; other names unchanged.
+std::string without_python_prefix(const std::string& op);
 std::string op_base_name(const std::string& op);
 // "aten::add.out" -> "aten"; "" when there is no namespace.
 std::string op_namespace(const std::string& op);

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/categories.h"
 #include "analysis/delegation.h"
 
 namespace etviz::analysis {
@@ -404,13 +405,7 @@ const char* to_string(MatchReason r) {
 std::string op_base(const std::string& op) {
   std::string s = op;
   if (auto p = s.rfind("::"); p != std::string::npos) s = s.substr(p + 2);
-  // Python-level names of a live trace (etviz.trace_model): "F.relu", "torch.cat", "Tensor.add".
-  for (const char* prefix : {"F.", "torch.", "Tensor."})
-    if (s.rfind(prefix, 0) == 0 &&
-        s.find('.', std::string_view(prefix).size()) == std::string::npos) {
-      s = s.substr(std::string_view(prefix).size());
-      break;
-    }
+  s = without_python_prefix(s);  // a live trace's "F.relu"
   // Dotted forms: "aten.convolution.default" -> "convolution"; "convolution.out" ->
   // "convolution".
   if (std::count(s.begin(), s.end(), '.') >= 2) s = s.substr(s.find('.') + 1);

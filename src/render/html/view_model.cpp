@@ -443,7 +443,11 @@ std::string node_label(const Node& n) {
   switch (n.kind) {
     case NodeKind::kKernel: {
       std::string base = analysis::op_base_name(n.op);
-      return base.empty() ? n.op : base;
+      if (base.empty()) base = n.op;
+      // An op that failed (a live trace whose forward pass raised there) says so.
+      for (const Attribute& a : n.attributes)
+        if (a.name == "error") return "\u2715 " + base;
+      return base;
     }
     case NodeKind::kInput:
     case NodeKind::kOutput:
