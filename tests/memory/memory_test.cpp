@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/memory_plan.h"
+#include "analysis/size_tree.h"
 #include "cli_run.h"
 #include "test_support.h"
 
@@ -175,6 +176,64 @@ TEST(Memory, CommandReportsAndRefuses) {
                                "artifacts__stories260k_hybrid_llama_qnn.pte"));
   EXPECT_EQ(qnn.exit_code, 1);
   EXPECT_NE(qnn.err.find("no planned memory"), std::string::npos) << qnn.err;
+}
+
+}  // namespace
+}  // namespace etviz
+
+namespace etviz {
+namespace {
+
+uint64_t check_sums(const analysis::SizeNode& n, const std::string& where) {
+  if (n.children.empty()) return n.bytes;
+  uint64_t sum = 0;
+  for (const auto& c : n.children) sum += check_sums(c, where + "/" + c.name);
+  EXPECT_EQ(sum, n.bytes) << where;
+  return n.bytes;
+}
+
+uint64_t constant_bytes(const analysis::SizeNode& n) {
+  if (n.kind == "constant") return n.bytes;
+  uint64_t sum = 0;
+  for (const auto& c : n.children) sum += constant_bytes(c);
+  return sum;
+}
+
+TEST(Size, EveryCorpusFileSplitsExactlyAndConstantsMatchInfo) {
+  int files = 0;
+  for (const std::string& path : test::corpus_files("pte")) {
+    auto doc = open_document(path);
+    if (!doc) continue;
+    ++files;
+    const analysis::SizeNode tree = analysis::size_tree(*doc);
+    EXPECT_EQ(tree.bytes, std::filesystem::file_size(path)) << path;
+    check_sums(tree, path);
+    // The constants `info` counts are the constant leaves here.
+    const auto info = test::run_etviz("info " + path + " --json");
+    ASSERT_EQ(info.exit_code, 0) << path;
+    const auto j = nlohmann::json::parse(info.out);
+    int64_t external = j["constants"].value("external", 0);
+    if (external == 0) {
+      EXPECT_EQ(constant_bytes(tree), j["constants"]["bytes"].get<uint64_t>()) << path;
+    }
+  }
+  EXPECT_GE(files, 40);
+}
+
+TEST(Size, CommandTreeAndJson) {
+  const std::string dnf = test::corpus("pte/berndporr__dnf_executorch__dnf.47145c4a.pte");
+  const auto table = test::run_etviz("size " + dnf);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("XnnpackBackend payload #2 of forward"), std::string::npos);
+  const auto json = test::run_etviz("size " + dnf + " --format json");
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["format"], "etviz.size/1");
+  EXPECT_EQ(j["bytes"], 8208);
+  const auto csv = test::run_etviz("size " + dnf + " --format csv");
+  EXPECT_NE(csv.out.find(
+                "berndporr__dnf_executorch__dnf.47145c4a.pte/segment 4 (XnnpackBackend payload)"),
+            std::string::npos)
+      << csv.out;
 }
 
 }  // namespace
