@@ -65,3 +65,40 @@ test('memory timeline: draws the plan the CLI reports; hover, click and selectio
     }
   }
 });
+
+test('size treemap: areas are byte counts, the embedding tables stand out, zoom and hover work', async () => {
+  const GEN = process.env.ETVIZ_GEN;
+  const pte = path.join(OUT, 'sized.pte');
+  execFileSync(GEN, ['program', '--blocks', '2', '--delegates', '--delegate-backend', 'xnnpack', '-o', pte], { stdio: 'ignore' });
+  const html = path.join(OUT, 'sized.html');
+  execFileSync(BIN, [pte, '-o', html, '-q']);
+  const report = JSON.parse(execFileSync(BIN, ['size', pte, '--format', 'json']).toString());
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    assert.ok(await waitForEngine(page));
+    const S = (expr) => page.evaluate(`(() => { const s = window.etvizTest.overlay('size'); return ${expr}; })()`);
+    assert.equal(await S('s.open()'), false);
+    await page.keyboard.press('b');
+    assert.equal(await S('s.open()'), true);
+    const rects = await S('s.rects()');
+    const top = rects.filter((r) => r.depth === 0);
+    assert.deepEqual(top.map((r) => r.name).sort(), report.tree.children.filter((c) => c.bytes > 0).map((c) => c.name).sort());
+    // Areas in proportion to bytes (within 1% of the drawing).
+    const area = top.reduce((a, r) => a + r.w * r.h, 0);
+    for (const r of top) assert.ok(Math.abs(r.w * r.h / area - r.bytes / report.bytes) < 0.01, `${r.name}`);
+    // The biggest leaf is an embedding-sized table.
+    const leaves = rects.filter((r) => r.depth === 1).sort((a, b) => b.bytes - a.bytes);
+    assert.match(leaves[0].name, /^(output|tok_embeddings)\.weight$/);
+    const [x, y] = await S(`s.point(${JSON.stringify(leaves[0].name)})`);
+    await page.mouse.move(x, y);
+    assert.match(await S('s.tooltip()'), /4,194,304 bytes/);
+    await page.screenshot({ path: path.join(OUT, 'size-treemap.png') });
+    await page.mouse.click(x, y);  // into the constants segment
+    assert.equal((await S('s.path()')).length, 2);
+    assert.match((await S('s.path()'))[1], /constants/);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});

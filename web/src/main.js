@@ -20,6 +20,7 @@ import { GraphView } from './graph_view.js';
 import { ProfileOverlay } from './profile_overlay.js';
 import { TimelineOverlay } from './timeline_overlay.js';
 import { MemoryOverlay } from './memory_overlay.js';
+import { SizeOverlay } from './size_overlay.js';
 import { installTestFacade } from './test_facade.js';
 
 const $ = (id) => document.getElementById(id);
@@ -85,6 +86,8 @@ class App {
     if (timeline) this.overlays.add(timeline);
     const memory = MemoryOverlay.fromPage(document);  // null when no method plans memory
     if (memory) this.overlays.add(memory);
+    const size = SizeOverlay.fromPage(document);  // where the file's bytes go
+    if (size) this.overlays.add(size);
     this.state.on((what) => this.onStateChange(what));
     renderHelp($('help-keys'), this.keys, [
       ['wheel, pinch', 'zoom (0.02× – 8×)'], ['drag', 'pan'],

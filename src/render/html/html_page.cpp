@@ -203,8 +203,15 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     page += profile_data_json(*options.profile, doc, views);
     page += "</script>\n";
   }
-  // The memory plan of every method that has one (the timeline under the canvas).
+  // The memory plan of every method that has one (the timeline under the canvas), and where
+  // the file's bytes go (the treemap beside it).
   if (!options.timeline) {
+    const std::string size = size_data_json(doc);
+    if (!size.empty()) {
+      page += "<script type=\"application/json\" id=\"etviz-size\">";
+      page += size;
+      page += "</script>\n";
+    }
     const std::string memory = memory_data_json(doc, views);
     if (!memory.empty()) {
       page += "<script type=\"application/json\" id=\"etviz-memory\">";

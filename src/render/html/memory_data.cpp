@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/memory_plan.h"
+#include "analysis/size_tree.h"
+#include "core/mapped_file.h"
 #include "render/html/page_data.h"
 #include "render/json_text.h"
 
@@ -65,6 +67,29 @@ std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& 
   json root;
   root["graphs"] = std::move(graphs);
   return script_safe_json(json_text(root, -1));
+}
+
+namespace {
+
+json size_node(const analysis::SizeNode& n) {
+  json j = {{"n", n.name}, {"k", n.kind}, {"b", n.bytes}};
+  if (!n.children.empty()) {
+    json c = json::array();
+    for (const auto& child : n.children) c.push_back(size_node(child));
+    j["c"] = std::move(c);
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string size_data_json(const Document& doc) {
+  if (doc.sections.empty() || doc.sources.empty()) return "";
+  analysis::SizeNode tree = analysis::size_tree(doc);
+  const std::string& path = doc.sources[0]->path();
+  tree.name =
+      path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  return script_safe_json(json_text(size_node(tree), -1));
 }
 
 }  // namespace etviz::render::html

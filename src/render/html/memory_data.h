@@ -17,4 +17,9 @@ inline constexpr size_t kMaxMemoryTensors = 300000;
 
 std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views);
 
+// The size treemap's data (`<script type="application/json" id="etviz-size">`): the tree of
+// analysis/size_tree.h as {n: name, k: kind, b: bytes, c: [children]}; empty for documents
+// without sections (a trace).
+std::string size_data_json(const Document& doc);
+
 }  // namespace etviz::render::html
