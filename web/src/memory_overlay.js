@@ -139,54 +139,77 @@ export class MemoryOverlay {
     const dpr = window.devicePixelRatio || 1;
     const width = this.ui.body.clientWidth, height = this.ui.body.clientHeight;
     if (!width || !height) return;
-    c.width = Math.round(width * dpr);
-    c.height = Math.round(height * dpr);
-    c.style.width = `${width}px`;
-    c.style.height = `${height}px`;
     const t0 = performance.now();
+    if (c.width !== Math.round(width * dpr) || c.height !== Math.round(height * dpr)) {
+      c.width = Math.round(width * dpr);
+      c.height = Math.round(height * dpr);
+      c.style.width = `${width}px`;
+      c.style.height = `${height}px`;
+    }
     const ctx = c.getContext('2d');
     const T = this.host.theme;
     const m = this.host.model;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = T.bg;
-    ctx.fillRect(0, 0, width, height);
     const bands = this.bands(height);
     const [x0, x1] = this.xRange();
     const sx = width / (x1 - x0);
     const t = p.tensors;
     const count = t.name.length;
-    // One path per category colour: 200k rectangles in a few fills.
-    const byCat = new Map();
     const lit = this.selectedTensors();
-    for (let i = 0; i < count; i++) {
-      if (t.last[i] + 1 < x0 || t.first[i] > x1) continue;
-      const node = t.node[i];
-      const cat = node >= 0 ? m.n.cat[node] : -1;
-      let list = byCat.get(cat);
-      if (!list) byCat.set(cat, (list = []));
-      list.push(i);
-    }
-    for (const b of bands) {
-      ctx.fillStyle = T.dark ? '#ffffff08' : '#00000006';
-      ctx.fillRect(0, b.y, width, b.h);
-      ctx.fillStyle = T.muted;
-      ctx.font = '11px system-ui, sans-serif';
-      ctx.textBaseline = 'bottom';
-      ctx.fillText(`arena ${b.arena.id} · ${formatBytes(b.arena.planned)}`, 4, b.y - 1);
-    }
-    for (const [cat, ids] of byCat) {
-      const style = cat >= 0 ? T.cats[cat] : { fill: T.collapsedFill, stroke: T.collapsedStroke };
-      ctx.beginPath();
-      for (const i of ids) {
-        const r = this.rect(i, bands, width);
-        if (r) ctx.rect(r.x, r.y, r.w, r.h);
+    // The rectangles change only with the view: drawn once into a bitmap, then hover and
+    // selection redraw over it (cheap at 200k tensors).
+    const key = `${this.host.graphIndex}|${width}x${height}@${dpr}|${x0}|${x1}|${T.dark}`;
+    if (!this.base || this.base.key !== key) {
+      const t1 = performance.now();
+      const off = document.createElement('canvas');
+      off.width = c.width;
+      off.height = c.height;
+      const o = off.getContext('2d');
+      o.setTransform(dpr, 0, 0, dpr, 0, 0);
+      o.fillStyle = T.bg;
+      o.fillRect(0, 0, width, height);
+      const byCat = new Map();
+      for (let i = 0; i < count; i++) {
+        if (t.last[i] + 1 < x0 || t.first[i] > x1) continue;
+        const node = t.node[i];
+        const cat = node >= 0 ? m.n.cat[node] : -1;
+        let list = byCat.get(cat);
+        if (!list) byCat.set(cat, (list = []));
+        list.push(i);
       }
-      ctx.fillStyle = style.fill;
-      ctx.fill();
-      ctx.lineWidth = 0.6;
-      ctx.strokeStyle = style.stroke;
-      ctx.stroke();
+      for (const b of bands) {
+        o.fillStyle = T.dark ? '#ffffff08' : '#00000006';
+        o.fillRect(0, b.y, width, b.h);
+        o.fillStyle = T.muted;
+        o.font = '11px system-ui, sans-serif';
+        o.textBaseline = 'bottom';
+        o.fillText(`arena ${b.arena.id} · ${formatBytes(b.arena.planned)}`, 4, b.y - 1);
+      }
+      // Geometry inline (no object per tensor); outlines only while they can be seen apart.
+      const bandOf = new Map(bands.map((b) => [b.arena.id, b]));
+      const outline = count <= 20000;
+      for (const [cat, ids] of byCat) {
+        const style = cat >= 0 ? T.cats[cat] : { fill: T.collapsedFill, stroke: T.collapsedStroke };
+        o.beginPath();
+        for (const i of ids) {
+          const b = bandOf.get(t.arena[i]);
+          if (!b) continue;
+          o.rect((t.first[i] - x0) * sx, b.y + t.offset[i] * b.scale, Math.max((t.last[i] + 1 - t.first[i]) * sx, 1),
+            Math.max(t.bytes[i] * b.scale, 1));
+        }
+        o.fillStyle = outline ? style.fill : style.stroke;
+        o.fill();
+        if (outline) {
+          o.lineWidth = 0.6;
+          o.strokeStyle = style.stroke;
+          o.stroke();
+        }
+      }
+      this.base = { key, canvas: off };
+      this.lastBaseMs = performance.now() - t1;
     }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(this.base.canvas, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (lit.size || this.hover >= 0) {
       ctx.lineWidth = 2;
       ctx.strokeStyle = T.accent;
@@ -309,6 +332,7 @@ export class MemoryOverlay {
       tooltip: () => (this.ui.tip.hidden ? null : this.ui.tip.textContent),
       highlighted: () => [...this.selectedTensors()].sort((a, b) => a - b),
       lastDrawMs: () => this.lastDrawMs,
+      lastBaseMs: () => this.lastBaseMs,
     };
   }
 }
