@@ -7,7 +7,7 @@ from . import _etviz
 from ._program import Program, open as _open
 
 _OPTIONS = ("etdump", "etrecord", "method", "source_unit", "unit", "block", "categories", "stages",
-            "compress")
+            "compress", "groups")
 
 
 def _page_html(programs, options):
@@ -16,6 +16,13 @@ def _page_html(programs, options):
         raise TypeError(f"unknown option(s) {sorted(unknown)}; options are {list(_OPTIONS)}")
     opts = {k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in options.items()
             if v is not None}
+    temp = None
+    if isinstance(opts.get("groups"), dict):  # {node name: group name}, as a temporary file
+        import json
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(opts["groups"], f)
+        opts["groups"] = temp = f.name
     if "etrecord" in opts and isinstance(opts["etrecord"], Program):
         if opts["etrecord"]._source is None:
             raise TypeError("etrecord= needs a path (the profile join reads the file)")
@@ -23,7 +30,11 @@ def _page_html(programs, options):
     if not isinstance(programs, (list, tuple)):
         programs = [programs]
     docs = [_open(p)._doc for p in programs]
-    return _etviz.page_html(docs, opts)
+    try:
+        return _etviz.page_html(docs, opts)
+    finally:
+        if temp:
+            os.unlink(temp)
 
 
 class Page:
@@ -57,7 +68,9 @@ def visualize(program, path=None, **options):
     """Writes the page `etviz FILE -o PATH` writes and returns its path. `program`: anything
     :func:`etviz.open` takes, or a list of them (one page, a file selector). Options as the CLI:
     ``etdump``, ``etrecord``, ``method``, ``source_unit``, ``unit``, ``block`` (profile overlay),
-    ``categories`` (JSON file), ``stages`` (step through an ETRecord's stages), ``compress``."""
+    ``categories`` (JSON file), ``stages`` (step through an ETRecord's stages), ``compress``,
+    ``groups`` ({node name: group name} or a JSON file: Model Explorer's visualize_with_clusters
+    grouping, each group one box)."""
     page = Page(_page_html(program, options))
     if path is None:
         first = program[0] if isinstance(program, (list, tuple)) else program

@@ -39,6 +39,7 @@ struct ViewOptions {
   std::string unit;
   std::string block;
   bool stages = false;  // step through every stage / pass of the file
+  std::string groups;   // node name -> group JSON
 };
 
 using Clock = std::chrono::steady_clock;
@@ -95,6 +96,7 @@ int run_view(const ViewOptions& opt) {
   request.unit = opt.unit;
   request.block = opt.block;
   request.stages = opt.stages;
+  request.groups = opt.groups;
   request.compress = !opt.no_compress;
   request.progress = &progress;
   render::html::PageStats stats;
@@ -143,6 +145,9 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
                   "Show profile times in ns, us, ms or s (needs --source-unit; default us)");
   cmd->add_option("--block", opt->block,
                   "ETDump event block (run name) to show (default: Execute)");
+  cmd->add_option("--groups", opt->groups,
+                  "JSON {node name: group name}: nodes of one group become one box (as Model "
+                  "Explorer's visualize_with_clusters groups partitions)");
   cmd->add_flag("--stages", opt->stages,
                 "Step through every stage of an ETRecord (exported program -> ATen -> edge -> "
                 "...) over one layout, as a pass trace is shown");

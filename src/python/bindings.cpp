@@ -96,6 +96,7 @@ session::PageRequest page_request(const py::dict& options) {
   text("source_unit", r.source_unit);
   text("unit", r.unit);
   text("block", r.block);
+  text("groups", r.groups);
   if (options.contains("stages")) r.stages = py::bool_(options["stages"]);
   if (options.contains("compress")) r.compress = py::bool_(options["compress"]);
   return r;

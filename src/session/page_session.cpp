@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "analysis/categories.h"
 #include "analysis/diff.h"
+#include "core/mapped_file.h"
 #include "render/html/profile_data.h"
 #include "session/profile_session.h"
 
@@ -20,6 +22,23 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
     auto cats = analysis::load_category_config(request.categories);
     if (!cats) return cats.error();
     page.categories = std::move(*cats);
+  }
+  if (!request.groups.empty()) {
+    auto file = MappedFile::open(request.groups);
+    if (!file) return Error(file.error().message() + " (--groups)");
+    if ((*file)->size() > (64u << 20))
+      return Error(fmt::format("{}: groups file is {} bytes; the limit is 64 MiB", request.groups,
+                               (*file)->size()));
+    const auto bytes = (*file)->bytes();
+    const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      return Error(request.groups +
+                   ": --groups expects a JSON object {\"node name\": \"group name\", ...}");
+    for (const auto& [node, group] : j.items()) {
+      if (!group.is_string())
+        return Error(fmt::format("{}: the group of '{}' is not a string", request.groups, node));
+      page.partitions[node] = group.get<std::string>();
+    }
   }
   page.file_name = files.front().file_name;
   page.file_size = files.front().file_size;

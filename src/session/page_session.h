@@ -16,6 +16,8 @@ struct PageRequest {
   // Profile overlay: an ETDump path and how to read it (as `etviz profile`).
   std::string etdump, etrecord, method, source_unit, unit, block;
   bool stages = false;  // step through every stage / pass of the (single) document
+  // JSON object {node name: partition name} (visualize_with_clusters' contract); optional.
+  std::string groups;
   bool compress = true;
   void (*progress)(const std::string&) = nullptr;
   std::vector<std::string> warnings;  // filled: profile join warnings, to show the user

@@ -158,3 +158,21 @@ def test_torch_inputs_say_what_they_need():
     if not hasattr(torch, "export") or not hasattr(torch.export, "save"):
         with pytest.raises(etviz.Error, match="torch.export.save"):
             etviz.open(FakeExported())
+
+
+def test_groups_make_boxes_in_the_page(corpus, etviz_bin, tmp_path):
+    prog = etviz.open(corpus / KWS)
+    # Two nodes of the KWS program by name, grouped as "front end" (a box in the page data).
+    names = ["input_0", "quantize_per_tensor_0"]
+    page = etviz.show(prog, groups={names[0]: "front end", names[1]: "front end"}, compress=False)
+    assert '"front end"' in page.html
+    assert '"front end"' not in etviz.show(prog, compress=False).html
+    (tmp_path / "groups.json").write_text(json.dumps({names[0]: "front end"}))
+    out = tmp_path / "g.html"
+    subprocess.run([etviz_bin, str(corpus / KWS), "--groups", str(tmp_path / "groups.json"), "-o", str(out), "-q",
+                    "--no-compress"], check=True)
+    assert "front end" in out.read_text(encoding="utf-8")
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    r = subprocess.run([etviz_bin, str(corpus / KWS), "--groups", str(tmp_path / "bad.json"), "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "expects a JSON object" in r.stderr

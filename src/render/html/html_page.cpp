@@ -127,7 +127,9 @@ EncodedFile encode_file(const Document& doc, const PageSource& source, const Pag
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(
           fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
-    f.views.push_back(build_view_model(doc, g, options.categories));
+    ViewOptions view;
+    view.partitions = options.partitions;
+    f.views.push_back(build_view_model(doc, g, options.categories, view));
   }
   if (options.progress) options.progress("encoding the page data");
   std::string json = page_data_json(doc, source, options.categories, f.views);

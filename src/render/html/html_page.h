@@ -1,6 +1,7 @@
 #pragma once
 // `etviz FILE -o model.html`: one self-contained page with the viewer, the graph data and the
 // precomputed layout. No network access (Content-Security-Policy), every model string escaped.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct PageOptions {
   // `timeline_graph` is the Document graph holding timeline->merged (docs/viewer.md).
   const analysis::Timeline* timeline = nullptr;
   int32_t timeline_graph = -1;
+  // User-supplied grouping (`--groups FILE.json`): node name -> partition name, as Model
+  // Explorer's visualize_with_clusters takes it (ViewOptions::partitions).
+  std::map<std::string, std::string> partitions;
 };
 
 struct PageStats {
