@@ -5,6 +5,7 @@
 
 #include "formats/delegates/delegate_decoder.h"
 #include "test_util.h"
+#include "xnnpack_generated.h"
 
 namespace etviz::test {
 namespace {
@@ -129,6 +130,71 @@ TEST(Xnnpack, DnfFourPayloadsAndSmallSpikes) {
     EXPECT_EQ(op_count(*s[0]), nodes) << file;
     EXPECT_TRUE(d.diagnostics.empty() || d.diagnostics[0].severity == Severity::kInfo) << file;
   }
+}
+
+// A flatbuffer union whose type is set but whose table is absent passes the verifier (found by
+// fuzz_open_document in CI): an x + y graph, with one of the three unions left empty each time.
+enum class EmptyUnion { kNone, kValue, kQuantParams, kNode };
+std::vector<uint8_t> xnnpack_add_graph(EmptyUnion empty) {
+  namespace xnn = etviz::xnn;
+  flatbuffers::FlatBufferBuilder fbb;
+  auto tensor = [&](uint32_t id, uint32_t flags) {
+    return xnn::CreateTensorValue(fbb, xnn::DataType::qint8, 2, fbb.CreateVector<uint32_t>({1, 4}),
+                                  0, 0, flags, id);
+  };
+  std::vector<flatbuffers::Offset<xnn::Value>> values;
+  for (uint32_t id = 0; id < 3; ++id) {
+    const uint32_t flags = id < 2 ? 1 : 2;
+    if (id == 1 && empty == EmptyUnion::kValue) {
+      values.push_back(xnn::CreateValue(fbb, xnn::ValueUnion::QuantizedTensorValue, 0));
+      continue;
+    }
+    auto t = tensor(id, flags);
+    auto params = empty == EmptyUnion::kQuantParams
+                      ? flatbuffers::Offset<void>(0)
+                      : xnn::CreatePerTensorQuant(fbb, 0.5f, 3).Union();
+    auto q = xnn::CreateQuantizedTensorValue(fbb, t, xnn::QuantParams::PerTensorQuant, params);
+    values.push_back(xnn::CreateValue(fbb, xnn::ValueUnion::QuantizedTensorValue, q.Union()));
+  }
+  auto add = empty == EmptyUnion::kNode ? flatbuffers::Offset<void>(0)
+                                        : xnn::CreateNode2x1(fbb, 0, 1, 2, 0).Union();
+  auto node = xnn::CreateNode(fbb, xnn::NodeUnion::Add, add, 1);
+  auto graph = xnn::CreateGraph(fbb, fbb.CreateString("0"), fbb.CreateVector(std::vector{node}),
+                                fbb.CreateVector(values), 0, fbb.CreateVector<uint32_t>({0, 1}),
+                                fbb.CreateVector<uint32_t>({2}));
+  fbb.Finish(graph, "XN01");
+  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+TEST(Xnnpack, UnionTypeWithoutItsTableIsAnErrorNotACrash) {
+  Document doc;
+  Delegate del;
+  del.backend_id = "XnnpackBackend";
+  const auto& decoder = delegates::find_decoder("XnnpackBackend");
+  const auto whole = xnnpack_add_graph(EmptyUnion::kNone);
+  auto g = decoder.decode({doc, del, whole, "forward/XnnpackBackend#0"});
+  ASSERT_TRUE(g) << g.error().message();
+  EXPECT_EQ(op_histogram(*g), (Hist{{"XNNAdd", 1}}));
+  ASSERT_TRUE(g->values[g->inputs[0]].tensor.quantization);
+  EXPECT_EQ(g->values[g->inputs[0]].tensor.quantization->zero_points, std::vector<int64_t>{3});
+
+  const auto no_value = xnnpack_add_graph(EmptyUnion::kValue);
+  auto bad_value = decoder.decode({doc, del, no_value, "forward/XnnpackBackend#0"});
+  ASSERT_FALSE(bad_value);
+  EXPECT_NE(bad_value.error().message().find("value 1 has no table"), std::string::npos)
+      << bad_value.error().message();
+
+  // Missing quantization parameters lose only the quantization.
+  const auto no_params = xnnpack_add_graph(EmptyUnion::kQuantParams);
+  auto plain = decoder.decode({doc, del, no_params, "forward/XnnpackBackend#0"});
+  ASSERT_TRUE(plain) << plain.error().message();
+  EXPECT_FALSE(plain->values[plain->inputs[0]].tensor.quantization);
+
+  const auto no_node = xnnpack_add_graph(EmptyUnion::kNode);
+  auto bad_node = decoder.decode({doc, del, no_node, "forward/XnnpackBackend#0"});
+  ASSERT_FALSE(bad_node);
+  EXPECT_NE(bad_node.error().message().find("without its table"), std::string::npos)
+      << bad_node.error().message();
 }
 
 }  // namespace

@@ -91,6 +91,11 @@ Result<Graph> decode_vulkan(const DecodeInput& in) {
     const vk::Value* v = values->Get(static_cast<flatbuffers::uoffset_t>(i));
     Value out;
     out.name = fmt::format("v{}", i);
+    // The verifier accepts a union whose type is set but whose table is absent.
+    if (v->value_type() != vk::GraphTypes::NONE && v->value_type() != vk::GraphTypes::Null &&
+        !v->value())
+      return Error(fmt::format("value {} of kind {} without its table", i,
+                               static_cast<int>(v->value_type())));
     switch (v->value_type()) {
       case vk::GraphTypes::Tensor: {
         const vk::Tensor* t = v->value_as_Tensor();

@@ -193,6 +193,8 @@ class XnnpackGraphReader {
 
   std::optional<Quantization> quantization(const xnn::QuantizedTensorValue& q,
                                            xnn::DataType dtype) {
+    // The verifier accepts a union whose type is set but whose table is absent.
+    if (!q.quant_params()) return std::nullopt;
     Quantization out;
     const int64_t implicit_zero =
         (dtype == xnn::DataType::qcint4 || dtype == xnn::DataType::qbint4) ? 8 : 0;
@@ -263,6 +265,9 @@ class XnnpackGraphReader {
     if (!budget_.charge(values->size())) return ExpansionBudget::exhausted_error();
     for (flatbuffers::uoffset_t i = 0; i < values->size(); ++i) {
       const xnn::Value* v = values->Get(i);
+      if (!v->value())
+        return Error(fmt::format("value {} has no table (union type {})", i,
+                                 static_cast<int>(v->value_type())));
       const xnn::TensorValue* t = nullptr;
       const xnn::QuantizedTensorValue* q = nullptr;
       if (v->value_type() == xnn::ValueUnion::TensorValue) {
@@ -350,6 +355,8 @@ class XnnpackGraphReader {
   Status read_node(const xnn::Node& xn, Node& n) {
     using U = xnn::NodeUnion;
     const U type = xn.node_type();
+    if (type != U::NONE && !xn.node())
+      return Error(fmt::format("node of kind {} without its table", static_cast<int>(type)));
     Status s;
     auto check = [&](Status st) {
       if (s.ok() && !st.ok()) s = st;
