@@ -59,8 +59,13 @@ int write_output(const std::string& path, const std::string& raw, OutputKind kin
   const std::string safe = kind == OutputKind::kText   ? terminal_safe(raw)
                            : kind == OutputKind::kJson ? json_terminal_safe(raw)
                                                        : std::string();
-  const std::string& text = kind == OutputKind::kPage ? raw : safe;
+  const bool as_is = kind == OutputKind::kPage || kind == OutputKind::kBinary;
+  const std::string& text = as_is ? raw : safe;
   if (path.empty() || path == "-") {
+    if (kind == OutputKind::kBinary && isatty(STDOUT_FILENO))
+      return report_error(
+          Error("refusing to write a binary file to the terminal; name it with -o FILE or "
+                "redirect standard output"));
     std::fflush(stdout);
     if (!write_all(STDOUT_FILENO, text))
       return report_error(

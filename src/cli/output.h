@@ -15,8 +15,8 @@ void warn(const std::string& message);
 
 // What an output holds: text reports (tables, Markdown, CSV) have control and bidi characters
 // escaped (core/text.h), JSON has raw bidi characters \u-escaped, pages are written as is
-// (the page escapes for itself).
-enum class OutputKind { kText, kJson, kPage };
+// (the page escapes for itself), binary files (PNG, PDF) as is but never to a terminal.
+enum class OutputKind { kText, kJson, kPage, kBinary };
 
 // Writes `text` to `path`, or to stdout when path is empty or "-". Returns an exit code; every
 // failure is reported (a full disk, a closed pipe, no permission). A file is written to a

@@ -13,6 +13,25 @@
 
 namespace etviz::session {
 
+Result<std::map<std::string, std::string>> load_partitions(const std::string& path) {
+  auto file = MappedFile::open(path);
+  if (!file) return Error(file.error().message() + " (--groups)");
+  if ((*file)->size() > (64u << 20))
+    return Error(
+        fmt::format("{}: groups file is {} bytes; the limit is 64 MiB", path, (*file)->size()));
+  const auto bytes = (*file)->bytes();
+  const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return Error(path + ": --groups expects a JSON object {\"node name\": \"group name\", ...}");
+  std::map<std::string, std::string> out;
+  for (const auto& [node, group] : j.items()) {
+    if (!group.is_string())
+      return Error(fmt::format("{}: the group of '{}' is not a string", path, node));
+    out[node] = group.get<std::string>();
+  }
+  return out;
+}
+
 Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest& request,
                                 render::html::PageStats* stats) {
   if (files.empty() || !files.front().doc) return Error("no document to show");
@@ -24,21 +43,9 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
     page.categories = std::move(*cats);
   }
   if (!request.groups.empty()) {
-    auto file = MappedFile::open(request.groups);
-    if (!file) return Error(file.error().message() + " (--groups)");
-    if ((*file)->size() > (64u << 20))
-      return Error(fmt::format("{}: groups file is {} bytes; the limit is 64 MiB", request.groups,
-                               (*file)->size()));
-    const auto bytes = (*file)->bytes();
-    const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      return Error(request.groups +
-                   ": --groups expects a JSON object {\"node name\": \"group name\", ...}");
-    for (const auto& [node, group] : j.items()) {
-      if (!group.is_string())
-        return Error(fmt::format("{}: the group of '{}' is not a string", request.groups, node));
-      page.partitions[node] = group.get<std::string>();
-    }
+    auto partitions = load_partitions(request.groups);
+    if (!partitions) return partitions.error();
+    page.partitions = std::move(*partitions);
   }
   page.file_name = files.front().file_name;
   page.file_size = files.front().file_size;

@@ -3,6 +3,7 @@
 // a profile overlay (ETDump + ETRecord), several files, or the steps of a trace / an
 // ETRecord's stages. The CLI and the Python module call this, so a page is the same whatever
 // made it.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct PageInput {
   std::string file_name;
   uint64_t file_size = 0;
 };
+
+// A `--groups FILE.json` file: {node name: group name}; errors name the file.
+Result<std::map<std::string, std::string>> load_partitions(const std::string& path);
 
 // The page; an error names the option or file that is wrong. `files` holds at least one.
 Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest& request,

@@ -1,0 +1,360 @@
+#include "render/picture/scene.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace etviz::render::picture {
+namespace {
+
+// web/src/render.js's constants.
+constexpr double kFrameHeader = 18;
+constexpr Font kNodeFont{12, false};
+constexpr Font kSmallFont{10.5, false};
+constexpr Font kGroupFont{11, true};
+
+// Near-linear "is this rectangle free" test over labels and boxes already placed (the page's
+// Occupancy): a grid of buckets holding the rectangles that touch them.
+class Occupancy {
+ public:
+  explicit Occupancy(double cell) : cell_(cell) {}
+  void add(const layout::Rect& r) {
+    const size_t id = rects_.size();
+    rects_.push_back(r);
+    for_cells(r, [&](int64_t key) {
+      cells_[key].push_back(id);
+      return true;
+    });
+  }
+  bool try_add(const layout::Rect& r) {
+    const bool free = for_cells(r, [&](int64_t key) {
+      auto it = cells_.find(key);
+      if (it == cells_.end()) return true;
+      for (size_t id : it->second) {
+        const layout::Rect& o = rects_[id];
+        if (!(r.x >= o.x + o.width || r.x + r.width <= o.x || r.y >= o.y + o.height ||
+              r.y + r.height <= o.y))
+          return false;
+      }
+      return true;
+    });
+    if (free) add(r);
+    return free;
+  }
+
+ private:
+  template <typename F>
+  bool for_cells(const layout::Rect& r, F&& f) {
+    const auto x0 = static_cast<int64_t>(std::floor(r.x / cell_));
+    const auto x1 = static_cast<int64_t>(std::floor((r.x + r.width) / cell_));
+    const auto y0 = static_cast<int64_t>(std::floor(r.y / cell_));
+    const auto y1 = static_cast<int64_t>(std::floor((r.y + r.height) / cell_));
+    for (int64_t gx = x0; gx <= x1; ++gx)
+      for (int64_t gy = y0; gy <= y1; ++gy)
+        if (!f(gx * 1000003 + gy)) return false;
+    return true;
+  }
+  double cell_;
+  std::vector<layout::Rect> rects_;
+  std::unordered_map<int64_t, std::vector<size_t>> cells_;
+};
+
+Colour css(std::string_view text) {
+  auto c = parse_colour(text);
+  return c ? *c : Colour{0.5, 0.5, 0.5, 1};
+}
+
+bool visible(const layout::Rect& r) {
+  return r.width > 0 && r.height > 0;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> theme_css(Theme theme) {
+  if (theme == Theme::kDark)
+    return {{"--canvas-bg", "#1b1f27"},
+            {"--text", "#e3e7ee"},
+            {"--muted", "#9aa4b5"},
+            {"--edge", "#6c7687"},
+            {"--frame-fill", "rgba(150, 170, 210, 0.06)"},
+            {"--frame-stroke", "#3d4656"},
+            {"--collapsed-fill", "#2a313d"},
+            {"--collapsed-stroke", "#465063"},
+            {"--delegate-fill", "rgba(217, 83, 79, 0.09)"},
+            {"--qdq", "#f0a04b"},
+            {"--label-bg", "rgba(27, 31, 39, 0.85)"}};
+  return {{"--canvas-bg", "#fbfbfc"},
+          {"--text", "#1d2330"},
+          {"--muted", "#5d6676"},
+          {"--edge", "#9aa3b2"},
+          {"--frame-fill", "rgba(70, 90, 130, 0.055)"},
+          {"--frame-stroke", "#c3cad6"},
+          {"--collapsed-fill", "#e9edf4"},
+          {"--collapsed-stroke", "#b7c0ce"},
+          {"--delegate-fill", "rgba(217, 83, 79, 0.06)"},
+          {"--qdq", "#e8871e"},
+          {"--label-bg", "rgba(251, 251, 252, 0.85)"}};
+}
+
+Palette palette(Theme theme, const analysis::CategoryConfig& categories) {
+  std::unordered_map<std::string, Colour> v;
+  for (const auto& [name, value] : theme_css(theme)) v[name] = css(value);
+  Palette p;
+  p.canvas_bg = v["--canvas-bg"];
+  p.text = v["--text"];
+  p.muted = v["--muted"];
+  p.edge = v["--edge"];
+  p.frame_fill = v["--frame-fill"];
+  p.frame_stroke = v["--frame-stroke"];
+  p.collapsed_fill = v["--collapsed-fill"];
+  p.collapsed_stroke = v["--collapsed-stroke"];
+  p.delegate_fill = v["--delegate-fill"];
+  p.qdq = v["--qdq"];
+  p.label_bg = v["--label-bg"];
+  for (const analysis::CategoryInfo& c : categories.categories) {
+    const Colour colour = css(c.color);
+    p.categories.push_back({mix(colour, p.canvas_bg, theme == Theme::kDark ? 0.72 : 0.82), colour});
+  }
+  return p;
+}
+
+std::vector<bool> expand_state(const html::ViewModel& model, const ExpandRequest& request) {
+  std::vector<bool> expanded(model.groups.size());
+  for (size_t g = 0; g < model.groups.size(); ++g) {
+    const html::ViewGroup& vg = model.groups[g];
+    switch (request.mode) {
+      case ExpandMode::kInitial:
+        expanded[g] = vg.expanded;
+        break;
+      case ExpandMode::kAll:
+        expanded[g] = true;
+        break;
+      case ExpandMode::kNone:
+        expanded[g] = false;
+        break;
+      case ExpandMode::kDepth:
+        expanded[g] = vg.depth < request.depth && !vg.prefer_collapsed;
+        break;
+    }
+  }
+  return expanded;
+}
+
+Scene make_scene(const html::ViewModel& model, const ExpandRequest& request) {
+  Scene s;
+  s.model = &model;
+  s.expanded = expand_state(model, request);
+  bool initial = true;
+  for (size_t g = 0; g < model.groups.size(); ++g)
+    initial = initial && s.expanded[g] == model.groups[g].expanded;
+  s.layout = initial ? model.layout
+                     : layout::compute_layout(html::layout_input(model, s.expanded),
+                                              html::layout_options());
+  return s;
+}
+
+std::string shape_label(const std::string& shape, const std::string& dtype) {
+  std::string s = shape;
+  if (!s.empty() && s.front() == '[') s.erase(0, 1);
+  if (!s.empty() && s.back() == ']') s.pop_back();
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 2, ", ") == 0) {
+      out += "\u00d7";
+      ++i;
+    } else {
+      out += s[i];
+    }
+  }
+  if (!dtype.empty()) out += (out.empty() ? "" : " ") + dtype;
+  return out;
+}
+
+std::vector<std::string> value_labels(const Document& doc, const html::ViewModel& model) {
+  std::vector<std::string> out;
+  for (size_t k = 0; k < model.graphs.size(); ++k) {
+    const Graph& g = doc.graphs[static_cast<size_t>(model.graphs[k])];
+    out.resize(static_cast<size_t>(model.value_base[k]) + g.values.size());
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      const Value& value = g.values[v];
+      if (value.kind == ValueKind::kTensor)
+        out[model.value_base[k] + v] = shape_label(value.tensor.shape_string(), value.tensor.dtype);
+    }
+  }
+  return out;
+}
+
+std::string fit_text(Painter& painter, const std::string& text, const Font& font,
+                     double max_width) {
+  if (max_width <= 0) return "";
+  if (painter.text_width(text, font) <= max_width) return text;
+  // Longest prefix (on a UTF-8 boundary) that fits with the ellipsis, by bisection.
+  std::vector<size_t> cuts;  // where character k starts
+  for (size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
+  auto fits = [&](size_t chars) {
+    return painter.text_width(text.substr(0, cuts[chars]) + "\u2026", font) <= max_width;
+  };
+  size_t lo = 0, hi = cuts.empty() ? 0 : cuts.size() - 1;  // the whole text does not fit
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (fits(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  if (lo == 0) return "";
+  return text.substr(0, cuts[lo]) + "\u2026";
+}
+
+Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptions& options,
+                         Painter& painter) {
+  const html::ViewModel& m = *scene.model;
+  const layout::Layout& L = scene.layout;
+  const double dx = options.margin - L.bounds.x, dy = options.margin - L.bounds.y;
+  auto at = [&](layout::Rect r) {
+    r.x += dx;
+    r.y += dy;
+    return r;
+  };
+  auto pt = [&](layout::Point p) { return layout::Point{p.x + dx, p.y + dy}; };
+  painter.begin(L.bounds.width + 2 * options.margin, L.bounds.height + 2 * options.margin,
+                options.scale, pal.canvas_bg);
+
+  auto style_of = [&](int32_t node) -> const Palette::CategoryStyle& {
+    const auto c = static_cast<size_t>(m.nodes[static_cast<size_t>(node)].category);
+    static const Palette::CategoryStyle kGrey{{0.9, 0.9, 0.9, 1}, {0.5, 0.5, 0.5, 1}};
+    return c < pal.categories.size() ? pal.categories[c] : kGrey;
+  };
+  auto group_visible = [&](size_t g) { return g < L.groups.size() && visible(L.groups[g]); };
+
+  // Expanded groups, outermost first.
+  std::vector<size_t> frames;
+  for (size_t g = 0; g < m.groups.size(); ++g)
+    if (scene.expanded[g] && group_visible(g)) frames.push_back(g);
+  std::stable_sort(frames.begin(), frames.end(),
+                   [&](size_t a, size_t b) { return m.groups[a].depth < m.groups[b].depth; });
+  for (size_t g : frames) {
+    const html::ViewGroup& vg = m.groups[g];
+    const layout::Rect r = at(L.groups[g]);
+    painter.open_item("group", fmt::format("g{}", g), vg.name);
+    painter.box(r, 6, vg.owner >= 0 ? pal.delegate_fill : pal.frame_fill,
+                {pal.frame_stroke, 1, false});
+    const std::string title = fit_text(painter, vg.label, kGroupFont, r.width - 12);
+    if (!title.empty())
+      painter.text(r.x + 6, r.y + kFrameHeader / 2 + 1, title, kGroupFont, Anchor::kStart,
+                   pal.muted);
+    painter.close_item();
+  }
+
+  // Edges, then their arrowheads.
+  std::vector<size_t> layout_edge(m.edges.size(), SIZE_MAX);
+  for (size_t e = 0, k = 0; e < m.edges.size(); ++e)
+    if (!m.edges[e].detached) layout_edge[e] = k++;
+  std::vector<layout::Point> route;
+  for (size_t e = 0; e < m.edges.size(); ++e) {
+    const size_t k = layout_edge[e];
+    if (k >= L.edges.size()) continue;
+    const layout::EdgeRoute& er = L.edges[k];
+    if (er.point_count < 2) continue;
+    route.clear();
+    for (uint32_t i = 0; i < er.point_count; ++i) route.push_back(pt(L.points[er.first_point + i]));
+    painter.polyline(route, {pal.edge, 1.1, false});
+    if (m.edges[e].structural) continue;
+    const layout::Point tip = route.back(), prev = route[route.size() - 2];
+    double ux = tip.x - prev.x, uy = tip.y - prev.y;
+    const double len = std::hypot(ux, uy);
+    if (len <= 0) continue;
+    ux /= len;
+    uy /= len;
+    const double size = 6;
+    const layout::Point tri[3] = {
+        tip,
+        {tip.x - ux * size - uy * size * 0.45, tip.y - uy * size + ux * size * 0.45},
+        {tip.x - ux * size + uy * size * 0.45, tip.y - uy * size - ux * size * 0.45}};
+    painter.triangle(tri, pal.edge);
+  }
+
+  // Collapsed groups: a second sheet behind ("there is more inside"), label and size.
+  for (size_t g = 0; g < m.groups.size(); ++g) {
+    if (scene.expanded[g] || !group_visible(g)) continue;
+    const html::ViewGroup& vg = m.groups[g];
+    // Collapsed inside a collapsed parent: not drawn (the layout gives it the parent's centre).
+    if (vg.parent >= 0 && !scene.expanded[static_cast<size_t>(vg.parent)]) continue;
+    const layout::Rect r = at(L.groups[g]);
+    painter.open_item("group collapsed", fmt::format("g{}", g), vg.name);
+    painter.box({r.x + 3, r.y + 3, r.width, r.height}, 5, pal.collapsed_stroke, {{}, 0, false});
+    const Palette::CategoryStyle* owner = vg.owner >= 0 ? &style_of(vg.owner) : nullptr;
+    painter.box(r, 5, owner ? owner->fill : pal.collapsed_fill,
+                {owner ? owner->stroke : pal.collapsed_stroke, 1, false});
+    const double badge_w = painter.text_width(vg.badge, kGroupFont);
+    const std::string label = fit_text(painter, vg.label, kGroupFont, r.width - badge_w - 26);
+    painter.text(r.x + 8, r.y + r.height / 2, label, kGroupFont, Anchor::kStart, pal.text);
+    if (!vg.badge.empty())
+      painter.text(r.x + r.width - 8, r.y + r.height / 2, vg.badge, kGroupFont, Anchor::kEnd,
+                   pal.muted);
+    painter.close_item();
+  }
+
+  // Nodes.
+  std::vector<int32_t> detached_uses(m.nodes.size(), 0);
+  for (const html::ViewEdge& e : m.edges)
+    if (e.detached) ++detached_uses[static_cast<size_t>(e.source)];
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    if (i >= L.nodes.size() || !visible(L.nodes[i])) continue;
+    const html::ViewNode& n = m.nodes[i];
+    const layout::Rect r = at(L.nodes[i]);
+    const Palette::CategoryStyle& st = style_of(static_cast<int32_t>(i));
+    painter.open_item(fmt::format("node {}", analysis::to_string(n.category)),
+                      fmt::format("n{}", i),
+                      i < options.node_titles.size() ? options.node_titles[i] : n.label);
+    painter.box(r, 4, st.fill, {st.stroke, 1, false});
+    painter.box({r.x, r.y + 3, 3.5, r.height - 6}, 0, st.stroke, {{}, 0, false});
+    const std::string label = fit_text(painter, n.label, kNodeFont, r.width - 14);
+    if (!label.empty())
+      painter.text(r.x + r.width / 2 + 1.5, r.y + r.height / 2 + 0.5, label, kNodeFont,
+                   Anchor::kMiddle, pal.text);
+    // A broadcast source whose many uses are not drawn: a stub and the count.
+    if (detached_uses[i] > 0) {
+      const double cx = r.x + r.width / 2, by = r.y + r.height;
+      const layout::Point stub[2] = {{cx, by}, {cx, by + 12}};
+      painter.polyline(stub, {pal.edge, 1, true});
+      painter.text(
+          cx + 3, by + 8,
+          fit_text(painter, fmt::format("{} uses", detached_uses[i]), kSmallFont, r.width / 2 + 6),
+          kSmallFont, Anchor::kStart, pal.muted);
+    }
+    painter.close_item();
+  }
+
+  // Tensor shapes on edges: one label per value, none over a box or another label.
+  if (options.edge_labels) {
+    Occupancy taken(16);
+    for (size_t i = 0; i < m.nodes.size(); ++i)
+      if (i < L.nodes.size() && visible(L.nodes[i])) taken.add(at(L.nodes[i]));
+    std::unordered_set<int32_t> labelled;
+    for (size_t e = 0; e < m.edges.size(); ++e) {
+      const size_t k = layout_edge[e];
+      const int32_t v = m.edges[e].value;
+      if (k >= L.edges.size() || L.edges[k].point_count < 1 || v < 0 || labelled.count(v) ||
+          static_cast<size_t>(v) >= options.value_labels.size())
+        continue;
+      const std::string& text = options.value_labels[static_cast<size_t>(v)];
+      if (text.empty()) continue;
+      const layout::Point p = pt(L.edges[k].label);
+      const double tw = painter.text_width(text, kSmallFont);
+      const layout::Rect box{p.x + 3, p.y - 6.5, tw + 4, 13};
+      if (!taken.try_add(box)) continue;
+      labelled.insert(v);
+      painter.box(box, 0, pal.label_bg, {{}, 0, false});
+      painter.text(p.x + 5, p.y, text, kSmallFont, Anchor::kStart, pal.muted);
+    }
+  }
+  return painter.finish();
+}
+
+}  // namespace etviz::render::picture

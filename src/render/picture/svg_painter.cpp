@@ -1,0 +1,143 @@
+#include "render/picture/svg_painter.h"
+
+#include <fmt/format.h>
+
+#include "render/html/view_model.h"
+
+namespace etviz::render::picture {
+namespace {
+
+constexpr const char* kFontFamily =
+    "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+
+// Coordinates at the page's 0.1 precision keep the file small and stable.
+std::string num(double v) {
+  const double r = std::round(v * 10) / 10;
+  return r == std::floor(r) ? fmt::format("{:.0f}", r) : fmt::format("{:.1f}", r);
+}
+
+class SvgPainter final : public Painter {
+ public:
+  void begin(double width, double height, double scale, const Colour& background) override {
+    out_.reserve(1 << 16);
+    out_ += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out_ += fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} "
+        "{}\" font-family=\"{}\">\n",
+        num(width * scale), num(height * scale), num(width), num(height), kFontFamily);
+    out_ += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", num(width), num(height),
+                        background.hex());
+  }
+
+  void box(const layout::Rect& r, double radius, const Colour& fill,
+           const Stroke& stroke) override {
+    out_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"", num(r.x), num(r.y),
+                        num(r.width), num(r.height));
+    if (radius > 0) out_ += fmt::format(" rx=\"{}\"", num(radius));
+    paint("fill", fill);
+    if (stroke.width > 0 && !stroke.colour.none()) stroke_attrs(stroke);
+    out_ += "/>\n";
+  }
+
+  void polyline(std::span<const layout::Point> points, const Stroke& stroke) override {
+    out_ += "<polyline points=\"";
+    for (size_t i = 0; i < points.size(); ++i)
+      out_ += fmt::format("{}{},{}", i ? " " : "", num(points[i].x), num(points[i].y));
+    out_ += "\" fill=\"none\"";
+    stroke_attrs(stroke);
+    out_ += "/>\n";
+  }
+
+  void triangle(const layout::Point (&c)[3], const Colour& fill) override {
+    out_ += fmt::format("<path d=\"M{},{}L{},{}L{},{}Z\"", num(c[0].x), num(c[0].y), num(c[1].x),
+                        num(c[1].y), num(c[2].x), num(c[2].y));
+    paint("fill", fill);
+    out_ += "/>\n";
+  }
+
+  void text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+            const Colour& colour) override {
+    if (text.empty()) return;
+    out_ += fmt::format("<text x=\"{}\" y=\"{}\" dy=\"0.35em\" font-size=\"{}\"", num(x), num(y),
+                        font.size);
+    if (font.bold) out_ += " font-weight=\"600\"";
+    if (anchor != Anchor::kStart)
+      out_ += anchor == Anchor::kMiddle ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
+    paint("fill", colour);
+    out_ += ">";
+    out_ += xml_escape(text);
+    out_ += "</text>\n";
+  }
+
+  double text_width(std::string_view text, const Font& font) override {
+    return estimated_text_width(text, font);
+  }
+
+  void open_item(std::string_view kind, std::string_view id, std::string_view title) override {
+    out_ += fmt::format("<g class=\"{}\" id=\"{}\"><title>{}</title>\n", xml_escape(kind),
+                        xml_escape(id), xml_escape(title));
+  }
+  void close_item() override { out_ += "</g>\n"; }
+
+  Result<std::string> finish() override {
+    out_ += "</svg>\n";
+    return std::move(out_);
+  }
+
+ private:
+  void paint(const char* what, const Colour& c) {
+    if (c.none()) {
+      out_ += fmt::format(" {}=\"none\"", what);
+      return;
+    }
+    out_ += fmt::format(" {}=\"{}\"", what, c.hex());
+    if (c.a < 1) out_ += fmt::format(" {}-opacity=\"{:.3g}\"", what, c.a);
+  }
+  void stroke_attrs(const Stroke& s) {
+    paint("stroke", s.colour);
+    out_ += fmt::format(" stroke-width=\"{:.3g}\"", s.width);
+    if (s.dashed) out_ += " stroke-dasharray=\"4 3\"";
+  }
+
+  std::string out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Painter> make_svg_painter() {
+  return std::make_unique<SvgPainter>();
+}
+
+double estimated_text_width(std::string_view text, const Font& font) {
+  return html::text_width(std::string(text)) * font.size / 12 * (font.bold ? 1.06 : 1.0);
+}
+
+std::string xml_escape(std::string_view text) {
+  const std::string valid = printable_utf8(text);
+  std::string out;
+  out.reserve(valid.size());
+  for (char c : valid) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace etviz::render::picture
