@@ -11,7 +11,9 @@ ETVIZ_PACKAGES=(
   libsimdjson-dev           # only the JSON-parser comparison (bench/torch_export)
   clang libclang-rt-14-dev  # libFuzzer (fuzz/run.sh)
   clang-format              # the formatting check in scripts/test.sh
-  graphviz                  # the layout benchmark's peer (bench/layout/compare)
+  graphviz                  # the layout benchmark's peer (bench/layout/compare); DOT export tests
+  libcairo2-dev             # PNG and PDF export (etviz export)
+  poppler-utils             # export tests read PDFs back (pdfinfo, pdftotext)
   emscripten                # the layout engine as WebAssembly for the page
   chromium fonts-dejavu-core  # browser tests (headless) and the fonts labels render with
   # The Python package (src/python, python/): built for Debian's /usr/bin/python3, tested with
