@@ -22,6 +22,7 @@ import { TimelineOverlay } from './timeline_overlay.js';
 import { MemoryOverlay } from './memory_overlay.js';
 import { SizeOverlay } from './size_overlay.js';
 import { installTestFacade } from './test_facade.js';
+import { viewToSvg, viewToPng, download, pictureName } from './export_view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -96,6 +97,52 @@ class App {
     this.selectGraph(this.defaultGraph());
     new ResizeObserver(() => this.resize()).observe($('stage'));
     this.resize();
+    this.openLink();
+  }
+
+  // ---- pictures and links ----------------------------------------------------------------
+  saveSvg() {
+    download(new Blob([viewToSvg(this)], { type: 'image/svg+xml' }), pictureName(this, 'svg'));
+  }
+  async savePng() {
+    const png = await viewToPng(this, 2);
+    if (png.scale < 1) this.toast(`The graph is large: the PNG is drawn at ${Math.round(png.scale * 100)}% (${png.width} × ${png.height} px); SVG keeps every detail.`);
+    download(png.blob, pictureName(this, 'png'));
+  }
+  // The page's address with the selected node in its fragment: #graph=forward&node=aten_add_3.
+  // Opening it selects that node again (openLink).
+  nodeLink(i) {
+    const params = new URLSearchParams({ graph: this.model.name, node: this.model.nodeName(i) });
+    return `${location.href.split('#')[0]}#${params}`;
+  }
+  rememberSelection(i) {
+    try {
+      history.replaceState(null, '', i >= 0 ? this.nodeLink(i) : location.href.split('#')[0]);
+    } catch { /* a sandboxed frame: no address to keep */ }
+  }
+  copyNodeLink(i) {
+    const link = this.nodeLink(i);
+    const done = () => this.toast('Link to this node copied.');
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(link).then(done, () => this.toast(`Link: ${link}`));
+    } else {
+      this.toast(`Link: ${link}`);
+    }
+  }
+  openLink() {
+    const hash = location.hash.replace(/^#/, '');
+    if (!hash) return;
+    const params = new URLSearchParams(hash);
+    const graph = params.get('graph'), node = params.get('node');
+    if (graph !== null) {
+      const g = this.models.findIndex((m) => m.name === graph);
+      if (g < 0) { this.toast(`The link names graph '${graph}', which this page does not hold.`); return; }
+      if (g !== this.state.graph) this.selectGraph(g);
+    }
+    if (node === null) return;
+    const m = this.model;
+    for (let i = 0; i < m.nodeCount; i++) if (m.nodeName(i) === node) { this.selectNode(i, { center: true }); return; }
+    this.toast(`The link names node '${node}', which graph '${m.name}' does not hold.`);
   }
 
   defaultGraph(file = 0) {
@@ -394,7 +441,8 @@ class App {
     this.detachedHighlight = detached;
     this.state.select({ node: i });
     const panel = $('panel');
-    showNode(panel, m, this.data, i, (n) => this.selectNode(n, { center: true }));
+    showNode(panel, m, this.data, i, (n) => this.selectNode(n, { center: true }), () => this.copyNodeLink(i));
+    this.rememberSelection(i);
     for (const section of this.overlays.panelSections(i).reverse()) panel.insertBefore(section, panel.children[1] || null);
     this.overlays.selected(i);
     if (center) this.zoomToNode(i);
@@ -415,6 +463,7 @@ class App {
     showGroup($('panel'), this.model, this.data, g, !!this.view.expanded[g], (x) => { this.toggleGroup(x); this.selectGroup(x); });
   }
   clearSelection() {
+    if (this.state.node >= 0) this.rememberSelection(-1);
     this.edgeHighlight = null;
     this.state.select({});
     this.overlays.selected(-1);
@@ -580,6 +629,8 @@ class App {
     $('btn-qdq').addEventListener('click', () => this.toggleQdq());
     $('btn-theme').addEventListener('click', () => this.setTheme(this.theme.dark ? 'light' : 'dark'));
     $('btn-help').addEventListener('click', () => this.toggleHelp());
+    $('btn-save-svg').addEventListener('click', () => this.saveSvg());
+    $('btn-save-png').addEventListener('click', () => this.savePng());
     const search = $('search');
     search.addEventListener('input', () => this.runSearch());
     search.addEventListener('keydown', (ev) => {

@@ -59,7 +59,7 @@ function valueCard(parent, m, arg, onJump) {
   parent.appendChild(card);
 }
 
-export function showNode(root, m, data, i, onJump) {
+export function showNode(root, m, data, i, onJump, onCopyLink) {
   root.replaceChildren();
   const op = m.nodeOp(i);
   const head = el('div', 'panel-head');
@@ -67,6 +67,12 @@ export function showNode(root, m, data, i, onJump) {
   dot.style.background = data.cats[m.n.cat[i]].color;
   head.appendChild(dot);
   head.appendChild(el('h2', 'panel-title', m.nodeLabel(i)));
+  if (onCopyLink) {
+    const link = el('button', 'btn link-btn', 'Copy link');
+    link.title = 'Copy a link that reopens this page with this node selected';
+    link.addEventListener('click', onCopyLink);
+    head.appendChild(link);
+  }
   root.appendChild(head);
   const ov = section(root, 'Node');
   const dotPos = op.lastIndexOf('.');
