@@ -3,6 +3,8 @@
 // hand (python + the published formats, docs/delegates.md).
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "analysis/delegation.h"
 #include "formats/delegates/delegate_decoder.h"
 #include "test_util.h"
@@ -124,6 +126,29 @@ TEST(Generic, UnknownBackendNeverFails) {
   ASSERT_FALSE(g->nodes.empty());
   EXPECT_EQ(attribute(g->nodes[0].attributes, "recognised_container"), "zip archive");
   EXPECT_EQ(attribute(g->nodes[0].attributes, "compile_spec.target"), "npu");
+}
+
+// An IR whose <input> is never closed before further layers follow: the ports of the first
+// layer must not be written to once more layers exist (found by fuzz_open_document: a
+// use-after-free when the layer list grew).
+TEST(Openvino, PortsLeftOpenAcrossLayersAreIgnored) {
+  std::string xml = R"(<net name="n" version="11"><layers>)"
+                    R"(<layer id="0" name="x" type="Parameter" version="opset1"><output>)"
+                    R"(<port id="0" precision="FP32"><dim>1</dim></port>)";
+  for (int i = 1; i < 40; ++i)
+    xml += R"(<layer id=")" + std::to_string(i) + R"(" name="l)" + std::to_string(i) +
+           R"(" type="Relu" version="opset1">)";
+  xml += R"(<port id="1" precision="FP32"><dim>2</dim></port></layers><edges/></net>)";
+  std::vector<uint8_t> p(48 + xml.size());
+  const uint64_t h[6] = {48, 0, 48, 0, 48, xml.size()};
+  std::memcpy(p.data(), h, sizeof h);
+  std::memcpy(p.data() + 48, xml.data(), xml.size());
+  Document doc;
+  Delegate del;
+  del.backend_id = "OpenvinoBackend";
+  auto g = delegates::find_decoder("OpenvinoBackend").decode({doc, del, p, "forward/ov#0"});
+  ASSERT_TRUE(g) << g.error().message();
+  EXPECT_EQ(op_histogram(*g)["Relu"], 39);
 }
 
 }  // namespace

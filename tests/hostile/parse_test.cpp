@@ -3,6 +3,7 @@
 // negative or wrapped one (and no undefined behaviour: UBSan runs this suite).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "core/checked_math.h"
@@ -52,6 +53,24 @@ TEST(HostileParse, CheckedArithmetic) {
   t.dtype = "unknown_type";
   EXPECT_EQ(t.byte_size(), std::nullopt);
   EXPECT_EQ(t.byte_size(2), 30);
+}
+
+// A FlatTensor file whose header gives the flatbuffer zero bytes (found by fuzz_open_document:
+// the root-table check read before the buffer) is an error, not a read past the end.
+TEST(HostileParse, FlatTensorWithAnEmptyFlatbuffer) {
+  std::vector<uint8_t> b(48, 0);
+  std::memcpy(b.data() + 4, "FT01", 4);
+  std::memcpy(b.data() + 8, "FH01", 4);
+  const uint32_t length = 40;
+  std::memcpy(b.data() + 12, &length, 4);
+  for (uint64_t fb_size : {uint64_t{0}, uint64_t{3}}) {
+    std::vector<uint8_t> bytes = b;
+    std::memcpy(bytes.data() + 24, &fb_size, 8);
+    auto doc = read_document(MappedFile::from_bytes("empty.ptd", bytes));
+    ASSERT_FALSE(doc);
+    EXPECT_NE(doc.error().message().find("too short for a root table"), std::string::npos)
+        << doc.error().message();
+  }
 }
 
 }  // namespace

@@ -119,6 +119,10 @@ Result<std::vector<Layer>> parse_layers(const std::vector<Tag>& tags,
       net_name = attr_of(t, "name");
       ir_version = attr_of(t, "version");
     } else if (t.name == "layer") {
+      // Ports belong to one layer: a new layer (or its end) ends them, also when the XML left
+      // them open (pointers into the last layer would not survive the vector growing).
+      ports = nullptr;
+      port = nullptr;
       if (t.closing) {
         layer = nullptr;
         continue;

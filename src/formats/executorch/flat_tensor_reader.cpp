@@ -54,6 +54,8 @@ Result<FlatTensorHeader> read_header(std::span<const uint8_t> bytes) {
 
 // The two layouts share the identifier; the old root table has 4-5 fields, the new at most 3.
 Result<int> root_field_count(std::span<const uint8_t> fb) {
+  if (fb.size() < 8)
+    return Error(fmt::format("flatbuffer of {} bytes is too short for a root table", fb.size()));
   const uint32_t root = load_le<uint32_t>(fb.data());
   if (root > fb.size() - 4) return Error("root table offset points past the end");
   const int32_t vt_rel = load_le<int32_t>(fb.data() + root);
