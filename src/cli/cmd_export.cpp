@@ -1,5 +1,6 @@
-// `etviz export FILE [-o OUT] [--format svg|png|pdf|dot]`: the graph as a picture drawn as the
-// page draws it, or as Graphviz DOT; headless, no browser (docs/export.md).
+// `etviz export FILE [-o OUT] [--format svg|png|pdf|dot|me-json]`: the graph as a picture drawn
+// as the page draws it, as Graphviz DOT, or the file's graphs as Model Explorer graph JSON;
+// headless, no browser (docs/export.md).
 #include <fmt/format.h>
 
 #include <chrono>
@@ -14,8 +15,9 @@
 #include "cli/output.h"
 #include "core/text.h"
 #include "formats/open_document.h"
+#include "render/export/model_explorer_json.h"
+#include "render/export/picture.h"
 #include "render/html/view_model.h"
-#include "render/picture/picture.h"
 #include "session/page_session.h"
 
 namespace etviz::cli {
@@ -68,21 +70,21 @@ int run_export(const ExportOptions& opt) {
   pic::PictureOptions options;
   const std::string ext = std::filesystem::path(opt.output).extension().string();
   if (!opt.format.empty()) {
-    if (!pic::parse_picture_format(opt.format, options.format))
+    if (!pic::parse_export_format(opt.format, options.format))
       return report_error(
-          Error(fmt::format("--format {}: expected svg, png, pdf or dot", opt.format)));
+          Error(fmt::format("--format {}: expected {}", opt.format, pic::export_format_list())));
   } else if (!opt.output.empty() && opt.output != "-" &&
-             !pic::parse_picture_format(ext, options.format)) {
+             !pic::parse_export_format(ext, options.format)) {
     return report_error(Error(fmt::format(
-        "-o {}: cannot tell the format from '{}'; name it .svg, .png, .pdf or .dot, or give "
-        "--format",
+        "-o {}: cannot tell the format from '{}'; name it .svg, .png, .pdf, .dot or .json (Model "
+        "Explorer), or give --format",
         opt.output, ext)));
   }
   auto expand = parse_expand(opt.expand);
   if (!expand) return report_error(expand.error());
   options.expand = *expand;
   options.theme = opt.theme == "dark" ? pic::Theme::kDark : pic::Theme::kLight;
-  options.scale = opt.scale.value_or(options.format == pic::PictureFormat::kPng ? 2.0 : 1.0);
+  options.scale = opt.scale.value_or(options.format == pic::ExportFormat::kPng ? 2.0 : 1.0);
   options.edge_labels = opt.shapes;
 
   OpenOptions open;
@@ -113,23 +115,38 @@ int run_export(const ExportOptions& opt) {
                                             doc->top_level_names())));
   }
   if (graph < 0) return report_error(Error(opt.file + ": holds no graph to draw"));
+  const std::string out = opt.output.empty() ? std::filesystem::path(opt.file).stem().string() +
+                                                   "." + pic::file_extension(options.format)
+                                             : opt.output;
+  if (options.format == pic::ExportFormat::kMeJson) {
+    render::MeJsonOptions me;
+    me.label = std::filesystem::path(opt.file).filename().string();
+    if (!opt.method.empty()) me.graphs = {graph};
+    render::MeJsonStats stats;
+    const std::string json = render::model_explorer_json(*doc, me, &stats);
+    if (int rc = write_output(out, json, OutputKind::kPage); rc != 0) return rc;
+    if (!opt.quiet && out != "-")
+      std::fprintf(
+          stderr,
+          "etviz: wrote %s (%s, Model Explorer graph JSON: %zu graphs, %zu nodes, %zu edges)\n",
+          terminal_safe(out).c_str(), fmt::format("{:.1f} KiB", json.size() / 1024.0).c_str(),
+          stats.graphs, stats.nodes, stats.edges);
+    return 0;
+  }
   const auto model = render::html::build_view_model(*doc, graph, categories, view);
   progress(fmt::format("laid out {} boxes", model.nodes.size()));
   auto picture = pic::write_picture(*doc, model, categories, options);
   if (!picture) return report_error(picture.error().within(opt.file));
   const bool binary =
-      options.format == pic::PictureFormat::kPng || options.format == pic::PictureFormat::kPdf;
+      options.format == pic::ExportFormat::kPng || options.format == pic::ExportFormat::kPdf;
   if (binary && picture->scale < options.scale)
     warn(fmt::format(
         "the drawing is {:.0f} x {:.0f} at --scale {}; drawn at scale {:.3g} to stay within "
         "{} (for every detail use SVG, or --expand a smaller part)",
         picture->width / picture->scale * options.scale,
         picture->height / picture->scale * options.scale, options.scale, picture->scale,
-        options.format == pic::PictureFormat::kPng ? "16384 px a side and 64 megapixels"
-                                                   : "14400 pt a side"));
-  const std::string out = opt.output.empty() ? std::filesystem::path(opt.file).stem().string() +
-                                                   "." + pic::to_string(options.format)
-                                             : opt.output;
+        options.format == pic::ExportFormat::kPng ? "16384 px a side and 64 megapixels"
+                                                  : "14400 pt a side"));
   if (int rc = write_output(out, picture->bytes, binary ? OutputKind::kBinary : OutputKind::kPage);
       rc != 0)
     return rc;
@@ -138,10 +155,10 @@ int run_export(const ExportOptions& opt) {
                  terminal_safe(out).c_str(),
                  fmt::format("{:.1f} KiB", picture->bytes.size() / 1024.0).c_str(), picture->nodes,
                  picture->groups, picture->edges,
-                 options.format == pic::PictureFormat::kDot
+                 options.format == pic::ExportFormat::kDot
                      ? ""
                      : fmt::format(", {:.0f} x {:.0f} {}", picture->width, picture->height,
-                                   options.format == pic::PictureFormat::kPdf ? "pt" : "px")
+                                   options.format == pic::ExportFormat::kPdf ? "pt" : "px")
                            .c_str());
   return 0;
 }
@@ -151,15 +168,21 @@ int run_export(const ExportOptions& opt) {
 void register_export(CLI::App& app) {
   auto opt = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "export", "Write the graph as a picture (SVG, PNG, PDF) drawn as the page draws it, or DOT");
+      "export",
+      "Write the graph as a picture (SVG, PNG, PDF) drawn as the page draws it, as Graphviz DOT, "
+      "or as Model Explorer graph JSON");
   cmd->add_option("file", opt->file, "Program (.pte), bundled program, .pt2, .etrecord, trace")
       ->required();
   cmd->add_option("-o,--output", opt->output,
                   "File to write; its extension picks the format (default: FILE's name + "
                   ".svg; - for stdout)");
-  cmd->add_option("--format", opt->format, "svg, png, pdf or dot (default: from -o, else svg)");
+  cmd->add_option("--format", opt->format,
+                  pic::export_format_list() +
+                      " (Model Explorer graph JSON: every graph, delegate payloads linked); "
+                      "default: from -o's extension, else svg");
   cmd->add_option("--method", opt->method,
-                  "Which graph: a method or top-level graph name (default: the first)");
+                  "Which graph: a method or top-level graph name (default: the first; me-json: "
+                  "every graph)");
   cmd->add_option("--expand", opt->expand,
                   "Open groups: initial (the page's first view; default), all, none, or a depth "
                   "N (groups less deep than N)");

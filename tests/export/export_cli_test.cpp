@@ -138,7 +138,8 @@ TEST(ExportCli, BadRequestsAreRefusedWithTheReason) {
   const std::string f = corpus(kSimple);
   for (const Case& c : std::vector<Case>{
            {"export " + f + " --expand sideways -o x.svg", "--expand sideways"},
-           {"export " + f + " --format gif", "--format gif: expected svg, png, pdf or dot"},
+           {"export " + f + " --format gif",
+            "--format gif: expected svg, png, pdf, dot or me-json"},
            {"export " + f + " -o out.txt", "cannot tell the format from '.txt'"},
            {"export " + f + " --method nope -o x.svg", "no graph 'nope'"},
            {"export /nonexistent/model.pte -o x.svg", "/nonexistent/model.pte"},

@@ -1,6 +1,6 @@
 // The drawing routine and its encoders: colours equal to the page's CSS, what each expand
 // state shows, hostile names in SVG and DOT, PNG decoded by cairo, the raster caps.
-#include "render/picture/picture.h"
+#include "render/export/picture.h"
 
 #include <cairo.h>
 #include <gtest/gtest.h>
@@ -10,9 +10,9 @@
 #include <set>
 
 #include "analysis/categories.h"
+#include "render/export/cairo_painter.h"
+#include "render/export/svg_painter.h"
 #include "render/html/view_model.h"
-#include "render/picture/cairo_painter.h"
-#include "render/picture/svg_painter.h"
 #include "test_support.h"
 
 namespace etviz::test {
@@ -130,14 +130,14 @@ TEST(Picture, HostileNamesStayText) {
   g.name = hostile;
   d.model = render::html::build_view_model(d.doc, d.model.root_graph,
                                            analysis::default_category_config());
-  for (pic::PictureFormat f : {pic::PictureFormat::kSvg, pic::PictureFormat::kDot}) {
+  for (pic::ExportFormat f : {pic::ExportFormat::kSvg, pic::ExportFormat::kDot}) {
     pic::PictureOptions o;
     o.format = f;
     o.expand = {pic::ExpandMode::kAll, 0};
     auto p = pic::write_picture(d.doc, d.model, analysis::default_category_config(), o);
     ASSERT_TRUE(p) << p.error().message();
     EXPECT_TRUE(printable_utf8(p->bytes)) << pic::to_string(f);
-    if (f == pic::PictureFormat::kSvg) {
+    if (f == pic::ExportFormat::kSvg) {
       EXPECT_EQ(p->bytes.find("<script"), std::string::npos);
       EXPECT_NE(p->bytes.find("&lt;script&gt;"), std::string::npos);
       EXPECT_NE(p->bytes.find("&quot;quote&quot;"), std::string::npos);
@@ -150,7 +150,7 @@ TEST(Picture, HostileNamesStayText) {
   }
   // Cairo refuses invalid UTF-8; the PNG is drawn all the same.
   pic::PictureOptions o;
-  o.format = pic::PictureFormat::kPng;
+  o.format = pic::ExportFormat::kPng;
   auto png = pic::write_picture(d.doc, d.model, analysis::default_category_config(), o);
   ASSERT_TRUE(png) << png.error().message();
   EXPECT_EQ(png->bytes.substr(1, 3), "PNG");
@@ -167,7 +167,7 @@ TEST(Picture, XmlAndDotEscaping) {
 TEST(Picture, PngDecodesToTheReportedSizeWithCategoryColours) {
   Drawn d = simple();
   pic::PictureOptions o;
-  o.format = pic::PictureFormat::kPng;
+  o.format = pic::ExportFormat::kPng;
   o.scale = 1;
   o.expand = {pic::ExpandMode::kAll, 0};
   auto png = pic::write_picture(d.doc, d.model, analysis::default_category_config(), o);

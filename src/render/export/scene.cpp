@@ -1,4 +1,4 @@
-#include "render/picture/scene.h"
+#include "render/export/scene.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "render/picture/picture.h"
+#include "render/export/picture.h"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <functional>
 #include <set>
 
-#include "render/picture/cairo_painter.h"
-#include "render/picture/svg_painter.h"
+#include "render/export/cairo_painter.h"
+#include "render/export/svg_painter.h"
 
 namespace etviz::render::picture {
 namespace {
@@ -34,34 +34,48 @@ std::vector<std::string> node_titles(const Document& doc, const html::ViewModel&
 
 }  // namespace
 
-const char* to_string(PictureFormat f) {
+const char* to_string(ExportFormat f) {
   switch (f) {
-    case PictureFormat::kSvg:
+    case ExportFormat::kSvg:
       return "svg";
-    case PictureFormat::kPng:
+    case ExportFormat::kPng:
       return "png";
-    case PictureFormat::kPdf:
+    case ExportFormat::kPdf:
       return "pdf";
-    case PictureFormat::kDot:
+    case ExportFormat::kDot:
       return "dot";
+    case ExportFormat::kMeJson:
+      return "me-json";
   }
   return "?";
 }
 
-bool parse_picture_format(std::string_view name, PictureFormat& out) {
-  if (!name.empty() && name.front() == '.') name.remove_prefix(1);
-  for (PictureFormat f :
-       {PictureFormat::kSvg, PictureFormat::kPng, PictureFormat::kPdf, PictureFormat::kDot}) {
-    if (name == to_string(f)) {
+const char* file_extension(ExportFormat f) {
+  return f == ExportFormat::kMeJson ? "json" : to_string(f);
+}
+
+bool parse_export_format(std::string_view name, ExportFormat& out) {
+  const bool extension = !name.empty() && name.front() == '.';
+  if (extension) name.remove_prefix(1);
+  for (ExportFormat f : kExportFormats) {
+    if (name == (extension ? file_extension(f) : to_string(f))) {
       out = f;
       return true;
     }
   }
   if (name == "gv") {
-    out = PictureFormat::kDot;
+    out = ExportFormat::kDot;
     return true;
   }
   return false;
+}
+
+std::string export_format_list() {
+  std::string s;
+  const size_t n = std::size(kExportFormats);
+  for (size_t i = 0; i < n; ++i)
+    s += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + to_string(kExportFormats[i]);
+  return s;
 }
 
 std::string dot_quote(std::string_view text) {
@@ -198,7 +212,7 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
   }
   for (const layout::EdgeRoute& e : L.edges) result.edges += e.point_count >= 2 ? 1 : 0;
 
-  if (options.format == PictureFormat::kDot) {
+  if (options.format == ExportFormat::kDot) {
     result.bytes = dot_text(doc, model, scene.expanded, pal, options.edge_labels);
     return result;
   }
@@ -211,20 +225,21 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
   const double h = L.bounds.height + 2 * draw_options.margin;
   std::unique_ptr<Painter> painter;
   switch (options.format) {
-    case PictureFormat::kSvg:
+    case ExportFormat::kSvg:
       draw_options.scale = options.scale;
       painter = make_svg_painter();
       break;
-    case PictureFormat::kPng:
+    case ExportFormat::kPng:
       draw_options.scale = fit_scale(CairoTarget::kPng, w, h, options.scale);
       painter = make_cairo_painter(CairoTarget::kPng);
       break;
-    case PictureFormat::kPdf:
+    case ExportFormat::kPdf:
       draw_options.scale = fit_scale(CairoTarget::kPdf, w, h, options.scale);
       painter = make_cairo_painter(CairoTarget::kPdf);
       break;
-    case PictureFormat::kDot:
-      break;
+    case ExportFormat::kDot:
+    case ExportFormat::kMeJson:
+      return Error(fmt::format("{} is not a picture", to_string(options.format)));
   }
   auto bytes = draw(scene, pal, draw_options, *painter);
   if (!bytes) return bytes.error();

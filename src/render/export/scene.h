@@ -9,8 +9,8 @@
 
 #include "analysis/categories.h"
 #include "layout/layout.h"
+#include "render/export/painter.h"
 #include "render/html/view_model.h"
-#include "render/picture/painter.h"
 
 namespace etviz::render::picture {
 

@@ -4,7 +4,7 @@
 // from the model are escaped so the file is valid XML whatever they hold.
 #include <memory>
 
-#include "render/picture/painter.h"
+#include "render/export/painter.h"
 
 namespace etviz::render::picture {
 

@@ -1,4 +1,4 @@
-#include "render/picture/painter.h"
+#include "render/export/painter.h"
 
 #include <fmt/format.h>
 

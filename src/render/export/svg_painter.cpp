@@ -1,4 +1,4 @@
-#include "render/picture/svg_painter.h"
+#include "render/export/svg_painter.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // (PNG) or as vector pages with real text (PDF, fonts embedded as subsets).
 #include <memory>
 
-#include "render/picture/painter.h"
+#include "render/export/painter.h"
 
 namespace etviz::render::picture {
 

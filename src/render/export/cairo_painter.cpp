@@ -1,4 +1,4 @@
-#include "render/picture/cairo_painter.h"
+#include "render/export/cairo_painter.h"
 
 #include <cairo-pdf.h>
 #include <cairo.h>

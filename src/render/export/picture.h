@@ -6,18 +6,27 @@
 
 #include "analysis/categories.h"
 #include "core/document.h"
+#include "render/export/scene.h"
 #include "render/html/view_model.h"
-#include "render/picture/scene.h"
 
 namespace etviz::render::picture {
 
-enum class PictureFormat : uint8_t { kSvg, kPng, kPdf, kDot };
-const char* to_string(PictureFormat f);
-// "svg" -> kSvg; also from an output file's extension. False when the name is none of them.
-bool parse_picture_format(std::string_view name, PictureFormat& out);
+// What `etviz export` writes: pictures (drawn by write_picture), DOT, or Model Explorer's
+// graph JSON (model_explorer_json.h).
+enum class ExportFormat : uint8_t { kSvg, kPng, kPdf, kDot, kMeJson };
+inline constexpr ExportFormat kExportFormats[] = {ExportFormat::kSvg, ExportFormat::kPng,
+                                                  ExportFormat::kPdf, ExportFormat::kDot,
+                                                  ExportFormat::kMeJson};
+const char* to_string(ExportFormat f);       // "svg", ..., "me-json"
+const char* file_extension(ExportFormat f);  // "svg", ..., "json"
+// "svg" -> kSvg, "me-json" -> kMeJson; an extension (".svg", ".gv", ".json") also names one.
+// False when the name is none of them.
+bool parse_export_format(std::string_view name, ExportFormat& out);
+// "svg, png, pdf, dot or me-json", for help and errors.
+std::string export_format_list();
 
 struct PictureOptions {
-  PictureFormat format = PictureFormat::kSvg;
+  ExportFormat format = ExportFormat::kSvg;
   ExpandRequest expand;
   Theme theme = Theme::kLight;
   double scale = 1;  // PNG: pixels per layout unit (2 for a sharp picture on a HiDPI screen)
