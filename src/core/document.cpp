@@ -141,6 +141,8 @@ const char* to_string(DocumentFormat f) {
       return "etrecord";
     case DocumentFormat::kTrace:
       return "pass_trace";
+    case DocumentFormat::kModelExplorerJson:
+      return "model_explorer_json";
   }
   return "unknown";
 }

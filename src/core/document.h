@@ -86,6 +86,7 @@ enum class DocumentFormat {
   kPt2,                // torch.export .pt2 archive
   kETRecord,           // ETRecord zip
   kTrace,              // compiler-pass trace (JSON: ours or ExecuTorch's trace_passes.py)
+  kModelExplorerJson,  // Model Explorer graph JSON (a GraphCollection)
 };
 const char* to_string(DocumentFormat f);
 

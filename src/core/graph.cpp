@@ -121,6 +121,8 @@ const char* to_string(GraphKind k) {
       return "exported_program";
     case GraphKind::kSubgraph:
       return "subgraph";
+    case GraphKind::kImported:
+      return "imported";
   }
   return "method";
 }

@@ -104,7 +104,8 @@ enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition
 // What a graph is. Only kMethod and kExportedProgram graphs are "top level" (a user asks for
 // them by name); kDelegate (a decoded backend payload) and kSubgraph (a higher-order op's
 // body) are reached through the node that calls them (Document::subgraph_of).
-enum class GraphKind { kMethod, kDelegate, kExportedProgram, kSubgraph };
+// kImported: a graph another tool wrote (Model Explorer graph JSON), ops as that tool names them.
+enum class GraphKind { kMethod, kDelegate, kExportedProgram, kSubgraph, kImported };
 
 // Where a graph sits in the lowering pipeline PyTorch -> ExecuTorch. Readers set it once; a
 // diff, a trace or the delegation report asks for "the edge-dialect stage of method M"
@@ -167,7 +168,8 @@ struct Graph {
   void link_values();
   // A method or exported program, as opposed to a nested graph reached through a node.
   bool is_top_level() const {
-    return kind == GraphKind::kMethod || kind == GraphKind::kExportedProgram;
+    return kind == GraphKind::kMethod || kind == GraphKind::kExportedProgram ||
+           kind == GraphKind::kImported;
   }
 };
 

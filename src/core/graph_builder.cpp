@@ -101,13 +101,14 @@ Graph GraphBuilder::finish() {
   return std::move(graph_);
 }
 
-GroupId GraphBuilder::module_group(const std::string& path) {
+GroupId GraphBuilder::module_group(const std::string& path, char separator) {
   if (path.empty()) return kNoId;
   auto it = std::lower_bound(module_groups_.begin(), module_groups_.end(), path,
                              [](const auto& e, const std::string& p) { return e.first < p; });
   if (it != module_groups_.end() && it->first == path) return it->second;
-  const auto dot = path.rfind('.');
-  const GroupId parent = dot == std::string::npos ? kNoId : module_group(path.substr(0, dot));
+  const auto dot = path.rfind(separator);
+  const GroupId parent =
+      dot == std::string::npos ? kNoId : module_group(path.substr(0, dot), separator);
   Group g;
   g.name = path;
   g.label = dot == std::string::npos ? path : path.substr(dot + 1);

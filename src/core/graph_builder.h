@@ -52,7 +52,8 @@ class GraphBuilder {
   // The module group of a dotted path ("layers.0.mlp"), created with its ancestors
   // ("layers", "layers.0") on first use; kNoId for an empty path. For formats that give a
   // node's module as a path only (pass traces); exported programs also know module types.
-  GroupId module_group(const std::string& path);
+  // `separator`: '/' for namespaces written as paths (Model Explorer).
+  GroupId module_group(const std::string& path, char separator = '.');
 
   // Links producers and consumers and hands the graph over.
   Graph finish();

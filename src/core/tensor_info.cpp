@@ -1,5 +1,6 @@
 #include "core/tensor_info.h"
 
+#include <cstdlib>
 #include <string_view>
 #include <unordered_map>
 
@@ -83,6 +84,44 @@ const char* to_string(DataLocation d) {
       return "external";
   }
   return "unknown";
+}
+
+std::vector<Dim> parse_shape_string(std::string_view text) {
+  std::vector<Dim> dims;
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return dims;
+  size_t i = 1;
+  while (i < text.size() - 1) {
+    while (i < text.size() - 1 && (text[i] == ' ' || text[i] == ',')) ++i;
+    size_t j = i;
+    while (j < text.size() - 1 && text[j] != ',') ++j;
+    std::string item(text.substr(i, j - i));
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (!item.empty()) {
+      Dim d;
+      char* end = nullptr;
+      const long long v = std::strtoll(item.c_str(), &end, 10);
+      if (end && *end == 0)
+        d.size = v;
+      else
+        d.symbol = item;
+      dims.push_back(std::move(d));
+    }
+    i = j + 1;
+  }
+  return dims;
+}
+
+std::string canonical_dtype(std::string_view text) {
+  if (text.starts_with("torch.")) text.remove_prefix(6);
+  static const std::pair<std::string_view, std::string_view> kNames[] = {
+      {"float", "float32"}, {"half", "float16"}, {"long", "int64"},    {"int", "int32"},
+      {"f32", "float32"},   {"f16", "float16"},  {"bf16", "bfloat16"}, {"f64", "float64"},
+      {"i1", "bool"},       {"i8", "int8"},      {"i16", "int16"},     {"i32", "int32"},
+      {"i64", "int64"},     {"ui8", "uint8"},    {"si8", "int8"},      {"si32", "int32"},
+      {"u8", "uint8"}};
+  for (const auto& [from, to] : kNames)
+    if (text == from) return std::string(to);
+  return std::string(text);
 }
 
 }  // namespace etviz

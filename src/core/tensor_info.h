@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etviz {
@@ -70,5 +71,13 @@ int64_t dtype_element_size(const std::string& dtype);
 
 const char* to_string(ShapeDynamism d);
 const char* to_string(DataLocation d);
+
+// The inverse of TensorInfo::shape_string(): "[1, 3, 224, 224]" -> dims, symbols ("s0")
+// symbolic; "[]" is a scalar. Empty for text that is not a bracketed list.
+std::vector<Dim> parse_shape_string(std::string_view text);
+// A dtype as other tools write it, in etviz's canonical name: "torch.float32" -> "float32",
+// "float" -> "float32", "half" -> "float16", "long" -> "int64", "int" -> "int32"; MLIR/SPIR-V
+// element types "f32", "i8", "ui8", "bf16" likewise; anything else as is.
+std::string canonical_dtype(std::string_view text);
 
 }  // namespace etviz

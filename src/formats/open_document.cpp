@@ -9,6 +9,7 @@
 #include "formats/executorch/bundled_program_reader.h"
 #include "formats/executorch/flat_tensor_reader.h"
 #include "formats/executorch/program_reader.h"
+#include "formats/model_explorer/model_explorer_reader.h"
 #include "formats/torch_export/archive_reader.h"
 #include "formats/trace/trace_reader.h"
 
@@ -34,6 +35,9 @@ FileKind sniff_file_kind(std::span<const uint8_t> head) {
   if (trace::looks_like_trace(
           std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
     return FileKind::kTrace;
+  if (model_explorer::looks_like_model_explorer_json(
+          std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
+    return FileKind::kModelExplorerJson;
   return FileKind::kUnknown;
 }
 
@@ -65,12 +69,16 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
     case FileKind::kTrace:
       doc = trace::read_trace(file);
       break;
+    case FileKind::kModelExplorerJson:
+      doc = model_explorer::read_model_explorer_json(file);
+      break;
     case FileKind::kUnknown: {
       const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));
       return Error(fmt::format(
           "{}: not a file etviz recognises ({} bytes; first bytes '{}'); expected an ExecuTorch "
           "program (ET12), bundled program (BP08), FlatTensor data (FT01), ETDump (ED00), a "
-          "zip archive (.pt2, .etrecord) or a pass trace (JSON with \"passes\")",
+          "zip archive (.pt2, .etrecord), a pass trace (JSON with \"passes\") or Model Explorer "
+          "graph JSON (\"graphs\" of \"nodes\")",
           path, bytes.size(), printable_tag(head)));
     }
   }

@@ -14,7 +14,16 @@ struct OpenOptions {
 };
 
 // What a file looks like, from its first bytes.
-enum class FileKind { kProgram, kBundledProgram, kFlatTensor, kETDump, kZip, kTrace, kUnknown };
+enum class FileKind {
+  kProgram,
+  kBundledProgram,
+  kFlatTensor,
+  kETDump,
+  kZip,
+  kTrace,
+  kModelExplorerJson,
+  kUnknown
+};
 FileKind sniff_file_kind(std::span<const uint8_t> head);
 
 Result<Document> open_document(const std::string& path, const OpenOptions& options = {});

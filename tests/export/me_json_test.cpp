@@ -169,5 +169,79 @@ TEST(MeJson, ModulePathsBecomeNamespaces) {
   EXPECT_GT(nested, 0u);
 }
 
+// Round trip: .pte -> Model Explorer JSON -> etviz reads it back as a first-class input: the
+// same graphs, operator nodes and tensor edges; the payload stays linked to its call.
+TEST(MeJson, RoundTripThroughTheReader) {
+  for (const std::string& name : {"pte/" + kArm + "mobilenet_v2_vgf__input.pte",
+                                  std::string("pte/corey-cole__simple-torch-model__model.pte")}) {
+    Document doc = load(corpus(name));
+    const std::string path = scratch_dir("me_json") + "/round_trip.json";
+    const std::string text = render::model_explorer_json(doc, {"x", {}});
+    write_bytes(path, std::vector<uint8_t>(text.begin(), text.end()));
+    Document back = load(path);
+    EXPECT_EQ(back.format, DocumentFormat::kModelExplorerJson);
+    auto ops = [](const Graph& g) {
+      size_t n = 0, edges = 0;
+      for (const Node& node : g.nodes)
+        if (node.kind != NodeKind::kInput && node.kind != NodeKind::kOutput) ++n;
+      for (const Value& v : g.values)
+        if (v.producer >= 0 && g.nodes[static_cast<size_t>(v.producer)].kind != NodeKind::kInput)
+          edges += v.consumers.size();
+      return std::pair{n, edges};
+    };
+    std::vector<std::pair<size_t, size_t>> a, b;
+    size_t linked_a = 0, linked_b = 0;
+    for (const Graph& g : doc.graphs) {
+      a.push_back(ops(g));
+      for (const Node& n : g.nodes) linked_a += n.subgraph >= 0;
+    }
+    for (const Graph& g : back.graphs) {
+      b.push_back(ops(g));
+      for (const Node& n : g.nodes) linked_b += n.subgraph >= 0;
+    }
+    EXPECT_EQ(a, b) << name;
+    EXPECT_EQ(linked_a, linked_b) << name;
+    EXPECT_GT(linked_b, 0u) << name;
+  }
+}
+
+TEST(MeJson, BadGraphJsonIsAClearErrorOrAPartialGraph) {
+  const std::string dir = scratch_dir("me_json");
+  auto open_text = [&](const std::string& text) {
+    const std::string path = dir + "/bad.json";
+    write_bytes(path, std::vector<uint8_t>(text.begin(), text.end()));
+    return open_document(path);
+  };
+  // Truncated: an error naming the file and the byte offset.
+  auto truncated = open_text(R"({"graphs": [{"id": "g", "nodes": [{"id": "a", "incomingEdges": [)");
+  ASSERT_FALSE(truncated);
+  EXPECT_NE(truncated.error().message().find("bad.json"), std::string::npos);
+  // Dangling edge, duplicate id, missing subgraph, unknown fields: a graph with warnings.
+  auto partial = open_text(
+      R"({"label": "x", "extra": 1, "graphs": [{"id": "g", "nodes": [)"
+      R"({"id": "a", "label": "relu", "namespace": "m/n", "subgraphIds": ["nope"], "what": [1]},)"
+      R"({"id": "a", "label": "dup"},)"
+      R"({"id": "b", "label": "add", "incomingEdges": [{"sourceNodeId": "a", "sourceNodeOutputId": "0",)"
+      R"( "targetNodeInputId": "0"}, {"sourceNodeId": "ghost", "sourceNodeOutputId": "0", "targetNodeInputId": "1"}]}]}]})");
+  ASSERT_TRUE(partial) << partial.error().message();
+  ASSERT_EQ(partial->graphs.size(), 1u);
+  EXPECT_EQ(partial->graphs[0].nodes.size(), 3u);
+  EXPECT_EQ(partial->diagnostics.size(), 3u);       // duplicate, dangling edge, missing subgraph
+  EXPECT_EQ(partial->graphs[0].groups.size(), 2u);  // m, m/n
+  // Wrong shape of root: an error that says what was expected.
+  auto wrong = open_text(R"({"nodes": [], "graphs": 3})");
+  ASSERT_FALSE(wrong);
+  EXPECT_NE(wrong.error().message().find("expected Model Explorer graph JSON"), std::string::npos)
+      << wrong.error().message();
+  // Many nodes: read within the budget.
+  std::string big = R"({"graphs": [{"id": "g", "nodes": [)";
+  for (int i = 0; i < 200000; ++i)
+    big += (i ? "," : "") + std::string(R"({"id":")") + std::to_string(i) + R"("})";
+  big += "]}]}";
+  auto many = open_text(big);
+  ASSERT_TRUE(many) << many.error().message();
+  EXPECT_EQ(many->graphs[0].nodes.size(), 200000u);
+}
+
 }  // namespace
 }  // namespace etviz::test

@@ -23,43 +23,6 @@ using torch_export::JsonTree;
 // A trace may name files; those files may not be traces themselves (no recursion).
 thread_local int g_depth = 0;
 
-// "torch.float32" -> "float32"; anything else as is.
-std::string dtype_name(std::string text) {
-  if (text.starts_with("torch.")) text = text.substr(6);
-  if (text == "float") return "float32";
-  if (text == "half") return "float16";
-  if (text == "long") return "int64";
-  if (text == "int") return "int32";
-  if (text == "bool") return "bool";
-  return text;
-}
-
-// "[1, 3, 224, 224]" -> dims; symbols ("s0") stay symbolic. Empty for anything else.
-std::vector<Dim> parse_shape(const std::string& text) {
-  std::vector<Dim> dims;
-  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return dims;
-  size_t i = 1;
-  while (i < text.size() - 1) {
-    while (i < text.size() - 1 && (text[i] == ' ' || text[i] == ',')) ++i;
-    size_t j = i;
-    while (j < text.size() - 1 && text[j] != ',') ++j;
-    std::string item = text.substr(i, j - i);
-    while (!item.empty() && item.back() == ' ') item.pop_back();
-    if (!item.empty()) {
-      Dim d;
-      char* end = nullptr;
-      const long long v = std::strtoll(item.c_str(), &end, 10);
-      if (end && *end == 0)
-        d.size = v;
-      else
-        d.symbol = item;
-      dims.push_back(std::move(d));
-    }
-    i = j + 1;
-  }
-  return dims;
-}
-
 // "aten.convolution.default" (str(OpOverload)) -> "aten::convolution", as the .pt2 reader names
 // ops, so a trace's passes diff against .pt2 and ETRecord stages; others unchanged.
 std::string op_name(const std::string& target) {
@@ -110,8 +73,8 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
       Value v;
       v.name = n.name;
       v.kind = ValueKind::kTensor;
-      v.tensor.shape = parse_shape(details["shape"].string_or(""));
-      v.tensor.dtype = dtype_name(details["dtype"].string_or(""));
+      v.tensor.shape = parse_shape_string(details["shape"].string_or(""));
+      v.tensor.dtype = canonical_dtype(details["dtype"].string_or(""));
       const ValueId vid = b.add_value(std::move(v));
       n.outputs.push_back({"", vid});
       output_of[static_cast<NodeId>(g.nodes.size())] = vid;
