@@ -30,7 +30,7 @@ mkdir -p "$seeds/document" "$seeds/etdump"
 if [ -d "$corpus" ]; then
   cp "$corpus"/pt2/*.pt2 "$corpus"/etrecord/*.bin "$seeds/archive/" 2>/dev/null || true
   # The opener's seeds: small corpus files of every format, and a pass trace.
-  find "$corpus"/pte "$corpus"/bpte "$corpus"/ptd "$corpus"/pt2 -type f -size -256k -exec cp {} "$seeds/document/" \; 2>/dev/null || true
+  find "$corpus"/pte "$corpus"/bpte "$corpus"/ptd "$corpus"/pt2 "$corpus"/json -type f -size -256k -exec cp {} "$seeds/document/" \; 2>/dev/null || true
   cp "$corpus"/etdp/* "$seeds/etdump/" 2>/dev/null || true
 fi
 cp "$root/tests/data/"*.json "$seeds/document/" 2>/dev/null || true

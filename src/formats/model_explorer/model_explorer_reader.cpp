@@ -190,9 +190,10 @@ class Reader {
       }
     }
     // Outputs referenced by edges but absent from outputsMetadata still belong to their node.
-    for (const auto& [key, v] : values) {
-      auto& outs = built[key.first].outputs;
-      if (std::none_of(outs.begin(), outs.end(), [&](const Argument& a) { return a.value == v; }))
+    for (const auto& entry : values) {
+      const ValueId v = entry.second;
+      auto& outs = built[entry.first.first].outputs;
+      if (std::none_of(outs.begin(), outs.end(), [v](const Argument& a) { return a.value == v; }))
         outs.push_back({"", v});
     }
     if (dangling)
