@@ -46,34 +46,6 @@ std::string tensor_shape(const TensorInfo& t) {
   return s + ']';
 }
 
-const char* kind_name(NodeKind k) {
-  switch (k) {
-    case NodeKind::kInput:
-      return "input";
-    case NodeKind::kOutput:
-      return "output";
-    case NodeKind::kConstant:
-      return "constant";
-    case NodeKind::kKernel:
-      return "kernel";
-    case NodeKind::kDelegate:
-      return "delegate";
-    case NodeKind::kMove:
-      return "move";
-    case NodeKind::kJumpFalse:
-      return "jump_false";
-    case NodeKind::kFree:
-      return "free";
-    case NodeKind::kCallModule:
-      return "call_module";
-    case NodeKind::kGetAttr:
-      return "get_attr";
-    case NodeKind::kOther:
-      return "other";
-  }
-  return "other";
-}
-
 class Writer {
  public:
   Writer(const Document& doc, std::string& out, MeJsonStats& stats)
@@ -172,7 +144,7 @@ class Writer {
     bool first = true;
     attr(first, "op", n.op);
     attr(first, "name", n.name);
-    attr(first, "kind", kind_name(n.kind));
+    attr(first, "kind", to_string(n.kind));
     if (!n.provenance.debug_handles.empty()) {
       std::string h;
       for (int64_t d : n.provenance.debug_handles) h += (h.empty() ? "" : ", ") + std::to_string(d);
