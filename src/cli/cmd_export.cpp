@@ -40,8 +40,6 @@ struct ExportOptions {
   bool quiet = false;
 };
 
-using Clock = std::chrono::steady_clock;
-
 Result<pic::ExpandRequest> parse_expand(const std::string& text) {
   if (text == "initial") return pic::ExpandRequest{pic::ExpandMode::kInitial, 0};
   if (text == "all") return pic::ExpandRequest{pic::ExpandMode::kAll, 0};
@@ -61,12 +59,7 @@ Result<pic::ExpandRequest> parse_expand(const std::string& text) {
 }
 
 int run_export(const ExportOptions& opt) {
-  const auto start = Clock::now();
-  auto progress = [&](const std::string& what) {
-    const double s = std::chrono::duration<double>(Clock::now() - start).count();
-    if (!opt.quiet && s > 1.0)
-      std::fprintf(stderr, "etviz: [%.1fs] %s\n", s, terminal_safe(what).c_str());
-  };
+  const Progress progress(opt.quiet);
   pic::PictureOptions options;
   const std::string ext = std::filesystem::path(opt.output).extension().string();
   if (!opt.format.empty()) {
@@ -124,7 +117,7 @@ int run_export(const ExportOptions& opt) {
     if (!opt.method.empty()) me.graphs = {graph};
     render::MeJsonStats stats;
     const std::string json = render::model_explorer_json(*doc, me, &stats);
-    if (int rc = write_output(out, json, OutputKind::kPage); rc != 0) return rc;
+    if (int rc = write_output(out, json, OutputKind::kJson); rc != 0) return rc;
     if (!opt.quiet && out != "-")
       std::fprintf(
           stderr,

@@ -42,16 +42,11 @@ struct ViewOptions {
   std::string groups;   // node name -> group JSON
 };
 
-using Clock = std::chrono::steady_clock;
-Clock::time_point g_start;
-bool g_quiet = false;
-
-// Progress goes to stderr for runs that take a while: steps are reported once the run has
-// taken over a second (layout of a large graph announces itself, being the slow step).
+// The page session reports through a plain function; layout of a large graph announces itself,
+// being the slow step.
+Progress g_progress;
 void progress(const std::string& what) {
-  const double s = std::chrono::duration<double>(Clock::now() - g_start).count();
-  if (!g_quiet && (s > 1.0 || what.rfind("laying out", 0) == 0))
-    std::fprintf(stderr, "etviz: [%.1fs] %s\n", s, terminal_safe(what).c_str());
+  g_progress(what, what.rfind("laying out", 0) == 0);
 }
 
 std::string default_output(const std::string& input) {
@@ -60,8 +55,7 @@ std::string default_output(const std::string& input) {
 }
 
 int run_view(const ViewOptions& opt) {
-  g_start = Clock::now();
-  g_quiet = opt.quiet;
+  g_progress = Progress(opt.quiet);
   OpenOptions open;
   open.data_files = opt.data;
   auto doc = open_document(opt.file, open);

@@ -33,6 +33,14 @@ int report_error(const Error& error) {
   return 1;
 }
 
+Progress::Progress(bool quiet) : start_(std::chrono::steady_clock::now()), quiet_(quiet) {}
+
+void Progress::operator()(const std::string& what, bool always) const {
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (!quiet_ && (always || s > 1.0))
+    fmt::print(stderr, "etviz: [{:.1f}s] {}\n", s, terminal_safe(what));
+}
+
 void warn(const std::string& message) {
   fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(message));
 }

@@ -1,5 +1,6 @@
 #pragma once
 // Shared CLI plumbing: results to stdout or -o, errors as one line on stderr.
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -24,6 +25,18 @@ enum class OutputKind { kText, kJson, kPage, kBinary };
 // this run read (any name, symlink or hard link to it) is never replaced.
 int write_output(const std::string& path, const std::string& text,
                  OutputKind kind = OutputKind::kText);
+
+// Progress on stderr for runs that take a while: "etviz: [2.3s] laying out ...", once the run
+// (from construction) has taken over a second, or always when `always`; nothing when quiet.
+class Progress {
+ public:
+  explicit Progress(bool quiet = false);
+  void operator()(const std::string& what, bool always = false) const;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  bool quiet_;
+};
 
 // Columns of the terminal stdout writes to: its window size when stdout is a terminal, else
 // $COLUMNS when set, else 0 (no limit: a pipe or file gets whole lines).

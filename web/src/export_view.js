@@ -1,5 +1,5 @@
 import { Camera } from './camera.js';
-import { Renderer } from './render.js';
+import { Renderer, parseColor } from './render.js';
 
 // "Save SVG" / "Save PNG": the graph as it is open now (expand state, theme, faded categories,
 // overlay colours, shapes), whole and at full detail, drawn by the same Renderer as the screen.
@@ -10,14 +10,10 @@ const MARGIN = 16;
 const MAX_SIDE = 16384;             // browsers refuse larger canvases
 const MAX_PIXELS = 64 * 1024 * 1024;
 
-// "#rrggbb", "#rrggbbaa", "rgb()", "rgba()" -> [svg colour, opacity].
+// A canvas colour -> [SVG colour, opacity].
 function paint(c) {
-  if (typeof c !== 'string') return ['#000', 1];
-  let m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(c);
-  if (m) return [`#${m[1]}`, m[2] ? parseInt(m[2], 16) / 255 : 1];
-  m = /^rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)$/.exec(c);
-  if (m) return [`rgb(${m[1]},${m[2]},${m[3]})`, m[4] !== undefined ? Number(m[4]) : 1];
-  return [c, 1];
+  const [r, g, b, a] = parseColor(c);
+  return [`rgb(${r},${g},${b})`, a];
 }
 const esc = (t) => String(t).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[ch]))
   // Characters XML 1.0 forbids (controls, lone surrogates, U+FFFE/U+FFFF).

@@ -58,16 +58,17 @@ export function readTheme(el, categories) {
   };
 }
 
-function parseColor(c) {
-  const m = /^#([0-9a-f]{6})$/i.exec(c);
-  if (m) { const n = parseInt(m[1], 16); return [n >> 16, (n >> 8) & 255, n & 255]; }
-  const r = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(c);
-  return r ? [+r[1], +r[2], +r[3]] : [128, 128, 128];
+// "#rrggbb", "#rrggbbaa", "rgb()" or "rgba()" -> [r, g, b, alpha]; grey for anything else.
+export function parseColor(c) {
+  const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(c);
+  if (m) { const n = parseInt(m[1], 16); return [n >> 16, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) / 255 : 1]; }
+  const r = /rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?/.exec(c);
+  return r ? [+r[1], +r[2], +r[3], r[4] !== undefined ? Number(r[4]) : 1] : [128, 128, 128, 1];
 }
 export function mix(a, b, t) {
   const x = parseColor(a);
   const y = parseColor(b);
-  const c = x.map((v, i) => Math.round(v * (1 - t) + y[i] * t));
+  const c = x.slice(0, 3).map((v, i) => Math.round(v * (1 - t) + y[i] * t));
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 

@@ -128,7 +128,6 @@ class Reader {
                             where, duplicates));
     // Values: one per (node, output id), created on first mention.
     std::map<std::pair<size_t, std::string>, ValueId> values;
-    std::vector<NodeId> node_of(list.size(), kNoId);
     auto value_of = [&](size_t k, const std::string& out) {
       auto [it, fresh] = values.try_emplace({k, out}, kNoId);
       if (fresh) {

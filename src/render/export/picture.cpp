@@ -13,10 +13,6 @@
 namespace etviz::render::picture {
 namespace {
 
-bool visible(const layout::Rect& r) {
-  return r.width > 0 && r.height > 0;
-}
-
 std::string dot_colour(const Colour& c) {
   if (c.a >= 1) return c.hex();
   return fmt::format("{}{:02x}", c.hex(), static_cast<int>(std::lround(c.a * 255)));
@@ -98,15 +94,11 @@ std::string dot_text(const Document& doc, const html::ViewModel& model,
   // The outermost collapsed group around each group (itself included), or -1: what stands
   // for everything inside it.
   std::vector<int32_t> folded(ng, -1);
-  std::function<int32_t(int32_t)> fold_of = [&](int32_t g) -> int32_t {
-    if (g < 0) return -1;
-    int32_t outer = -1;
-    for (int32_t p = g, steps = 0; p >= 0 && steps <= static_cast<int32_t>(ng);
+  for (size_t g = 0; g < ng; ++g)
+    for (int32_t p = static_cast<int32_t>(g), steps = 0;
+         p >= 0 && steps <= static_cast<int32_t>(ng);
          p = model.groups[static_cast<size_t>(p)].parent, ++steps)
-      if (!expanded[static_cast<size_t>(p)]) outer = p;
-    return outer;
-  };
-  for (size_t g = 0; g < ng; ++g) folded[g] = fold_of(static_cast<int32_t>(g));
+      if (!expanded[static_cast<size_t>(p)]) folded[g] = p;
   auto node_id = [&](int32_t n) {
     const int32_t g = model.nodes[static_cast<size_t>(n)].group;
     const int32_t f = g >= 0 ? folded[static_cast<size_t>(g)] : -1;
@@ -205,10 +197,10 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
   const Palette pal = palette(options.theme, categories);
   const layout::Layout& L = scene.layout;
   for (size_t i = 0; i < model.nodes.size() && i < L.nodes.size(); ++i)
-    result.nodes += visible(L.nodes[i]) ? 1 : 0;
+    result.nodes += drawn(L.nodes[i]) ? 1 : 0;
   for (size_t g = 0; g < model.groups.size() && g < L.groups.size(); ++g) {
     const int32_t p = model.groups[g].parent;
-    result.groups += visible(L.groups[g]) && (p < 0 || scene.expanded[static_cast<size_t>(p)]);
+    result.groups += drawn(L.groups[g]) && (p < 0 || scene.expanded[static_cast<size_t>(p)]);
   }
   for (const layout::EdgeRoute& e : L.edges) result.edges += e.point_count >= 2 ? 1 : 0;
 

@@ -68,10 +68,6 @@ Colour css(std::string_view text) {
   return c ? *c : Colour{0.5, 0.5, 0.5, 1};
 }
 
-bool visible(const layout::Rect& r) {
-  return r.width > 0 && r.height > 0;
-}
-
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> theme_css(Theme theme) {
@@ -230,7 +226,7 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
     static const Palette::CategoryStyle kGrey{{0.9, 0.9, 0.9, 1}, {0.5, 0.5, 0.5, 1}};
     return c < pal.categories.size() ? pal.categories[c] : kGrey;
   };
-  auto group_visible = [&](size_t g) { return g < L.groups.size() && visible(L.groups[g]); };
+  auto group_visible = [&](size_t g) { return g < L.groups.size() && drawn(L.groups[g]); };
 
   // Expanded groups, outermost first.
   std::vector<size_t> frames;
@@ -305,7 +301,7 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   for (const html::ViewEdge& e : m.edges)
     if (e.detached) ++detached_uses[static_cast<size_t>(e.source)];
   for (size_t i = 0; i < m.nodes.size(); ++i) {
-    if (i >= L.nodes.size() || !visible(L.nodes[i])) continue;
+    if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
     const html::ViewNode& n = m.nodes[i];
     const layout::Rect r = at(L.nodes[i]);
     const Palette::CategoryStyle& st = style_of(static_cast<int32_t>(i));
@@ -335,7 +331,7 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   if (options.edge_labels) {
     Occupancy taken(16);
     for (size_t i = 0; i < m.nodes.size(); ++i)
-      if (i < L.nodes.size() && visible(L.nodes[i])) taken.add(at(L.nodes[i]));
+      if (i < L.nodes.size() && drawn(L.nodes[i])) taken.add(at(L.nodes[i]));
     std::unordered_set<int32_t> labelled;
     for (size_t e = 0; e < m.edges.size(); ++e) {
       const size_t k = layout_edge[e];

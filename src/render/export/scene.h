@@ -30,6 +30,11 @@ struct Palette {
 std::vector<std::pair<std::string, std::string>> theme_css(Theme theme);
 Palette palette(Theme theme, const analysis::CategoryConfig& categories);
 
+// A box the layout draws: boxes hidden inside a collapsed group have zero size.
+inline bool drawn(const layout::Rect& r) {
+  return r.width > 0 && r.height > 0;
+}
+
 // Which groups are open. kInitial: the page's first view.
 enum class ExpandMode : uint8_t { kInitial, kAll, kNone, kDepth };
 struct ExpandRequest {
