@@ -25,7 +25,7 @@ cmake --build "$build" -j"$jobs" --target fuzz_exported_program fuzz_torch_archi
 seeds="$build/seeds"
 rm -rf "$seeds"
 "$build/fuzz/fuzz_seeds" "$seeds/json" "$seeds/archive"
-corpus="$root/../shared/corpus"
+corpus="${ETVIZ_CORPUS_DIR:-$root/../shared/corpus}"
 mkdir -p "$seeds/document" "$seeds/etdump"
 if [ -d "$corpus" ]; then
   cp "$corpus"/pt2/*.pt2 "$corpus"/etrecord/*.bin "$seeds/archive/" 2>/dev/null || true
