@@ -138,6 +138,9 @@ test('chrome at 1024x700: legend folded, header readable, graph selector titled'
     const visible = await page.evaluate(() => window.etvizTest.visibleBoxes());
     assert.match(status, new RegExp(`· ${visible} boxes shown`));
     // The minimap is smaller in a narrow window.
+    // Every header button fits in the window (the bar does not push the last ones out).
+    const cut = await page.$$eval('#bar .btn', (bs) => bs.filter((b) => b.getBoundingClientRect().right > window.innerWidth).map((b) => b.textContent));
+    assert.deepEqual(cut, [], `buttons past the right edge: ${cut}`);
     const mm = await page.$eval('#minimap', (m) => m.getBoundingClientRect().width);
     assert.ok(mm <= 150, `minimap ${mm}px`);
     await page.screenshot({ path: path.join(OUT, 'chrome_qnn_1024.png') });
