@@ -40,7 +40,7 @@ std::string shown_text(std::string_view text, size_t max) {
   if (text.size() <= max) return std::string(text);
   size_t cut = max;
   // Back up over continuation bytes so the kept part ends on a whole character.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && max - cut < 3 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   std::string out(text.substr(0, cut));
   const std::string digits = std::to_string(text.size() - cut);
   out += "\u2026[+";

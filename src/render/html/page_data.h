@@ -23,8 +23,8 @@ struct PageSource {
 // most 2^29 - 24 characters (~512 MiB); JSON.parse and an element's textContent need the whole
 // text as one string, so no text the page parses at once comes near that.
 inline constexpr size_t kMaxPageJsonText = size_t{256} << 20;
-// Compressed column bytes per base64 element (32 MiB of text each).
-inline constexpr size_t kPagePartBytes = size_t{24} << 20;
+// Compressed column bytes per base64 element (5.3 MiB of text each, decoded one at a time).
+inline constexpr size_t kPagePartBytes = size_t{4} << 20;
 // JSON text per chunk of the string table (each chunk is parsed on its own).
 inline constexpr size_t kPageStringChunk = size_t{8} << 20;
 // One column becomes one typed array.
