@@ -193,6 +193,7 @@ void register_export(CLI::App& app) {
   cmd->add_option("--groups", opt->groups,
                   "JSON {node name: group name}: nodes of one group become one box");
   cmd->add_flag("-q,--quiet", opt->quiet, "No progress or summary on stderr");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_export(*opt)); });
 }
 
