@@ -353,6 +353,23 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
     w.array("atKey", keys, [&](int32_t v) { w.num(v); });
     w.array("atVal", vals, [&](int32_t v) { w.num(v); });
   }
+  {
+    // What each group holds (ViewGroup::ops, constants) for the group panel.
+    std::vector<int32_t> off{0}, ops, counts;
+    for (const ViewGroup& g : groups) {
+      for (const auto& [op, count] : g.ops) {
+        ops.push_back(w.sid(op));
+        counts.push_back(count);
+      }
+      off.push_back(static_cast<int32_t>(ops.size()));
+    }
+    w.array("opOff", off, [&](int32_t v) { w.num(v); });
+    w.array("opKey", ops, [&](int32_t v) { w.num(v); });
+    w.array("opCount", counts, [&](int32_t v) { w.num(v); });
+    w.array("ctens", groups, [&](const ViewGroup& g) { w.num(g.constant_tensors); });
+    w.array("params", groups, [&](const ViewGroup& g) { w.num(g.parameters); });
+    w.array("pbytes", groups, [&](const ViewGroup& g) { w.num(g.parameter_bytes); });
+  }
   w.array("x", form.group_x, [&](double v) { w.real(v); });
   w.array("y", form.group_y, [&](double v) { w.real(v); });
   w.array("w", form.group_w, [&](double v) { w.real(v); });

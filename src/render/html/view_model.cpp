@@ -1,6 +1,8 @@
 #include "render/html/view_model.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/delegation.h"
@@ -437,6 +439,108 @@ void place_parameters_with_consumers(ViewModel& m) {
   }
 }
 
+// Calls `f(g)` for every group holding view node `node`, innermost first, except a group whose
+// call node `node` is (a delegate's call is the box itself, not something inside it). Bounded
+// by the group count, so a malformed parent chain cannot loop.
+template <typename F>
+void for_each_enclosing_group(const ViewModel& m, int32_t node, F&& f) {
+  size_t steps = 0;
+  for (int32_t g = m.nodes[static_cast<size_t>(node)].group; g >= 0 && steps <= m.groups.size();
+       g = m.groups[static_cast<size_t>(g)].parent, ++steps)
+    if (m.groups[static_cast<size_t>(g)].owner != node) f(g);
+}
+
+// Where a constant tensor's bytes are, as a key: two values with one key are one tensor (a
+// weight tied between layers, a constant two methods share). Inline buffers are numbered per
+// graph (an XNNPACK payload's buffer 3 is not another payload's), so their key names the graph;
+// a constant the file places nowhere (an exported program's parameter without stored data) is
+// its own value.
+std::string constant_key(int32_t graph, ValueId id, const TensorInfo& t) {
+  std::string key = std::to_string(static_cast<int>(t.data_location)) + ":";
+  if (t.data_location == DataLocation::kNone)
+    key += "value " + std::to_string(graph) + "/" + std::to_string(id);
+  else if (t.data_location == DataLocation::kInline)
+    key += "graph " + std::to_string(graph) + "#" + std::to_string(t.data_index) + ":" + t.data_key;
+  else
+    key += std::to_string(t.data_index) + ":" + t.data_key;
+  return key;
+}
+
+// ViewGroup::ops and the constants each group reads (see view_model.h).
+void add_group_contents(const Document& doc, ViewModel& m) {
+  const size_t ng = m.groups.size();
+  // Operators: op names interned, per group a short (op, count) list.
+  std::unordered_map<std::string_view, int32_t> op_id;
+  std::vector<std::string_view> op_name;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> hist(ng);
+  // Constants: one id per storage key, and every (constant, reader) pair.
+  std::unordered_map<std::string, int32_t> constant_id;
+  std::vector<int64_t> numel, nbytes;
+  std::vector<std::pair<int32_t, int32_t>> reads;  // (constant, view node)
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    const ViewNode& vn = m.nodes[i];
+    const Graph& graph = doc.graphs[static_cast<size_t>(vn.graph)];
+    const Node& node = graph.nodes[static_cast<size_t>(vn.node)];
+    const int32_t self = static_cast<int32_t>(i);
+    const bool payload = graph.kind == GraphKind::kDelegate;
+    if (node.kind == NodeKind::kDelegate || (payload ? analysis::counts_as_payload_operator(node)
+                                                     : analysis::counts_as_operator(node))) {
+      const auto [it, fresh] = op_id.try_emplace(node.op, static_cast<int32_t>(op_name.size()));
+      if (fresh) op_name.push_back(node.op);
+      for_each_enclosing_group(m, self, [&](int32_t g) {
+        auto& h = hist[static_cast<size_t>(g)];
+        auto at =
+            std::find_if(h.begin(), h.end(), [&](const auto& e) { return e.first == it->second; });
+        if (at == h.end())
+          h.emplace_back(it->second, 1);
+        else
+          ++at->second;
+      });
+    }
+    auto read = [&](ValueId id) {
+      if (id < 0 || static_cast<size_t>(id) >= graph.values.size()) return;
+      const Value& v = graph.values[static_cast<size_t>(id)];
+      const bool from_constant =
+          v.producer >= 0 && static_cast<size_t>(v.producer) < graph.nodes.size() &&
+          graph.nodes[static_cast<size_t>(v.producer)].kind == NodeKind::kConstant;
+      if (v.kind != ValueKind::kTensor || (!v.tensor.is_constant() && !from_constant)) return;
+      const auto [it, fresh] = constant_id.try_emplace(constant_key(vn.graph, id, v.tensor),
+                                                       static_cast<int32_t>(numel.size()));
+      if (fresh) {
+        numel.push_back(v.tensor.numel().value_or(0));
+        nbytes.push_back(std::max<int64_t>(v.tensor.nbytes, 0));
+      }
+      reads.emplace_back(it->second, self);
+    };
+    for (const Argument& a : node.inputs) {
+      read(a.value);
+      if (a.value >= 0 && static_cast<size_t>(a.value) < graph.values.size())
+        for (ValueId e : graph.values[static_cast<size_t>(a.value)].elements)
+          if (e != a.value) read(e);
+    }
+  }
+  for (size_t g = 0; g < ng; ++g) {
+    auto& h = hist[g];
+    std::sort(h.begin(), h.end(), [&](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : op_name[a.first] < op_name[b.first];
+    });
+    for (const auto& [id, count] : h) m.groups[g].ops.emplace_back(std::string(op_name[id]), count);
+  }
+  // Grouped by constant, a stamp per group counts each constant once per group however many
+  // of the group's nodes read it.
+  std::sort(reads.begin(), reads.end());
+  std::vector<int32_t> stamp(ng, -1);
+  for (const auto& [c, node] : reads)
+    for_each_enclosing_group(m, node, [&](int32_t g) {
+      if (stamp[static_cast<size_t>(g)] == c) return;
+      stamp[static_cast<size_t>(g)] = c;
+      ViewGroup& vg = m.groups[static_cast<size_t>(g)];
+      ++vg.constant_tensors;
+      vg.parameters += numel[static_cast<size_t>(c)];
+      vg.parameter_bytes += nbytes[static_cast<size_t>(c)];
+    });
+}
+
 }  // namespace
 
 std::string node_label(const Node& n) {
@@ -539,6 +643,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
       e.detached = !e.structural && fan_out[e.source] > options.max_laid_out_fan_out;
   }
   place_parameters_with_consumers(m);
+  add_group_contents(doc, m);
 
   // Depth, size and label of every group; groups nest, so walk parents with a step bound.
   const auto ng = m.groups.size();
