@@ -18,9 +18,12 @@ export class GraphView {
 
   // The hierarchy laid out and drawn: the model's own, or with module boxes dissolved
   // (visibility.js, flattenHierarchy; computed once per graph).
-  get hierarchy() {
+  get hierarchy() { return this.hierarchyFor(this.flat); }
+  // Whether flatten changes anything here (the graph has module or repeat boxes).
+  get flattens() { return this.hierarchyFor(true).groups.length < this.model.groupCount; }
+  hierarchyFor(flat) {
     const m = this.model;
-    if (!this.flat) return { parent: m.g.parent, nodeGroup: m.n.group, depth: m.groupDepth, dissolved: null, groups: null, index: null };
+    if (!flat) return { parent: m.g.parent, nodeGroup: m.n.group, depth: m.groupDepth, dissolved: null, groups: null, index: null };
     if (!m.flatHierarchy) {
       const dissolve = new Uint8Array(m.groupCount);
       for (let g = 0; g < m.groupCount; g++) dissolve[g] = FLATTENED_KINDS.has(m.groupKind(g)) ? 1 : 0;

@@ -415,12 +415,16 @@ class App {
   warmLayoutCache() {
     const v = this.view;
     if (!this.engine || !v.model.groupCount || v.model.nodeCount > 300000) return;
+    const idle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 50));
     const run = () => {
       const t = performance.now();
       this.engine.run(v.model, v.expanded, v.hierarchy);
       this.warmupMs = performance.now() - t;
+      // The other reading too (flat or not), in a later idle period, so the first Flatten
+      // is incremental as well (at 100k nodes: 0.40 s to the next frame instead of 0.49 s).
+      if (v.flattens) idle(() => this.engine.run(v.model, v.expanded, v.hierarchyFor(!v.flat)));
     };
-    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 2000 }); else setTimeout(run, 50);
+    idle(run);
   }
   invalidateOverview() {
     this.renderer.overview = null;
