@@ -142,6 +142,7 @@ test('flatten and the depth slider: module boxes go and come back, every level s
     assert.deepEqual(await drawnKinds(page), [], 'no box left in a model of modules only');
     assert.equal(await page.evaluate(() => window.etvizTest.visibleNodes()), nodes);
     assert.deepEqual(await overlaps(page), [], 'flat');
+    assert.match(await page.textContent('#status'), /flat: module boxes hidden/, 'the status line says so');
     // Nothing to step through: the slider is disabled.
     assert.equal((await page.evaluate(() => window.etvizTest.depth())).disabled, true);
     await page.screenshot({ path: path.join(OUT, 'structure_flat.png') });

@@ -266,3 +266,49 @@ TEST(QdqClusters, CorpusQuantizedProgramsCountedExactly) {
 
 }  // namespace
 }  // namespace etviz
+
+namespace etviz {
+namespace {
+
+// Generated programs whose QDQ clusters are known: every block quantizes and dequantizes the
+// attention output before wo (view_copy -> quantize, dequantize -> linear) and, without
+// delegates, the gated MLP before w2 (mul -> quantize, dequantize -> linear): four clusters per
+// block, two when the MLP is a delegate call. Each becomes one collapsed box in its block,
+// named by its op and listing the quantization parameters the generator wrote.
+TEST(QdqClusters, GeneratedProgramsCountedExactly) {
+  for (bool delegates : {false, true}) {
+    gen::ProgramBuilder builder;
+    gen::TransformerSpec spec;
+    spec.blocks = 5;
+    spec.dim = 16;
+    spec.hidden = 16;
+    spec.vocab = 64;
+    spec.delegates = delegates;
+    gen::build_transformer(builder, spec);
+    const std::string path =
+        test::scratch_dir("structure") + "/qdq_" + std::to_string(delegates) + ".pte";
+    std::string error;
+    ASSERT_TRUE(builder.write(path, {}, error)) << error;
+    const Document doc = test::load(path);
+    const ViewModel m = view_of(doc);
+    const size_t expected = delegates ? 10u : 20u;
+    EXPECT_EQ(m.qdq_clusters.size(), expected);
+    size_t boxes = 0;
+    for (const ViewGroup& g : m.groups) {
+      if (g.kind != GroupKind::kQdqCluster) continue;
+      ++boxes;
+      EXPECT_FALSE(g.expanded) << g.name;
+      ASSERT_GE(g.attributes.size(), 2u) << g.name;
+      // The quantize or dequantize beside the op, with its scale, zero point and range.
+      EXPECT_NE(g.attributes[1].value.find("0.0125"), std::string::npos) << g.attributes[1].value;
+      EXPECT_NE(g.attributes[1].value.find("-128"), std::string::npos) << g.attributes[1].value;
+      // Inside one block of the "block ×5" run.
+      ASSERT_GE(g.parent, 0);
+      EXPECT_EQ(m.groups[static_cast<size_t>(g.parent)].label.rfind("block ", 0), 0u) << g.name;
+    }
+    EXPECT_EQ(boxes, expected);
+  }
+}
+
+}  // namespace
+}  // namespace etviz

@@ -892,6 +892,7 @@ class App {
     const nodes = v.boxes.nodes.length, collapsed = v.boxes.collapsed.length;
     $('status').textContent = `${Math.round(v.camera.scale * 100)}% · ${(nodes + collapsed).toLocaleString('en-US')} boxes shown` +
       (collapsed ? ` (${nodes.toLocaleString('en-US')} nodes, ${collapsed.toLocaleString('en-US')} collapsed groups)` : '') +
+      (v.flat ? ' · flat: module boxes hidden (l)' : '') +
       (this.engine ? '' : ' · re-layout unavailable');
     if (!this.firstPaint) {
       // The frame is complete once the browser has presented it: the next frame callback.
