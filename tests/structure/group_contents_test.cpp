@@ -312,3 +312,49 @@ TEST(QdqClusters, GeneratedProgramsCountedExactly) {
 
 }  // namespace
 }  // namespace etviz
+
+namespace etviz {
+namespace {
+
+// A pre-lowering graph whose partitioner tagged its nodes (node.meta["delegation_tag"], an
+// attribute after reading): one partition box per tag, in the innermost box its nodes share,
+// saying where it came from; untagged nodes stay where they were.
+TEST(Partitions, DelegationTagsBecomeBoxes) {
+  Document doc;
+  Graph g;
+  g.groups.push_back(Group{"layers.0", "0 (Block)", GroupKind::kModule, kNoId});
+  g.groups.push_back(Group{"layers.0.mlp", "mlp (MLP)", GroupKind::kModule, 0});
+  ValueId prev = g.add_value(Value{"x", ValueKind::kTensor, {}, "", {}, kNoId, {}});
+  auto node = [&](const std::string& name, GroupId group, const std::string& tag) {
+    Node n;
+    n.name = name;
+    n.op = "aten::relu";
+    n.group = group;
+    if (!tag.empty()) n.attributes.push_back({"delegation_tag", tag});
+    n.inputs.push_back({"", prev});
+    prev = g.add_value(Value{name + "_out", ValueKind::kTensor, {}, "", {}, kNoId, {}});
+    n.outputs.push_back({"", prev});
+    g.add_node(n);
+  };
+  node("a", 1, "tag0");
+  node("b", 0, "tag0");
+  node("c", 1, "tag1");
+  node("d", 1, "");
+  g.link_values();
+  doc.graphs.push_back(std::move(g));
+  const ViewModel m = view_of(doc);
+  const ViewGroup* tag0 = find_group(m, GroupKind::kPartition, "partition/tag0");
+  const ViewGroup* tag1 = find_group(m, GroupKind::kPartition, "partition/tag1");
+  ASSERT_NE(tag0, nullptr);
+  ASSERT_NE(tag1, nullptr);
+  EXPECT_EQ(m.groups[static_cast<size_t>(tag0->parent)].name, "layers.0") << "a and b meet there";
+  EXPECT_EQ(m.groups[static_cast<size_t>(tag1->parent)].name, "layers.0.mlp");
+  EXPECT_EQ(tag0->node_count, 2);
+  EXPECT_EQ(tag1->node_count, 1);
+  ASSERT_EQ(tag0->attributes.size(), 2u);
+  EXPECT_EQ(tag0->attributes[1].value, "the partitioner's delegation_tag");
+  EXPECT_EQ(m.groups[static_cast<size_t>(m.nodes[3].group)].name, "layers.0.mlp") << "d untagged";
+}
+
+}  // namespace
+}  // namespace etviz

@@ -220,19 +220,35 @@ class Builder {
   // group per partition, in the innermost group all its members share, as Model Explorer's
   // visualize_with_clusters makes the partition the members' namespace.
   void add_partitions(const Graph& graph, int32_t node_base) {
-    std::map<std::string, std::vector<int32_t>> members;
+    // Partition name -> its nodes and where the grouping came from.
+    std::map<std::string, std::pair<std::vector<int32_t>, const char*>> members;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
       const Node& n = graph.nodes[i];
       std::string partition;
-      if (auto it = options_.partitions.find(n.name); it != options_.partitions.end())
+      const char* source = "";
+      if (auto it = options_.partitions.find(n.name); it != options_.partitions.end()) {
         partition = it->second;
-      else
+        source = "--groups";
+      } else {
         for (const Attribute& a : n.attributes)
-          if (a.name == "delegate") partition = a.value.substr(0, a.value.find(" (instruction"));
-      if (!partition.empty()) members[partition].push_back(node_base + static_cast<int32_t>(i));
+          if (a.name == "delegate") {
+            partition = a.value.substr(0, a.value.find(" (instruction"));
+            source = "the ETRecord's delegate map";
+          } else if (a.name == "delegation_tag" && partition.empty()) {
+            // A partitioner's tag in the pre-lowering graph's node metadata
+            // (node.meta["delegation_tag"]): what one delegate call will take.
+            partition = a.value;
+            source = "the partitioner's delegation_tag";
+          }
+      }
+      if (partition.empty()) continue;
+      auto& [nodes, from] = members[partition];
+      nodes.push_back(node_base + static_cast<int32_t>(i));
+      from = source;
     }
     std::vector<int32_t> path;
-    for (auto& [name, nodes] : members) {
+    for (auto& [name, entry] : members) {
+      const auto& [nodes, from] = entry;
       int32_t parent = m_.nodes[nodes[0]].group;
       for (int32_t v : nodes) parent = common(parent, m_.nodes[v].group, path);
       ViewGroup vg;
@@ -241,8 +257,7 @@ class Builder {
       vg.kind = GroupKind::kPartition;
       vg.parent = parent;
       vg.attributes.push_back({"partition", name});
-      vg.attributes.push_back(
-          {"from", options_.partitions.empty() ? "the ETRecord's delegate map" : "--groups"});
+      vg.attributes.push_back({"from", from});
       const int32_t gid = add_group(std::move(vg));
       for (int32_t v : nodes) m_.nodes[v].group = gid;
     }
