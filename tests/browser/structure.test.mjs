@@ -2,7 +2,8 @@
 // block, flatten (module boxes dissolved), the depth slider, the group panel's contents and
 // profile time, tensor shapes on by default where they fit. After every toggle no two boxes
 // overlap unless one holds the other.
-// Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_ARTIFACTS, ETVIZ_STRUCTURE_CASE (fold|flatten|profile|shapes).
+// Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS,
+// ETVIZ_STRUCTURE_CASE (fold|flatten|corpus|profile|shapes).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { launch, openViewer, waitForEngine } from './browser.mjs';
 
 const BIN = process.env.ETVIZ_BIN;
 const GEN = process.env.ETVIZ_GEN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
 const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_STRUCTURE_CASE;
 fs.mkdirSync(OUT, { recursive: true });
@@ -192,6 +194,36 @@ test('flatten and the depth slider: module boxes go and come back, every level s
     assert.deepEqual(log2.errors, []);
   } finally {
     await c2.close();
+  }
+});
+
+test('corpus: every depth level and flatten of delegated programs draw cleanly', { skip: (ONLY && ONLY !== 'corpus') || !CORPUS }, async () => {
+  for (const [file, name] of [
+    ['arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_vgf__input.pte', 'vgf'],
+    ['corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte', 'stress_mlp'],
+    ['pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte', 'qnn'],
+  ]) {
+    const { page, log, context } = await openViewer(browser, writePage(`structure_${name}`, [path.join(CORPUS, 'pte', file)]));
+    try {
+      assert.equal(await waitForEngine(page), true);
+      const { levels } = await page.evaluate(() => window.etvizTest.depth());
+      assert.ok(levels >= 1, `${name}: the delegate is a level`);
+      for (let level = 0; level <= levels; level++) {
+        await page.evaluate((l) => window.etvizTest.setDepth(l), level);
+        assert.equal((await page.evaluate(() => window.etvizTest.depth())).level, level, name);
+        assert.deepEqual(await overlaps(page), [], `${name} level ${level}`);
+      }
+      // Flat: the delegates stay, module and repeat boxes (repeated op runs inside a payload)
+      // go, and it still draws cleanly.
+      await page.evaluate(() => window.etvizTest.setFlat(true));
+      const kinds = await drawnKinds(page);
+      assert.ok(kinds.includes('delegate') && !kinds.includes('module') && !kinds.includes('repeat'), `${name}: ${kinds}`);
+      assert.deepEqual(await overlaps(page), [], `${name} flat`);
+      await page.screenshot({ path: path.join(OUT, `structure_${name}.png`) });
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
   }
 });
 
