@@ -273,6 +273,37 @@ test('profile: a folded block tells its time and share', { skip: ONLY && ONLY !=
   } finally {
     await context.close();
   }
+
+  // Delegates whose backend logged events inside the call: the delegate box costs its
+  // DELEGATE_CALL, the events inside it are not counted again.
+  const dpte = path.join(OUT, 'profiled_delegates.pte');
+  const detdp = path.join(OUT, 'profiled_delegates.etdp');
+  execFileSync(GEN, ['program', '--blocks', '3', '--dim', '16', '--hidden', '16', '--delegates', '-o', dpte], { stdio: 'ignore' });
+  execFileSync(GEN, ['etdump', '--program', dpte, '--runs', '3', '--delegate-events', '3', '-o', detdp], { stdio: 'ignore' });
+  const d = await openViewer(browser, writePage('structure_profile_delegates', [dpte, '--etdump', detdp]));
+  try {
+    assert.equal(await waitForEngine(d.page), true);
+    const boxes = await d.page.evaluate(() => {
+      const t = window.etvizTest, p = t.overlay('profile');
+      const out = [];
+      for (let g = 0; g < t.groupCount(); g++) {
+        if (t.group(g).kind !== 'delegate') continue;
+        let call = -1;
+        for (let i = 0; i < t.graphs()[t.graph()].nodes; i++) if (t.node(i).group === g && t.node(i).delegate >= 0) call = i;
+        out.push({ group: p.groupTiming(g), call: p.timing(call) });
+      }
+      return out;
+    });
+    assert.equal(boxes.length, 3);
+    for (const b of boxes) {
+      assert.equal(b.call.event, 'DELEGATE_CALL');
+      assert.equal(b.group.total, b.call.total, 'the call, once');
+      assert.equal(b.group.events, 1);
+    }
+    assert.deepEqual(d.log.errors, []);
+  } finally {
+    await d.context.close();
+  }
 });
 
 test('tensor shapes: on by default where they fit, s and the button toggle them', { skip: ONLY && ONLY !== 'shapes' }, async () => {
