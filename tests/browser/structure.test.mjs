@@ -148,9 +148,23 @@ test('flatten and the depth slider: module boxes go and come back, every level s
     // Nothing to step through: the slider is disabled.
     assert.equal((await page.evaluate(() => window.etvizTest.depth())).disabled, true);
     await page.screenshot({ path: path.join(OUT, 'structure_flat.png') });
+    // A link to a node made while flat reopens flat, with that node selected.
+    const wq = (await page.evaluate(() => window.etvizTest.findNodes('aten::linear')))[0];
+    await page.evaluate((i) => window.etvizTest.selectNode(i), wq);
+    const url = page.url();
+    assert.match(url, /&flat=1$/);
+    const again = await context.newPage();
+    await again.goto(url);
+    await again.waitForSelector('body[data-ready="true"]');
+    assert.equal(await waitForEngine(again), true);
+    await again.waitForFunction(() => window.etvizTest.flat() && window.etvizTest.selected().node >= 0);
+    assert.equal(await again.evaluate(() => window.etvizTest.selected().node), wq);
+    assert.deepEqual(await drawnKinds(again), []);
+    await again.close();
     // And back: the module boxes and their expand state return.
     await page.click('#btn-flatten');
     assert.equal(await page.evaluate(() => window.etvizTest.flat()), false);
+    assert.doesNotMatch(page.url(), /flat=1/, 'the link follows');
     assert.deepEqual(await drawnKinds(page), ['module', 'repeat']);
     assert.deepEqual(await overlaps(page), [], 'unflattened');
     assert.equal((await page.evaluate(() => window.etvizTest.depth())).level, levels, 'the depth it had');

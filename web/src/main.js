@@ -110,10 +110,12 @@ class App {
     if (png.scale < 1) this.toast(`The graph is large: the PNG is drawn at ${Math.round(png.scale * 100)}% (${png.width} × ${png.height} px); SVG keeps every detail.`);
     download(png.blob, pictureName(this, 'png'));
   }
-  // The page's address with the selected node in its fragment: #graph=forward&node=aten_add_3.
-  // Opening it selects that node again (openLink).
+  // The page's address with the selected node in its fragment: #graph=forward&node=aten_add_3
+  // (&flat=1 when module boxes are hidden). Opening it selects that node again (openLink), in
+  // the same reading.
   nodeLink(i) {
     const params = new URLSearchParams({ graph: this.model.name, node: this.model.nodeName(i) });
+    if (this.state.flatten) params.set('flat', '1');
     return `${location.href.split('#')[0]}#${params}`;
   }
   rememberSelection(i) {
@@ -135,6 +137,9 @@ class App {
     if (!hash) return;
     const params = new URLSearchParams(hash);
     const graph = params.get('graph'), node = params.get('node');
+    // Flat needs the layout engine, which loads after the page shows: applied then (main()),
+    // before the node is selected, so the node is centred in the flat drawing.
+    this.linkFlat = params.get('flat') === '1';
     if (graph !== null) {
       const g = this.models.findIndex((m) => m.name === graph);
       if (g < 0) { this.toast(`The link names graph '${graph}', which this page does not hold.`); return; }
@@ -381,6 +386,7 @@ class App {
     this.relayout();
     this.placeCamera(v);
     this.lastToggleMs = performance.now() - t0;
+    if (this.state.node >= 0) this.rememberSelection(this.state.node);  // the link says flat or not
     this.state.setDisplay('flatten', on);
   }
   // After the whole drawing changed: back to the selected node, else the readable first view.
@@ -990,6 +996,11 @@ async function main() {
   app.start();
   try {
     app.engine = await createLayoutEngine();
+    if (app.linkFlat) {
+      const node = app.state.node;
+      app.toggleFlatten(true);
+      if (node >= 0) app.selectNode(node, { center: true });
+    }
     app.syncDepthControl();
     app.warmLayoutCache();
   } catch (e) {
