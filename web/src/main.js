@@ -138,7 +138,7 @@ class App {
     const params = new URLSearchParams(hash);
     const graph = params.get('graph'), node = params.get('node');
     // Flat needs the layout engine, which loads after the page shows: applied then (main()),
-    // before the node is selected, so the node is centred in the flat drawing.
+    // and the node selected again, so it is centred in the flat drawing.
     this.linkFlat = params.get('flat') === '1';
     if (graph !== null) {
       const g = this.models.findIndex((m) => m.name === graph);

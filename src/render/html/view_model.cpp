@@ -215,10 +215,11 @@ class Builder {
     }
   }
 
-  // The user's partitions (node name -> partition), and in an ETRecord's edge-dialect graph
-  // what each delegate call took (the "delegate" attribute its maps left on the nodes): one
-  // group per partition, in the innermost group all its members share, as Model Explorer's
-  // visualize_with_clusters makes the partition the members' namespace.
+  // The user's partitions (node name -> partition), in an ETRecord's edge-dialect graph what
+  // each delegate call took (the "delegate" attribute its maps left on the nodes), and in a
+  // pre-lowering graph the partitioner's delegation_tag: one group per partition, in the
+  // innermost group all its members share, as Model Explorer's visualize_with_clusters makes
+  // the partition the members' namespace.
   void add_partitions(const Graph& graph, int32_t node_base) {
     // Partition name -> its nodes and where the grouping came from.
     std::map<std::string, std::pair<std::vector<int32_t>, const char*>> members;
