@@ -178,8 +178,11 @@ export class GraphModel {
       name: i32(gr.name), label: i32(gr.label), kind: i32(gr.kind), parent: i32(gr.parent),
       owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
       atOff: i32(gr.atOff || [0]), atKey: i32(gr.atKey), atVal: i32(gr.atVal), badge: i32(gr.badge),
+      opOff: i32(gr.opOff || [0]), opKey: i32(gr.opKey), opCount: i32(gr.opCount),
+      ctens: f64(gr.ctens), params: f64(gr.params), pbytes: f64(gr.pbytes),
     };
     this.initialExpanded = Uint8Array.from(gr.expanded || []);
+    this.groupKinds = Array.from(this.g.kind, (k) => this.s(k));
     // What the embedded layout was computed with; re-layout uses the same (page-wide).
     this.layoutOptions = Float64Array.from(data.layoutOptions || []);
     this.qdq = g.qdq || [];
@@ -228,6 +231,14 @@ export class GraphModel {
     const out = [];
     for (let k = this.g.atOff[g]; k < this.g.atOff[g + 1]; k++) out.push([this.s(this.g.atKey[k]), this.s(this.g.atVal[k])]);
     return out;
+  }
+  // What group g holds (view_model.h, ViewGroup::ops and constants): [[op, count]] most
+  // frequent first, and the constant tensors its nodes read, each once.
+  groupContents(g) {
+    const G = this.g;
+    const ops = [];
+    if (G.opOff.length > g + 1) for (let k = G.opOff[g]; k < G.opOff[g + 1]; k++) ops.push([this.s(G.opKey[k]), G.opCount[k]]);
+    return { ops, tensors: G.ctens[g] || 0, parameters: G.params[g] || 0, bytes: G.pbytes[g] || 0 };
   }
   value(id) {
     const v = this.v;

@@ -503,6 +503,23 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
     w.column("atKey", keys, [&](int32_t v) { w.num(v); });
     w.column("atVal", vals, [&](int32_t v) { w.num(v); });
   }
+  {
+    // What each group holds (ViewGroup::ops, constants) for the group panel.
+    std::vector<int32_t> off{0}, ops, counts;
+    for (const ViewGroup& g : groups) {
+      for (const auto& [op, count] : g.ops) {
+        ops.push_back(w.sid(op));
+        counts.push_back(count);
+      }
+      off.push_back(static_cast<int32_t>(ops.size()));
+    }
+    w.column("opOff", off, [&](int32_t v) { w.num(v); });
+    w.column("opKey", ops, [&](int32_t v) { w.num(v); });
+    w.column("opCount", counts, [&](int32_t v) { w.num(v); });
+    w.column("ctens", groups, [&](const ViewGroup& g) { w.num(g.constant_tensors); });
+    w.column("params", groups, [&](const ViewGroup& g) { w.num(g.parameters); });
+    w.column("pbytes", groups, [&](const ViewGroup& g) { w.num(g.parameter_bytes); });
+  }
   w.column("x", form.group_x, [&](double v) { w.real(v); });
   w.column("y", form.group_y, [&](double v) { w.real(v); });
   w.column("w", form.group_w, [&](double v) { w.real(v); });
