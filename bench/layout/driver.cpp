@@ -3,7 +3,7 @@
 // the same graph with the same metrics (--dot-json).
 //
 //   etviz_layout_driver GRAPH.json [--groups] [--collapse-depth D] [--lr] [--repeat N]
-//                       [--no-bundle] [--barycenter] [--dump LAYOUT.json]
+//                       [--no-bundle] [--barycenter | --median] [--dump LAYOUT.json]
 //   etviz_layout_driver --dot-json DOT_OUTPUT.json GRAPH.json
 #include <malloc.h>
 
@@ -228,6 +228,8 @@ int main(int argc, char** argv) {
       options.bundle_fan_out = false;
     else if (a == "--barycenter")
       options.ordering = lo::OrderingStrategy::kBarycenter;
+    else if (a == "--median")
+      options.ordering = lo::OrderingStrategy::kMedian;
     else if (a == "--sweeps")
       options.ordering_sweeps = std::stoi(next());
     else if (a == "--dot-json")
