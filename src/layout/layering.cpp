@@ -188,6 +188,12 @@ void move_groups(const DirectedView& view, const std::vector<uint32_t>& topo,
 // capped at kMaxSet nodes, so a pass is linear.
 class SlackMover {
  public:
+  // Sources with fewer successors are costed per edge, as network simplex does, and have
+  // no future reach: trading a node's own long edge for a branch off a neighbour's short
+  // trunk saves a dummy but not a crossing, and on transformer layers it would undo the
+  // ranking dot also finds (transformer_shared_2000: 278 -> 538 crossings).
+  static constexpr uint32_t kMinHub = 4;
+
   SlackMover(const DirectedView& view, const std::vector<uint32_t>& topo,
              std::vector<uint32_t>& layer, bool bundled)
       : view_(view),
@@ -198,7 +204,7 @@ class SlackMover {
         source_term_(layer.size(), kNoNode),
         latest_(layer),
         successors_(layer.size(), 0),
-        slack_successors_(layer.size(), 0),
+        predecessors_(layer.size(), 0),
         deepest_(layer.size()),
         reach_(layer.size()) {
     // latest_[v]: the lowest layer v could take with everything below it as low as possible.
@@ -214,10 +220,10 @@ class SlackMover {
       if (!view.free(v)) continue;
       view.for_each_successor(v, [&](uint32_t w) {
         ++successors_[v];
+        ++predecessors_[w];
         note(deepest_[v], layer_, w);
         if (latest_[w] < layer_[w] + kMinSlack) return;
         note(reach_[v], latest_, w);
-        ++slack_successors_[v];
       });
     }
   }
@@ -237,11 +243,6 @@ class SlackMover {
   // layers (one layer of slack, like a decoder layer's q projection beside k, is no promise
   // that the source's trunk will be long).
   static constexpr uint32_t kMinSlack = 2;
-  // Sources with fewer successors are costed per edge, as network simplex does, and have
-  // no future reach: trading a node's own long edge for a branch off a neighbour's short
-  // trunk saves a dummy but not a crossing, and on transformer layers it would undo the
-  // ranking dot also finds (transformer_shared_2000: 278 -> 538 crossings).
-  static constexpr uint32_t kMinHub = 4;
   // Moves that save fewer dummies are left alone: on crossing-heavy graphs they trade one
   // edge's dummies for another's and the order phase does no better for it (random DAG
   // 10k: three such moves, saving 7-9 dummies each, cost +0.9 % crossings and +4 % area),
@@ -303,36 +304,33 @@ class SlackMover {
     counted_.clear();
   }
 
-  bool has_successor(uint32_t v) const {
-    bool any = false;
-    view_.for_each_successor(v, [&](uint32_t) { any = true; });
-    return any;
-  }
-
+  // Up-closure of v; false when it cannot move (no successors, or one right below v).
   bool build_up(uint32_t v) {
-    if (!has_successor(v)) return false;
+    bool movable = successors_[v] > 0;
+    view_.for_each_successor(v, [&](uint32_t w) { movable &= layer_[w] > layer_[v] + 1; });
+    if (!movable) return false;
     start(v);
     for (size_t head = 0; head < set_.size() && set_.size() < kMaxSet; ++head) {
       view_.for_each_predecessor(set_[head], [&](uint32_t u) {
         if (in_set_[u] || set_.size() >= kMaxSet) return;
         if (count_[u]++ == 0) counted_.push_back(u);
-        uint32_t outs = 0;
-        view_.for_each_successor(u, [&](uint32_t) { ++outs; });
-        if (count_[u] == outs) add(u);
+        if (count_[u] == successors_[u]) add(u);
       });
     }
     return true;
   }
 
+  // Down-closure of v; false when it would be v alone.
   bool build_down(uint32_t v) {
+    bool grows = false;
+    view_.for_each_successor(v, [&](uint32_t w) { grows |= predecessors_[w] == 1; });
+    if (!grows) return false;
     start(v);
     for (size_t head = 0; head < set_.size() && set_.size() < kMaxSet; ++head) {
       view_.for_each_successor(set_[head], [&](uint32_t w) {
         if (in_set_[w] || set_.size() >= kMaxSet) return;
         if (count_[w]++ == 0) counted_.push_back(w);
-        uint32_t ins = 0;
-        view_.for_each_predecessor(w, [&](uint32_t) { ++ins; });
-        if (count_[w] == ins) add(w);
+        if (count_[w] == predecessors_[w]) add(w);
       });
     }
     return set_.size() > 1;
@@ -424,11 +422,25 @@ class SlackMover {
   std::vector<uint32_t> count_;
   std::vector<uint32_t> source_term_;  // per source: its term while try_move runs
   std::vector<uint32_t> latest_;
-  std::vector<uint32_t> successors_, slack_successors_;
-  std::vector<Deepest> deepest_, reach_;  // by current layer, by latest layer
+  std::vector<uint32_t> successors_, predecessors_;  // edges, per node
+  std::vector<Deepest> deepest_, reach_;             // by current layer, by latest layer
   std::vector<uint32_t> set_, counted_, touched_;
   std::vector<Term> terms_;
 };
+
+// Whether some node feeds at least SlackMover::kMinHub others. Without one (or without
+// bundling), every cost the slack moves see is per edge, which the group moves above already
+// minimise (up to their one-layer steps), so graphs like transformer stacks skip the pass
+// and its set-up (transformer 200k: +12 % layout time otherwise).
+bool has_hub(const DirectedView& view) {
+  for (uint32_t v = 0; v < view.graph.nodes.size(); ++v) {
+    if (!view.free(v)) continue;
+    uint32_t outs = 0;
+    view.for_each_successor(v, [&](uint32_t) { ++outs; });
+    if (outs >= SlackMover::kMinHub) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -446,7 +458,7 @@ std::vector<uint32_t> assign_layers(const FlatGraph& graph, const Adjacency& adj
   if (strategy == LayeringStrategy::kLongestPathBalanced) {
     balance_layers(view, topo, layer);
     move_groups(view, topo, layer);
-    SlackMover(view, topo, layer, bundled).run(topo);
+    if (bundled && has_hub(view)) SlackMover(view, topo, layer, bundled).run(topo);
   }
 
   uint32_t lowest = std::numeric_limits<uint32_t>::max(), highest = 0;
