@@ -3,8 +3,10 @@
 // the same graph with the same metrics (--dot-json).
 //
 //   etviz_layout_driver GRAPH.json [--groups] [--collapse-depth D] [--lr] [--repeat N]
-//                       [--no-bundle] [--barycenter] [--dump LAYOUT.json]
+//                       [--no-bundle] [--barycenter | --median] [--dump LAYOUT.json]
 //   etviz_layout_driver --dot-json DOT_OUTPUT.json GRAPH.json
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,7 +19,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "flat_graph.h"
 #include "layout.h"
+#include "level_topology.h"
 #include "metrics.h"
 
 namespace {
@@ -135,6 +139,48 @@ int measure_dot(const std::string& dot_path, const std::string& graph_path) {
   return 0;
 }
 
+// Peak resident memory of the layout call alone: the heap freed after reading the input is
+// handed back to the system (malloc_trim, else the layout would reuse it unseen) and the
+// kernel's high-water mark is reset (clear_refs 5), so the JSON parse does not count.
+// Returns bytes above the resident size before the call, or -1 where /proc does not offer
+// this.
+struct PeakMemory {
+  long before = -1;
+
+  static long status_kb(const char* field) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string prefix = std::string(field) + ":";
+    while (std::getline(in, line)) {
+      if (line.rfind(prefix, 0) == 0) return std::stol(line.substr(prefix.size()));
+    }
+    return -1;
+  }
+  void start() {
+    malloc_trim(0);
+    std::ofstream("/proc/self/clear_refs") << "5";
+    before = status_kb("VmRSS");
+  }
+  long bytes_above_start() const {
+    const long peak = status_kb("VmHWM");
+    return before < 0 || peak < 0 ? -1 : (peak - before) * 1024;
+  }
+};
+
+// Dummy nodes the flat layout inserts (one per layer a long edge or bundle trunk crosses),
+// from the same phases the layout runs, outside the timed call.
+uint64_t dummy_nodes(const lo::Graph& graph, const lo::Options& options) {
+  lo::FlatGraph flat;
+  for (const lo::Node& n : graph.nodes) flat.nodes.push_back({n.width, n.height, lo::Pin::kFree});
+  for (const lo::Edge& e : graph.edges) flat.edges.push_back({e.source, e.target, 0, 0});
+  const lo::LevelTopology topology = lo::level_topology(flat, options);
+  uint64_t dummies = 0;
+  for (const lo::ComponentTopology& part : topology.parts) {
+    for (const uint8_t d : part.layered.is_dummy) dummies += d;
+  }
+  return dummies;
+}
+
 json layout_to_json(const Input& in, const lo::Layout& layout) {
   json nodes = json::array(), groups = json::array(), edges = json::array();
   for (const lo::Rect& r : layout.nodes) nodes.push_back({r.x, r.y, r.width, r.height});
@@ -182,6 +228,8 @@ int main(int argc, char** argv) {
       options.bundle_fan_out = false;
     else if (a == "--barycenter")
       options.ordering = lo::OrderingStrategy::kBarycenter;
+    else if (a == "--median")
+      options.ordering = lo::OrderingStrategy::kMedian;
     else if (a == "--sweeps")
       options.ordering_sweeps = std::stoi(next());
     else if (a == "--dot-json")
@@ -202,7 +250,10 @@ int main(int argc, char** argv) {
   if (repeat <= 0) repeat = in.graph.nodes.size() <= 5000 ? 3 : 1;
   std::vector<double> times, cpu_times;
   lo::Layout layout;
+  PeakMemory memory;
   for (int r = 0; r < repeat; ++r) {
+    layout = {};
+    if (r == 0) memory.start();
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     layout = lo::compute_layout(in.graph, options);
@@ -210,6 +261,7 @@ int main(int argc, char** argv) {
     times.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
+  const long peak_bytes = memory.bytes_above_start();
   std::sort(times.begin(), times.end());
   std::sort(cpu_times.begin(), cpu_times.end());
 
@@ -233,6 +285,8 @@ int main(int argc, char** argv) {
   out["groups"] = in.graph.groups.size();
   out["etviz_s"] = times[times.size() / 2];
   out["etviz_cpu_s"] = cpu_times[cpu_times.size() / 2];  // differs from etviz_s under load
+  out["etviz_peak_bytes"] = peak_bytes;
+  if (!groups && collapse_depth < 0) out["etviz_dummies"] = dummy_nodes(in.graph, options);
   print_metrics(out, eb::measure(boxes, edges), "etviz_");
   std::cout << out.dump() << "\n";
   if (!dump.empty()) std::ofstream(dump) << layout_to_json(in, layout).dump() << "\n";

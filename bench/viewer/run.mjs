@@ -14,6 +14,10 @@
 //
 // usage: node bench/viewer/run.mjs --etviz build/src/cli/etviz --gen build/tools/gen/etviz-gen
 //                                  [--out DIR] [--blocks 25,250,2500] [--json]
+//        node bench/viewer/run.mjs --etviz ... --graphs A.json,B.json
+// --graphs takes layout-bench graphs (bench/layout/gen_model_graphs.py: a U-Net or MoE of
+// 100k nodes) instead of generated programs; they are opened as Model Explorer JSON, their
+// module paths becoming nested groups.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +29,7 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
 }, []));
 const ETVIZ = args.etviz;
 const GEN = args.gen;
-if (!ETVIZ || !GEN) {
+if (!ETVIZ || (!GEN && !args.graphs)) {
   console.error('usage: run.mjs --etviz PATH --gen PATH [--out DIR] [--blocks 25,250,2500] [--json]');
   process.exit(2);
 }
@@ -33,18 +37,38 @@ const OUT = path.resolve(args.out || 'viewer-bench');
 fs.mkdirSync(OUT, { recursive: true });
 const BLOCKS = String(args.blocks || '25,250,2500').split(',').map(Number);
 
+// A layout-bench graph ({nodes: [{id, label, group}], edges: [{source, target}]}) as a Model
+// Explorer GraphCollection: the dotted module path is the namespace.
+function writeModelExplorerJson(graphPath, out) {
+  const g = JSON.parse(fs.readFileSync(graphPath, 'utf8'));
+  const inputs = new Map();
+  for (const e of g.edges) {
+    if (!inputs.has(e.target)) inputs.set(e.target, []);
+    inputs.get(e.target).push(e.source);
+  }
+  const nodes = g.nodes.map((n) => ({
+    id: n.id, label: n.label, namespace: (n.group || '').split('.').join('/'),
+    incomingEdges: (inputs.get(n.id) || []).map((src, i) => ({ sourceNodeId: src, sourceNodeOutputId: '0', targetNodeInputId: String(i) })),
+  }));
+  fs.writeFileSync(out, JSON.stringify({ label: path.basename(graphPath), graphs: [{ id: 'graph', nodes }] }));
+}
+const INPUTS = args.graphs
+  ? String(args.graphs).split(',').map((g) => ({ name: path.basename(g, '.json'), graph: g }))
+  : BLOCKS.map((blocks) => ({ name: `gen_${blocks}`, blocks }));
+
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 const p95 = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] : NaN; };
 const nextFrame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 const browser = await launch();
 const rows = [];
-for (const blocks of BLOCKS) {
-  const pte = path.join(OUT, `gen_${blocks}.pte`);
-  const html = path.join(OUT, `gen_${blocks}.html`);
-  execFileSync(GEN, ['program', '--blocks', String(blocks), '--dim', '8', '--hidden', '8', '--delegates', '-o', pte], { stdio: 'ignore' });
+for (const { name, blocks, graph } of INPUTS) {
+  const input = path.join(OUT, graph ? `${name}.me.json` : `${name}.pte`);
+  const html = path.join(OUT, `${name}.html`);
+  if (graph) writeModelExplorerJson(graph, input);
+  else execFileSync(GEN, ['program', '--blocks', String(blocks), '--dim', '8', '--hidden', '8', '--delegates', '-o', input], { stdio: 'ignore' });
   const t0 = process.hrtime.bigint();
-  execFileSync(ETVIZ, [pte, '-o', html, '-q']);
+  execFileSync(ETVIZ, [input, '-o', html, '-q']);
   const writeMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const size = fs.statSync(html).size;
 
@@ -116,11 +140,11 @@ for (const blocks of BLOCKS) {
     depth.push((await t.setDepth(start.level)).ms);
     return { flatOn: flatOn.ms, flatOff: flatOff.ms, depth, levels: start.levels };
   });
-  await page.screenshot({ path: path.join(OUT, `gen_${blocks}.png`) });
+  await page.screenshot({ path: path.join(OUT, `${name}.png`) });
   await context.close();
   const pick = (exp) => toggle && median(toggle.filter((t) => t.expanded === exp).map((t) => t.total));
   rows.push({
-    blocks, nodes, writeMs, size, paintMs, frameMedian: median(frames), frameP95: p95(frames), frames: frames.length, phaseMedians,
+    name, blocks, nodes, writeMs, size, paintMs, frameMedian: median(frames), frameP95: p95(frames), frames: frames.length, phaseMedians,
     intervalMedian: median(Object.values(intervals).flat()), intervalP95: p95(Object.values(intervals).flat()),
     intervalMedians: Object.fromEntries(Object.entries(intervals).map(([k, v]) => [k, median(v)])),
     expandMs: pick(1), collapseMs: pick(0),

@@ -40,7 +40,7 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
   const Adjacency adjacency(graph);
   ComponentTopology t;
   t.reversed = break_cycles(graph, adjacency);
-  t.layer = assign_layers(graph, adjacency, t.reversed, options.layering);
+  t.layer = assign_layers(graph, adjacency, t.reversed, options.layering, options.bundle_fan_out);
   t.layered = build_layered_graph(graph, t.layer, t.reversed, options.bundle_fan_out);
   t.has_layered = true;
   t.order = order_layers(t.layered, options);

@@ -70,7 +70,11 @@ enum class LayeringStrategy : uint8_t {
   kLongestPath,          // every node as high as possible
   kLongestPathBalanced,  // then pull nodes towards their consumers where it shortens edges
 };
-enum class OrderingStrategy : uint8_t { kMedian, kBarycenter };
+enum class OrderingStrategy : uint8_t {
+  kMedian,
+  kBarycenter,
+  kMedianAndBarycenter,  // both tried from each start; the sweeps continue with the better
+};
 enum class CoordinateStrategy : uint8_t {
   kBrandesKoepf,  // straight long edges, compact on model graphs
   kLayerSweeps,   // iterated per-layer optimal placement; compact on crossing-heavy graphs
@@ -85,7 +89,7 @@ struct Options {
   double group_padding = 10;      // between a group's border and its content
   double component_spacing = 40;  // between disconnected components
   LayeringStrategy layering = LayeringStrategy::kLongestPathBalanced;
-  OrderingStrategy ordering = OrderingStrategy::kMedian;
+  OrderingStrategy ordering = OrderingStrategy::kMedianAndBarycenter;
   int ordering_sweeps = 24;  // upper bound on layer sweeps in crossing minimisation
   bool transpose = true;     // adjacent-exchange refinement after each sweep
   CoordinateStrategy coordinates = CoordinateStrategy::kAuto;

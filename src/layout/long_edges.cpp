@@ -18,6 +18,12 @@ struct Oriented {
   bool upper_is_target;
 };
 
+// Fan-outs into a single layer of this many edges are drawn as separate edges rather than
+// one bundle. Two edges make a V, not a broom: splitting those changes random DAGs' areas
+// (random_dag 20k/50k: +7/+8 %) without saving crossings.
+constexpr size_t kMinSeparateFanOut = 3;
+constexpr size_t kMaxSeparateFanOut = 32;
+
 uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
   g.width.push_back(0);
   g.height.push_back(0);
@@ -135,21 +141,14 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   });
   std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
   std::vector<uint32_t> passing;
-  for (size_t begin = 0; begin < long_edges.size();) {
-    size_t end = begin + 1;
-    while (bundle_fan_out && end < long_edges.size() &&
-           long_edges[end].upper == long_edges[begin].upper &&
-           long_edges[end].upper_is_target == long_edges[begin].upper_is_target &&
-           long_edges[end].upper_offset == long_edges[begin].upper_offset) {
-      ++end;
-    }
-    const Oriented& head = long_edges[begin];
+  auto split = [&](const Oriented* edges, size_t count) {
+    const Oriented& head = edges[0];
     const uint32_t top = layer[head.upper];
     uint32_t deepest = 0;
-    for (size_t i = begin; i < end; ++i) deepest = std::max(deepest, layer[long_edges[i].lower]);
+    for (size_t i = 0; i < count; ++i) deepest = std::max(deepest, layer[edges[i].lower]);
     // passing[i]: edges of the bundle still on the trunk when it enters trunk[i].
     passing.assign(deepest - top, 0);
-    for (size_t i = begin; i < end; ++i) ++passing[layer[long_edges[i].lower] - top - 2];
+    for (size_t i = 0; i < count; ++i) ++passing[layer[edges[i].lower] - top - 2];
     for (size_t i = passing.size() - 1; i-- > 0;) passing[i] += passing[i + 1];
     trunk.clear();
     for (uint32_t l = top + 1; l < deepest; ++l) {
@@ -162,14 +161,36 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       }
       trunk.push_back(d);
     }
-    for (size_t i = begin; i < end; ++i) {
-      const Oriented& o = long_edges[i];
+    for (size_t i = 0; i < count; ++i) {
+      const Oriented& o = edges[i];
       const uint32_t span = layer[o.lower] - top;  // >= 2
       add_segment(g, trunk[span - 2], o.lower, 0, o.lower_offset);
       uint32_t* path = g.path_nodes.data() + g.path_begin[o.edge];
       path[0] = o.upper;
       std::copy(trunk.begin(), trunk.begin() + (span - 1), path + 1);
       path[span] = o.lower;
+    }
+  };
+  for (size_t begin = 0; begin < long_edges.size();) {
+    size_t end = begin + 1;
+    bool one_layer = true;  // every target in the same layer
+    while (bundle_fan_out && end < long_edges.size() &&
+           long_edges[end].upper == long_edges[begin].upper &&
+           long_edges[end].upper_is_target == long_edges[begin].upper_is_target &&
+           long_edges[end].upper_offset == long_edges[begin].upper_offset) {
+      one_layer &= layer[long_edges[end].lower] == layer[long_edges[begin].lower];
+      ++end;
+    }
+    // A bundle whose targets all sit in one layer saves dummies but no crossings: it ends in
+    // a broom, one point fanning out to every target, crossed by every edge that enters the
+    // targets between them (a mixture-of-experts router's input reaching 8 experts: +80 %
+    // crossings over separate edges). Such a fan-out keeps separate edges, unless it is so
+    // wide that the dummies would dominate the layered graph. Bundles that feed several
+    // layers (a shared input reaching every decoder layer) keep their trunk.
+    if (one_layer && end - begin >= kMinSeparateFanOut && end - begin <= kMaxSeparateFanOut) {
+      for (size_t i = begin; i < end; ++i) split(&long_edges[i], 1);
+    } else {
+      split(&long_edges[begin], end - begin);
     }
     begin = end;
   }

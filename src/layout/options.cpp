@@ -30,7 +30,9 @@ constexpr OptionField kFields[] = {
        o.layering = enum_from(v, LayeringStrategy::kLongestPathBalanced);
      }},
     {"ordering", [](const Options& o) { return static_cast<double>(o.ordering); },
-     [](Options& o, double v) { o.ordering = enum_from(v, OrderingStrategy::kBarycenter); }},
+     [](Options& o, double v) {
+       o.ordering = enum_from(v, OrderingStrategy::kMedianAndBarycenter);
+     }},
     {"orderingSweeps", [](const Options& o) { return static_cast<double>(o.ordering_sweeps); },
      [](Options& o, double v) {
        o.ordering_sweeps = static_cast<int>(std::fmin(std::fmax(v, 0), 1000));

@@ -76,7 +76,8 @@ TEST(Strategies, EveryCombinationGivesValidLayouts) {
   const Graph g = random_compound_graph(300, 7, true);
   for (const auto layering :
        {LayeringStrategy::kLongestPath, LayeringStrategy::kLongestPathBalanced}) {
-    for (const auto ordering : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
+    for (const auto ordering : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter,
+                                OrderingStrategy::kMedianAndBarycenter}) {
       for (const auto coords : {CoordinateStrategy::kBrandesKoepf, CoordinateStrategy::kLayerSweeps,
                                 CoordinateStrategy::kAuto}) {
         for (const bool bundle : {false, true}) {

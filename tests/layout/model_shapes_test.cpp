@@ -1,0 +1,202 @@
+// Model shapes that used to blow the layered graph up or tangle it (issue 15): a shared
+// input reaching every block through its own small chain (a diffusion U-Net's time
+// embedding), a fan-out into one layer (a mixture-of-experts router's input reaching every
+// expert), and a source whose consumers sit far below (a KV-cache input sliced per head).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "flat_graph.h"
+#include "graph_builders.h"
+#include "invariants.h"
+#include "level_topology.h"
+
+namespace etviz::layout::testing {
+namespace {
+
+// Dummy nodes the flat pipeline inserts for `g` (no groups).
+uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
+  FlatGraph flat;
+  for (const Node& n : g.nodes) flat.nodes.push_back({n.width, n.height, Pin::kFree});
+  for (const Edge& e : g.edges) flat.edges.push_back({e.source, e.target, 0, 0});
+  const LevelTopology topology = level_topology(flat, options);
+  uint64_t dummies = 0;
+  for (const ComponentTopology& part : topology.parts) {
+    for (const uint8_t d : part.layered.is_dummy) dummies += d;
+  }
+  return dummies;
+}
+
+// Every node here has chain()'s size, so consecutive layers are one pitch apart.
+Node op() {
+  return box(40, 20);
+}
+const double kPitch = 20 + Options{}.layer_spacing;
+
+double center_y(const Layout& layout, uint32_t v) {
+  return layout.nodes[v].y + layout.nodes[v].height / 2;
+}
+
+// A backbone of `blocks` blocks of `depth` nodes; an embedding computed from the first node
+// feeds block b through its own chain of `chain` nodes that ends in the block's middle node.
+struct TimeEmbeddingGraph {
+  Graph graph;
+  uint32_t embedding = 0;
+  std::vector<uint32_t> chain_ends, consumers;
+};
+
+TimeEmbeddingGraph time_embedding_graph(uint32_t blocks, uint32_t depth, uint32_t chain) {
+  TimeEmbeddingGraph t;
+  t.graph = testing::chain(blocks * depth);
+  t.embedding = static_cast<uint32_t>(t.graph.nodes.size());
+  t.graph.nodes.push_back(op());
+  t.graph.edges.push_back({0, t.embedding});
+  for (uint32_t b = 0; b < blocks; ++b) {
+    uint32_t previous = t.embedding;
+    for (uint32_t i = 0; i < chain; ++i) {
+      const auto v = static_cast<uint32_t>(t.graph.nodes.size());
+      t.graph.nodes.push_back(op());
+      t.graph.edges.push_back({previous, v});
+      previous = v;
+    }
+    const uint32_t consumer = b * depth + depth / 2;
+    t.graph.edges.push_back({previous, consumer});
+    t.chain_ends.push_back(previous);
+    t.consumers.push_back(consumer);
+  }
+  return t;
+}
+
+TEST(ModelShapes, ChainsFromASharedEmbeddingSitRightAboveTheirConsumers) {
+  const TimeEmbeddingGraph t = time_embedding_graph(40, 12, 4);
+  const Layout layout = compute_layout(t.graph);
+  ASSERT_TRUE(IsValidLayout(t.graph, layout));
+  for (size_t b = 0; b < t.chain_ends.size(); ++b) {
+    const double gap = center_y(layout, t.consumers[b]) - center_y(layout, t.chain_ends[b]);
+    EXPECT_DOUBLE_EQ(gap, kPitch) << "chain " << b << " does not end right above its block";
+  }
+  // The embedding reaches every block through one bundled trunk: the layered graph stays a
+  // small multiple of the input (every chain at the top: ~40 * 240 = 9,600 dummies).
+  const uint64_t dummies = dummy_nodes(t.graph);
+  EXPECT_LE(dummies, 3 * t.graph.edges.size()) << dummies << " dummy nodes";
+  // ...and the drawing stays a column, not one lane per chain.
+  EXPECT_LT(layout.bounds.width, 8 * op().width);
+}
+
+TEST(ModelShapes, ChainsStayAtTheTopWithoutASharedSource) {
+  // Each chain hangs from its own source on the backbone: moving it down would lengthen
+  // that source's edge as much as it shortens the chain's, so nothing gains and the
+  // ranking is left as it is (a transformer's v projection beside q and k).
+  Graph g = chain(30);
+  for (uint32_t b = 0; b < 3; ++b) {
+    const auto a = static_cast<uint32_t>(g.nodes.size());
+    g.nodes.push_back(op());
+    g.nodes.push_back(op());
+    g.edges.push_back({b * 10, a});
+    g.edges.push_back({a, a + 1});
+    g.edges.push_back({a + 1, b * 10 + 8});
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  for (uint32_t b = 0; b < 3; ++b) {
+    EXPECT_DOUBLE_EQ(center_y(layout, 30 + 2 * b) - center_y(layout, b * 10), kPitch);
+  }
+}
+
+TEST(ModelShapes, SlicedCacheInputSinksToItsConsumers) {
+  // A cache input sliced per head, each slice concatenated deep below with the head's new
+  // key: the input and its slices move down as one (16 long edges -> none).
+  Graph g = chain(60);
+  const auto cache = static_cast<uint32_t>(g.nodes.size());
+  g.nodes.push_back(op());
+  std::vector<uint32_t> slices;
+  for (uint32_t h = 0; h < 16; ++h) {
+    const auto slice = static_cast<uint32_t>(g.nodes.size());
+    g.nodes.push_back(op());
+    const auto cat = static_cast<uint32_t>(g.nodes.size());
+    g.nodes.push_back(op());
+    g.edges.push_back({cache, slice});
+    g.edges.push_back({slice, cat});
+    g.edges.push_back({50, cat});
+    g.edges.push_back({cat, 52});
+    slices.push_back(slice);
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  for (const uint32_t slice : slices) {
+    EXPECT_DOUBLE_EQ(center_y(layout, slice), center_y(layout, 50));
+  }
+  EXPECT_EQ(dummy_nodes(g), 0u);
+}
+
+TEST(ModelShapes, FanOutIntoOneLayerIsDrawnAsSeparateEdges) {
+  // A router: x -> gate -> softmax -> topk -> 8 selects; expert e reads x and select e. The
+  // 8 long edges from x all end in one layer; bundled they would leave one trunk point and
+  // fan out across every select edge.
+  Graph g;
+  for (int i = 0; i < 4; ++i) g.nodes.push_back(op());  // x, gate, softmax, topk
+  g.edges = {{0, 1}, {1, 2}, {2, 3}};
+  std::vector<uint32_t> experts;
+  for (uint32_t e = 0; e < 8; ++e) {
+    const auto select = static_cast<uint32_t>(g.nodes.size());
+    g.nodes.push_back(op());
+    g.nodes.push_back(op());
+    g.edges.push_back({3, select});
+    g.edges.push_back({select, select + 1});
+    g.edges.push_back({0, select + 1});
+    experts.push_back(select + 1);
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  // Where each edge from x enters its expert's layer band, it comes from its own point.
+  std::set<double> entry_x;
+  for (size_t e = 0; e < g.edges.size(); ++e) {
+    if (g.edges[e].source != 0 || g.edges[e].target == 1) continue;
+    const EdgeRoute& r = layout.edges[e];
+    ASSERT_GE(r.point_count, 2u);
+    entry_x.insert(layout.points[r.first_point + r.point_count - 2].x);
+  }
+  EXPECT_EQ(entry_x.size(), experts.size()) << "edges into one layer share a trunk";
+}
+
+TEST(ModelShapes, FanOutAcrossLayersKeepsItsTrunk) {
+  // The same source feeding targets in many layers (rotary tables) stays bundled: one trunk
+  // of dummies, so far fewer of them than separate edges.
+  Graph g = chain(200);
+  g.nodes.push_back(op());
+  for (uint32_t v = 10; v < 200; v += 10) g.edges.push_back({200, v});
+  Options separate;
+  separate.bundle_fan_out = false;
+  EXPECT_LT(3 * dummy_nodes(g), dummy_nodes(g, separate));
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing
+
+namespace etviz::layout::testing {
+namespace {
+
+TEST(ModelShapes, TrunksRunStraightUnderLayerSweeps) {
+  // Layer sweeps place each layer on its own; a trunk that wiggled by a pixel per layer gave
+  // every edge drawn along it a bend per layer (per-head LLM 20k: 3.4 M route points).
+  Graph g = chain(200);
+  for (uint32_t v = 0; v < 200; v += 3) {  // side nodes, so layers differ in width
+    g.nodes.push_back(op());
+    g.edges.push_back({v, static_cast<uint32_t>(g.nodes.size() - 1)});
+  }
+  const auto shared = static_cast<uint32_t>(g.nodes.size());
+  g.nodes.push_back(op());
+  for (uint32_t v = 10; v < 200; v += 10) g.edges.push_back({shared, v});
+  Options sweeps;
+  sweeps.coordinates = CoordinateStrategy::kLayerSweeps;
+  const Layout layout = compute_layout(g, sweeps);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  uint32_t most = 0;
+  for (size_t e = 0; e < g.edges.size(); ++e) {
+    if (g.edges[e].source == shared) most = std::max(most, layout.edges[e].point_count);
+  }
+  EXPECT_LE(most, 12u) << "the trunk bends at every layer";
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing
