@@ -18,7 +18,12 @@ cairo_status_t append_to_string(void* closure, const unsigned char* data, unsign
 
 class CairoPainter final : public Painter {
  public:
-  explicit CairoPainter(CairoTarget target) : target_(target) {}
+  explicit CairoPainter(CairoTarget target, const PdfPaging* paging = nullptr) : target_(target) {
+    if (paging) {
+      paging_ = *paging;
+      paged_ = true;
+    }
+  }
   ~CairoPainter() override {
     if (cr_) cairo_destroy(cr_);
     if (surface_) cairo_surface_destroy(surface_);
@@ -27,11 +32,17 @@ class CairoPainter final : public Painter {
   void begin(double width, double height, double scale, const Colour& background) override {
     const double w = std::max(1.0, std::ceil(width * scale));
     const double h = std::max(1.0, std::ceil(height * scale));
-    if (target_ == CairoTarget::kPng)
+    width_ = w;
+    height_ = h;
+    if (paged_) {
+      const cairo_rectangle_t extents{0, 0, w, h};
+      surface_ = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);
+    } else if (target_ == CairoTarget::kPng) {
       surface_ =
           cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(w), static_cast<int>(h));
-    else
+    } else {
       surface_ = cairo_pdf_surface_create_for_stream(append_to_string, &out_, w, h);
+    }
     cr_ = cairo_create(surface_);
     cairo_scale(cr_, scale, scale);
     cairo_select_font_face(cr_, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -115,6 +126,7 @@ class CairoPainter final : public Painter {
     cairo_status_t status = cairo_status(cr_);
     cairo_destroy(cr_);
     cr_ = nullptr;
+    if (status == CAIRO_STATUS_SUCCESS && paged_) status = place_pages();
     if (status == CAIRO_STATUS_SUCCESS && target_ == CairoTarget::kPng)
       status = cairo_surface_write_to_png_stream(surface_, append_to_string, &out_);
     cairo_surface_finish(surface_);
@@ -146,7 +158,49 @@ class CairoPainter final : public Painter {
     cairo_set_font_size(cr_, f.size);
   }
 
+  // The recorded drawing, tile by tile, one tile a page.
+  cairo_status_t place_pages() {
+    const PdfPaging& p = paging_;
+    cairo_surface_t* pdf =
+        cairo_pdf_surface_create_for_stream(append_to_string, &out_, p.page_width, p.page_height);
+    cairo_t* cr = cairo_create(pdf);
+    const double tw = p.tile_width(), th = p.tile_height();
+    const int n = p.pages();
+    for (int r = 0; r < p.rows; ++r) {
+      for (int c = 0; c < p.columns; ++c) {
+        const double ox = c * (tw - p.overlap), oy = r * (th - p.overlap);
+        const double top = p.margin + p.header;
+        cairo_save(cr);
+        cairo_rectangle(cr, p.margin, top, std::min(tw, width_ - ox), std::min(th, height_ - oy));
+        cairo_clip(cr);
+        cairo_set_source_surface(cr, surface_, p.margin - ox, top - oy);
+        cairo_paint(cr);
+        cairo_restore(cr);
+        const int k = r * p.columns + c + 1;
+        const std::string label =
+            p.columns > 1 ? fmt::format("{} · page {} of {} · row {} of {}, column {} of {}",
+                                        p.title, k, n, r + 1, p.rows, c + 1, p.columns)
+                          : fmt::format("{} · page {} of {}", p.title, k, n);
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_set_font_size(cr, 8);
+        cairo_set_source_rgb(cr, 0.42, 0.45, 0.5);
+        cairo_move_to(cr, p.margin, p.margin + 8);
+        cairo_show_text(cr, printable_utf8(label).c_str());
+        cairo_show_page(cr);
+      }
+    }
+    cairo_status_t status = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(pdf);
+    if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_status(pdf);
+    cairo_surface_destroy(pdf);
+    return status;
+  }
+
   CairoTarget target_;
+  PdfPaging paging_;
+  bool paged_ = false;
+  double width_ = 0, height_ = 0;  // output units
   cairo_surface_t* surface_ = nullptr;
   cairo_t* cr_ = nullptr;
   std::string out_;
@@ -167,6 +221,45 @@ double fit_scale(CairoTarget target, double width, double height, double request
 
 std::unique_ptr<Painter> make_cairo_painter(CairoTarget target) {
   return std::make_unique<CairoPainter>(target);
+}
+
+std::unique_ptr<Painter> make_paged_pdf_painter(const PdfPaging& paging) {
+  return std::make_unique<CairoPainter>(CairoTarget::kPdf, &paging);
+}
+
+bool parse_paper(std::string_view name, Paper& out) {
+  if (name == "a4")
+    out = Paper::kA4;
+  else if (name == "letter")
+    out = Paper::kLetter;
+  else if (name == "a3")
+    out = Paper::kA3;
+  else
+    return false;
+  return true;
+}
+
+PdfPaging pdf_paging(Paper paper, double width, double height) {
+  PdfPaging p;
+  switch (paper) {
+    case Paper::kA4:
+      p.page_width = 595.28, p.page_height = 841.89;
+      break;
+    case Paper::kLetter:
+      p.page_width = 612, p.page_height = 792;
+      break;
+    case Paper::kA3:
+      p.page_width = 841.89, p.page_height = 1190.55;
+      break;
+  }
+  // A hundredth of a point over is rounding, not another page.
+  auto tiles = [&](double extent, double tile) {
+    if (extent <= tile + 0.01) return 1;
+    return 1 + static_cast<int>(std::ceil((extent - tile - 0.01) / (tile - p.overlap)));
+  };
+  p.columns = tiles(width, p.tile_width());
+  p.rows = tiles(height, p.tile_height());
+  return p;
 }
 
 }  // namespace etviz::render::picture
