@@ -126,10 +126,24 @@ NodeDataJoin join_node_data(const model_explorer::NodeData& data, const Document
                       data.path, gd.graph, doc.path(), names, gd.results.size()));
     }
 
+    // Which results name a node of the target graphs: the scale spans those (a key that
+    // matches nothing must not stretch the colours of the ones shown).
+    std::vector<bool> matches(gd.results.size());
+    bool any_match = false;
+    for (size_t k = 0; k < gd.results.size(); ++k)
+      for (int32_t g : targets)
+        if (keys_of(g).find(gd.results[k].key)) {
+          matches[k] = true;
+          any_match = true;
+          break;
+        }
+
     // The scale.
     bool strings = false;
     double lo = 0, hi = 0;
-    for (const auto& r : gd.results) {
+    for (size_t k = 0; k < gd.results.size(); ++k) {
+      const auto& r = gd.results[k];
+      if (any_match && !matches[k]) continue;
       if (!r.number) {
         strings = strings || !r.bg;
         continue;

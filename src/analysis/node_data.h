@@ -41,7 +41,7 @@ struct NodeDataSet {
   std::vector<int32_t> graphs;  // document graphs its keys matched in
   NodeDataScale scale = NodeDataScale::kOwn;
   bool numeric = false;
-  double min = 0, max = 0;  // numeric values
+  double min = 0, max = 0;  // numeric values of the keys that name a node (else of all keys)
   std::vector<NodeDataLegendItem> legend;
   size_t results = 0, matched = 0;
   std::vector<std::string> unmatched;  // keys that name no node (all of them)

@@ -121,7 +121,7 @@ TEST(NodeDataJoin, GradientEndsTakeTheStopColoursOnCorpusNodes) {
   Json j;
   for (size_t k = 0; k < names.size(); ++k)
     j["results"][names[k]]["value"] = static_cast<double>(k);
-  j["results"]["not_a_node"]["value"] = 1;
+  j["results"]["not_a_node"]["value"] = 1000;  // matches nothing: must not stretch the scale
   j["gradient"] =
       Json::array({{{"stop", 0}, {"bgColor", "#0000ff"}}, {{"stop", 1}, {"bgColor", "#ff0000"}}});
   auto data = parse_node_data(j.dump(), "grad.json");
@@ -133,7 +133,7 @@ TEST(NodeDataJoin, GradientEndsTakeTheStopColoursOnCorpusNodes) {
   EXPECT_EQ(set.matched, names.size()) << "every op name matches its node";
   EXPECT_EQ(set.unmatched, std::vector<std::string>{"not_a_node"});
   EXPECT_EQ(set.min, 0);
-  EXPECT_EQ(set.max, static_cast<double>(names.size() - 1));
+  EXPECT_EQ(set.max, static_cast<double>(names.size() - 1)) << "the scale spans matched keys";
   ASSERT_EQ(join.warnings.size(), 1u);
   EXPECT_NE(join.warnings[0].find("grad.json: 1 of " + std::to_string(names.size() + 1) +
                                   " keys name no node"),
