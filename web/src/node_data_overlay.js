@@ -62,8 +62,12 @@ export class NodeDataOverlay {
     const k = e.m.get(i);
     if (k === undefined) return null;
     const g = e.g;
-    return { value: g.value[k], text: g.text[k], key: g.key[k], style: g.style[k], set: this.data.sets[g.set[k]] };
+    return { value: g.value[k], text: this.text(g, k), key: g.key[k] ?? g.name[k], style: g.style[k], set: this.data.sets[g.set[k]] };
   }
+
+  // A value as written: the page data leaves out a number's text and a key that is the node's
+  // name (src/render/html/node_data.cpp).
+  text(g, k) { return g.text[k] ?? formatValue(g.value[k]); }
 
   // The node colouring (overlay.js): the value's style, or the last style (no value).
   nodeStyles() {
@@ -229,8 +233,8 @@ export class NodeDataOverlay {
     for (const g of this.data.graphs) {
       const graphName = g.graphName;
       g.node.forEach((n, k) => this.rows.push({
-        graph: g.graph, node: n, name: g.name[k], key: g.key[k], graphName,
-        value: g.value[k], text: g.text[k], style: g.style[k],
+        graph: g.graph, node: n, name: g.name[k], key: g.key[k] ?? g.name[k], graphName,
+        value: g.value[k], text: this.text(g, k), style: g.style[k],
       }));
     }
     this.setOpen(false);

@@ -40,7 +40,8 @@ struct PdfPaging {
 // The paging of a drawing of `width` x `height` pt on `paper`: one column when the drawing
 // fits the page's width, else as many as needed.
 PdfPaging pdf_paging(Paper paper, double width, double height);
-// Most pages a PDF is split into; a larger drawing stays one (scaled) page, with a warning.
+// Most pages a PDF is split into; a drawing that needs more at half size is drawn smaller, on
+// at most this many pages, with a warning.
 inline constexpr int kMaxPdfPages = 2000;
 // Draws into a recording first, then places each tile of it on its own page; text stays
 // text and the drawing is stored once (each page shows part of the same form).

@@ -253,8 +253,20 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
           if (s >= 0.5 * options.scale) break;
         }
         paging = pdf_paging(options.paper, w * s, h * s);
-        paging.title = options.title;
-        if (paging.pages() <= kMaxPdfPages) {
+        const int wanted = paging.pages();
+        // Too many pages at half size: smaller, down to what fits the page limit, which is
+        // still far larger than one page could show.
+        while (paging.pages() > kMaxPdfPages && s > draw_options.scale) {
+          s = std::max(s * 0.9, draw_options.scale);
+          paging = pdf_paging(options.paper, w * s, h * s);
+        }
+        if (paging.pages() <= kMaxPdfPages && s > draw_options.scale) {
+          if (wanted != paging.pages())
+            result.note = fmt::format(
+                "at half size the drawing would need {} pages (the limit is {}); drawn at scale "
+                "{:.3g} on {} pages (for every detail use SVG, or --expand a smaller part)",
+                wanted, kMaxPdfPages, s, paging.pages());
+          paging.title = options.title;
           draw_options.scale = s;
           painter = make_paged_pdf_painter(paging);
           result.pages = paging.pages();
@@ -262,9 +274,6 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
           result.height = paging.page_height;
           break;
         }
-        result.note = fmt::format(
-            "the drawing would need {} pages of {} x {} pt (the limit is {}); drawn on one page",
-            paging.pages(), paging.page_width, paging.page_height, kMaxPdfPages);
       }
       painter = make_cairo_painter(CairoTarget::kPdf);
       break;

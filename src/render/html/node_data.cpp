@@ -83,8 +83,18 @@ std::string node_data_json(const analysis::NodeDataJoin& join, const Document& d
         value.push_back(*d.number);
       else
         value.push_back(nullptr);
-      text.push_back(d.text);
-      key.push_back(d.key);
+      // What the page can tell by itself is left out: a number's text, a key that is the
+      // node's name (125k values: 8 MB less page).
+      const std::string& node_name =
+          doc.graphs[static_cast<size_t>(d.graph)].nodes[static_cast<size_t>(d.node)].name;
+      if (d.number && std::isfinite(*d.number))
+        text.push_back(nullptr);
+      else
+        text.push_back(d.text);
+      if (d.key == node_name)
+        key.push_back(nullptr);
+      else
+        key.push_back(d.key);
       style.push_back(d.style ? style_of(*d.style) : -1);
       set.push_back(d.set);
       name.push_back(
