@@ -70,6 +70,43 @@ Result<pic::ExpandRequest> parse_expand(const std::string& text) {
   return pic::ExpandRequest{pic::ExpandMode::kDepth, depth};
 }
 
+// `--etdump` loaded as `etviz view` loads it, for the drawn graph's method, with the page's
+// overlay settings over it (stats point into the session: keep both together).
+struct LoadedProfile {
+  session::ProfileSession session;
+  render::html::ProfileOverlay overlay;
+};
+Result<std::unique_ptr<LoadedProfile>> load_profile(const ExportOptions& opt, const Document& doc,
+                                                    const std::string& method) {
+  session::ProfileSessionOptions load;
+  load.etdump = opt.etdump;
+  load.etrecord = opt.etrecord;
+  load.method = method;
+  load.source_unit = opt.source_unit;
+  load.unit = opt.unit;
+  auto s = session::load_profile_session(load, &doc);
+  if (!s) return s.error();
+  auto block = s->choose_block(opt.block);
+  if (!block) return block.error().within(opt.etdump);
+  auto p = std::make_unique<LoadedProfile>();
+  p->session = std::move(*s);
+  if (!opt.quiet)
+    for (const auto& w : p->session.warnings) warn(w);
+  p->overlay.file_name = std::filesystem::path(opt.etdump).filename().string();
+  p->overlay.stats = &p->session.stats;
+  p->overlay.method = p->session.join ? p->session.join->method : "";
+  p->overlay.block = *block;
+  p->overlay.scale = p->session.scale;
+  return p;
+}
+
+// Where the node data beside a graph JSON goes: model.json -> model.node_data.json.
+std::string node_data_path(const std::string& graph_json) {
+  std::filesystem::path p(graph_json);
+  if (p.extension() == ".json") p.replace_extension();
+  return p.string() + ".node_data.json";
+}
+
 int run_export(const ExportOptions& opt) {
   const Progress progress(opt.quiet);
   pic::PictureOptions options;
@@ -138,10 +175,13 @@ int run_export(const ExportOptions& opt) {
     return report_error(Error(
         "--etdump and --node-data both colour the nodes; a picture shows one of them (the page "
         "shows both: `etviz view`)"));
-  if (options.format == pic::ExportFormat::kMeJson && (profile || !opt.node_data.empty()))
-    return report_error(Error(
-        "--etdump and --node-data colour pictures (svg, png, pdf, dot); Model Explorer loads node "
-        "data as a file of its own beside the graph JSON"));
+  if (options.format == pic::ExportFormat::kMeJson && !opt.node_data.empty())
+    return report_error(
+        Error("--node-data colours pictures (svg, png, pdf, dot); Model Explorer loads a node data "
+              "file itself, beside the graph JSON"));
+  pic::HeatMode heat{};
+  if (!pic::parse_heat_mode(opt.heat, heat))
+    return report_error(Error(fmt::format("--heat {}: expected avg, p90 or share", opt.heat)));
   if (options.format == pic::ExportFormat::kMeJson) {
     render::MeJsonOptions me;
     me.label = std::filesystem::path(opt.file).filename().string();
@@ -155,6 +195,26 @@ int run_export(const ExportOptions& opt) {
           "etviz: wrote %s (%s, Model Explorer graph JSON: %zu graphs, %zu nodes, %zu edges)\n",
           terminal_safe(out).c_str(), fmt::format("{:.1f} KiB", json.size() / 1024.0).c_str(),
           stats.graphs, stats.nodes, stats.edges);
+    if (!profile) return 0;
+    // The profile as Model Explorer node data beside the graph JSON, naming its ids.
+    if (out == "-")
+      return report_error(
+          Error("--etdump with me-json writes the profile as node data beside the graph JSON: name "
+                "the graph JSON with -o FILE.json"));
+    auto p = load_profile(opt, *doc, doc->graphs[static_cast<size_t>(graph)].name);
+    if (!p) return report_error(p.error());
+    const auto model = render::html::build_view_model(*doc, graph, categories, view);
+    size_t valued = 0;
+    const std::string nd =
+        pic::profile_me_node_data((*p)->overlay, *doc, model, heat, stats.ids, &valued);
+    const std::string nd_path = node_data_path(out);
+    if (int rc = write_output(nd_path, nd, OutputKind::kJson); rc != 0) return rc;
+    if (!opt.quiet)
+      std::fprintf(stderr, "etviz: wrote %s (Model Explorer node data: %zu nodes, %s%s)\n",
+                   terminal_safe(nd_path).c_str(), valued, opt.heat.c_str(),
+                   heat == pic::HeatMode::kShare
+                       ? " share of Method::execute"
+                       : fmt::format(" in {}", (*p)->overlay.scale.label()).c_str());
     return 0;
   }
   const auto model = render::html::build_view_model(*doc, graph, categories, view);
@@ -172,29 +232,10 @@ int run_export(const ExportOptions& opt) {
                          model.nodes.size()));
   }
   if (profile) {
-    pic::HeatMode mode{};
-    if (!pic::parse_heat_mode(opt.heat, mode))
-      return report_error(Error(fmt::format("--heat {}: expected avg, p90 or share", opt.heat)));
-    session::ProfileSessionOptions load;
-    load.etdump = opt.etdump;
-    load.etrecord = opt.etrecord;
-    load.method = doc->graphs[static_cast<size_t>(graph)].name;
-    load.source_unit = opt.source_unit;
-    load.unit = opt.unit;
-    auto s = session::load_profile_session(load, &*doc);
-    if (!s) return report_error(s.error());
-    auto block = s->choose_block(opt.block);
-    if (!block) return report_error(block.error().within(opt.etdump));
-    if (!opt.quiet)
-      for (const auto& w : s->warnings) warn(w);
-    render::html::ProfileOverlay p;
-    p.file_name = std::filesystem::path(opt.etdump).filename().string();
-    p.stats = &s->stats;
-    p.method = s->join ? s->join->method : "";
-    p.block = *block;
-    p.scale = s->scale;
+    auto p = load_profile(opt, *doc, doc->graphs[static_cast<size_t>(graph)].name);
+    if (!p) return report_error(p.error());
     overlay = pic::profile_picture_overlay(
-        p, *doc, model, mode,
+        (*p)->overlay, *doc, model, heat,
         opt.heat_scale == "log" ? analysis::HeatScale::kLog : analysis::HeatScale::kLinear,
         options.theme, palette);
   }

@@ -124,7 +124,8 @@ TEST(ExportNodeData, BadNodeDataAndConflictingOverlaysAreRefused) {
            {"export " + f + " --node-data /nonexistent/nd.json -o x.svg", "/nonexistent/nd.json"},
            {"export " + f + " --node-data " + bad + " --etdump " + corpus(kEtdump) + " -o x.svg",
             "--etdump and --node-data both colour the nodes"},
-           {"export " + f + " --node-data " + bad + " -o x.json", "Model Explorer loads node data"},
+           {"export " + f + " --node-data " + bad + " -o x.json",
+            "Model Explorer loads a node data file itself"},
            {"export " + f + " --etrecord x.bin -o x.svg", "they need --etdump"},
            {"view " + f + " --node-data " + bad + " -o x.html", "colour 'blurple'"},
        }) {
@@ -174,6 +175,48 @@ TEST(ExportProfile, HeatColoursAreThePagesScaleAndTheHottestNodeIsTheHottestStep
   for (const auto& [name, fill] : svg_fills(dark)) dark_heated += heat_dark.count(fill) > 0;
   EXPECT_EQ(dark_heated, heated) << "the same nodes are timed in either theme";
   EXPECT_NE(read_text(dark).find("log scale"), std::string::npos);
+}
+
+TEST(ExportProfile, MeJsonWithAProfileWritesModelExplorerNodeDataNamingItsIds) {
+  const std::string json = out_path("bp.json");
+  auto r = run_etviz("export " + corpus(kBundled) + " --etdump " + corpus(kEtdump) + " -o " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string nd = out_path("bp.node_data.json");
+  EXPECT_NE(r.err.find("wrote " + nd + " (Model Explorer node data: 14 nodes, avg in ticks)"),
+            std::string::npos)
+      << r.err;
+  // Every key is a node id of its graph in the graph JSON, and the values are etviz
+  // profile's averages: the largest is instruction 3's convolution.
+  const Json graph = Json::parse(read_text(json));
+  const Json data = Json::parse(read_text(nd));
+  ASSERT_TRUE(data.contains("forward"));
+  std::set<std::string> ids;
+  for (const auto& g : graph["graphs"])
+    if (g["id"] == "forward")
+      for (const auto& n : g["nodes"]) ids.insert(n["id"]);
+  std::string hottest;
+  double best = -1;
+  for (const auto& [key, result] : data["forward"]["results"].items()) {
+    EXPECT_TRUE(ids.count(key)) << key;
+    if (result["value"].get<double>() > best) {
+      best = result["value"];
+      hottest = key;
+    }
+  }
+  EXPECT_EQ(data["forward"]["results"].size(), 14u);
+  EXPECT_EQ(hottest, "convolution_3");
+  EXPECT_EQ(data["forward"]["gradient"].size(), analysis::kHeatLight.size());
+  // etviz reads both back: the graph JSON as a graph, the node data over it, every key matched.
+  const std::string svg = out_path("bp_roundtrip.svg");
+  auto back = run_etviz("export " + json + " --node-data " + nd + " -o " + svg);
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_EQ(back.err.find("name no node"), std::string::npos) << back.err;
+  EXPECT_EQ(svg_fills(svg).at("convolution_3"), std::string(analysis::kHeatLight.back()));
+  // To stdout there is no "beside": refused.
+  auto out = run_etviz("export " + corpus(kBundled) + " --etdump " + corpus(kEtdump) +
+                       " --format me-json -o -");
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_NE(out.err.find("name the graph JSON with -o FILE.json"), std::string::npos) << out.err;
 }
 
 TEST(ExportPdf, ATallGraphIsSplitOverA4PagesWithLabelsAndOnePageWhenAsked) {

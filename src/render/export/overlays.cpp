@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 
+#include "render/html/page_data.h"
+
 namespace etviz::render::picture {
 namespace {
 
@@ -120,6 +122,53 @@ PictureOverlay profile_picture_overlay(const html::ProfileOverlay& profile, cons
     o.note = fmt::format("no events for this graph (the profile ran {})",
                          profile.method.empty() ? "another method" : profile.method);
   return o;
+}
+
+std::string profile_me_node_data(const html::ProfileOverlay& profile, const Document& doc,
+                                 const html::ViewModel& model, HeatMode mode,
+                                 const std::map<int32_t, MeJsonStats::GraphIds>& ids,
+                                 size_t* nodes) {
+  const std::span<const html::ViewModel> views(&model, 1);
+  const auto figures = html::profile_node_figures(profile, doc, views);
+  // graph id -> "node id": value, in graph order.
+  std::map<std::string, std::vector<std::pair<std::string, double>>> results;
+  size_t written = 0;
+  for (const auto& [k, f] : figures) {
+    if (k < 0 || static_cast<size_t>(k) >= model.nodes.size()) continue;
+    const html::ViewNode& vn = model.nodes[static_cast<size_t>(k)];
+    auto g = ids.find(vn.graph);
+    if (g == ids.end() || vn.node < 0 || static_cast<size_t>(vn.node) >= g->second.nodes.size())
+      continue;
+    const double v = mode == HeatMode::kShare ? f.share
+                     : mode == HeatMode::kP90 ? profile.scale.apply(f.s.p90)
+                                              : profile.scale.apply(f.s.avg);
+    if (!std::isfinite(v)) continue;
+    results[g->second.id].push_back({g->second.nodes[static_cast<size_t>(vn.node)], v});
+    ++written;
+  }
+  if (nodes) *nodes = written;
+  std::string gradient = "[";
+  for (size_t k = 0; k < analysis::kHeatLight.size(); ++k)
+    gradient += fmt::format("{}{{\"stop\":{},\"bgColor\":\"{}\"}}", k ? "," : "",
+                            static_cast<double>(k) / (analysis::kHeatLight.size() - 1),
+                            analysis::kHeatLight[k]);
+  gradient += "]";
+  std::string out = "{";
+  bool first_graph = true;
+  for (const auto& [graph, values] : results) {
+    out += first_graph ? "\n" : ",\n";
+    first_graph = false;
+    html::append_json_string(out, graph);
+    out += ":{\"results\":{";
+    for (size_t k = 0; k < values.size(); ++k) {
+      out += k ? ",\n" : "\n";
+      html::append_json_string(out, values[k].first);
+      out += fmt::format(":{{\"value\":{}}}", values[k].second);
+    }
+    out += "},\n\"gradient\":" + gradient + "}";
+  }
+  out += "\n}\n";
+  return out;
 }
 
 PictureOverlay node_data_picture_overlay(const analysis::NodeDataJoin& join,

@@ -4,6 +4,7 @@
 // colours and legend the page shows.
 #include "analysis/heat_scale.h"
 #include "analysis/node_data.h"
+#include "render/export/model_explorer_json.h"
 #include "render/export/scene.h"
 #include "render/html/profile_data.h"
 #include "render/html/view_model.h"
@@ -26,6 +27,15 @@ PictureOverlay profile_picture_overlay(const html::ProfileOverlay& profile, cons
 // value set that lands in this view.
 PictureOverlay node_data_picture_overlay(const analysis::NodeDataJoin& join,
                                          const html::ViewModel& model, const Palette& palette);
+
+// The profile's per-node figures as a Model Explorer node data file (ModelNodeData: graph id
+// -> {results: {node id: {value}}, gradient}) naming the ids `ids` says the graph JSON was
+// written with, so Model Explorer colours the same nodes the page heat-colours, from the
+// heat scale's light colours. `nodes` counts the results written.
+std::string profile_me_node_data(const html::ProfileOverlay& profile, const Document& doc,
+                                 const html::ViewModel& model, HeatMode mode,
+                                 const std::map<int32_t, MeJsonStats::GraphIds>& ids,
+                                 size_t* nodes = nullptr);
 
 // The time "1.25 µs" as the page's formatTime writes it.
 std::string format_time(double v, const std::string& unit);
