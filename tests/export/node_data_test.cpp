@@ -3,14 +3,18 @@
 // of gradients and thresholds, and bad files refused with what was expected.
 #include "analysis/node_data.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/colour.h"
 #include "formats/model_explorer/node_data_reader.h"
+#include "render/html/html_page.h"
 #include "test_support.h"
 
 namespace etviz::test {
@@ -35,6 +39,18 @@ std::vector<std::string> op_names(const Document& doc, const std::string& name) 
       for (const Node& n : g.nodes)
         if (n.kind == NodeKind::kKernel || n.kind == NodeKind::kDelegate) out.push_back(n.name);
   return out;
+}
+
+// The page `etviz view --node-data` writes for `doc`.
+std::string render_page_with_node_data(const Document& doc, const model_explorer::NodeData& data) {
+  const auto join = analysis::join_node_data(data, doc);
+  render::html::PageOptions options;
+  options.file_name = "model.pte";
+  options.allow_compression = false;
+  options.node_data = &join;
+  auto page = render::html::write_html_page(doc, options);
+  EXPECT_TRUE(page) << page.error().message();
+  return page ? *page : "";
 }
 
 TEST(Colour, CssNamesAreTheBrowsersAndUnknownNamesAreRefused) {
@@ -230,6 +246,52 @@ TEST(NodeDataJoin, OutputTensorNamesMatchTheirProducerInModelExplorersOwnExample
   for (const auto& d : join.nodes)
     nodes.insert(doc.graphs[static_cast<size_t>(d.graph)].nodes[static_cast<size_t>(d.node)].name);
   for (const auto& [tensor, node] : tensor_to_node) EXPECT_TRUE(nodes.count(node)) << tensor;
+}
+
+TEST(NodeDataHostile, OddValuesManyKeysAndMarkupInKeysStayData) {
+  const Document doc = load(corpus(kSimple));
+  const auto names = op_names(doc, "");
+  ASSERT_GE(names.size(), 4u);
+  // NaN and infinities (Python's json.dumps writes them), a duplicate key, markup in keys and
+  // values, and 200,000 keys that name nothing.
+  std::string text = "{\"results\": {";
+  text += "\"" + names[0] + "\": {\"value\": NaN},";
+  text += "\"" + names[1] + "\": {\"value\": Infinity},";
+  text += "\"" + names[2] + "\": {\"value\": -Infinity},";
+  text += "\"" + names[3] + "\": {\"value\": \"</script><b>x</b>\"},";
+  text += "\"" + names[3] + "\": {\"value\": 5},";
+  for (int k = 0; k < 200000; ++k) text += fmt::format("\"</script>{}\": {{\"value\": {}}},", k, k);
+  text +=
+      "\"last\": {\"value\": 1}}, \"gradient\": [{\"stop\": 0, \"bgColor\": \"white\"}, "
+      "{\"stop\": 1, \"bgColor\": \"black\"}]}";
+  auto data = parse_node_data(text, "hostile.json");
+  ASSERT_TRUE(data) << data.error().message();
+  const auto join = analysis::join_node_data(*data, doc);
+  const auto& set = join.sets.at(0);
+  EXPECT_EQ(set.unmatched.size(), 200001u);
+  EXPECT_EQ(set.matched, 5u) << "the duplicate key counts as a result of its own";
+  EXPECT_EQ(join.nodes.size(), 4u) << "one value per node: the first key wins";
+  std::map<std::string, const analysis::NodeDatum*> by_key;
+  for (const auto& d : join.nodes) by_key[d.key] = &d;
+  EXPECT_EQ(by_key[names[0]]->text, "NaN");
+  EXPECT_FALSE(by_key[names[0]]->style) << "NaN takes no colour";
+  EXPECT_EQ(by_key[names[3]]->text, "</script><b>x</b>");
+  // Infinite values do not stretch the scale (only finite ones span it).
+  EXPECT_TRUE(std::isfinite(set.min) && std::isfinite(set.max));
+  ASSERT_EQ(join.warnings.size(), 1u);
+  EXPECT_LT(join.warnings[0].size(), 600u) << "the warning names a few keys, not 200,000";
+  // In a page, the markup stays inside the JSON element.
+  const std::string html_page = render_page_with_node_data(doc, *data);
+  const size_t start = html_page.find("id=\"etviz-node-data\">");
+  ASSERT_NE(start, std::string::npos);
+  const size_t end = html_page.find("</script>", start);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_NE(html_page.substr(start, end - start).find("x"), std::string::npos);
+  EXPECT_EQ(html_page.substr(start, end - start).find("<b>"), std::string::npos)
+      << "markup in keys and values is escaped";
+  const auto parsed = Json::parse(html_page.substr(start + 21, end - start - 21));
+  EXPECT_EQ(parsed["sets"][0]["unmatchedCount"], 200001);
+  EXPECT_EQ(parsed["sets"][0]["unmatched"].size(), 200u) << "the page lists the first 200";
 }
 
 }  // namespace
