@@ -94,10 +94,44 @@ export class NodeDataOverlay {
     this.host.redraw();
   }
 
-  // The value set whose legend describes the shown graph (the first with a value in it).
-  shownSet() {
+  // The value sets with a value in the shown graph (a method and its payloads may each have
+  // their own: Model Explorer's node data per graph id), in file order.
+  shownSets() {
     const e = this.index.get(this.host.graphIndex);
-    return e && e.g.set.length ? this.data.sets[e.g.set[0]] : null;
+    if (!e) return [];
+    return [...new Set(e.g.set)].sort((a, b) => a - b).map((k) => this.data.sets[k]);
+  }
+
+  // One set's scale: a gradient bar with the range's ends and middle, or swatches.
+  setLegend(set) {
+    const items = set.legend;
+    if (set.scale === 'gradient' || set.scale === 'default') {
+      const bar = document.createElement('div');
+      bar.className = 'nd-bar';
+      const stops = set.scale === 'gradient'
+        ? items.map((it) => `${it.colour} ${(it.at * 100).toFixed(1)}%`)
+        : items.flatMap((it, k) => [`${it.colour} ${(k / items.length * 100).toFixed(1)}%`, `${it.colour} ${((k + 1) / items.length * 100).toFixed(1)}%`]);
+      bar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
+      const ticks = document.createElement('div');
+      ticks.className = 'heat-ticks';
+      for (const v of [set.min, (set.min + set.max) / 2, set.max]) {
+        const s = document.createElement('span');
+        s.textContent = formatValue(v);
+        ticks.appendChild(s);
+      }
+      return [bar, ticks];
+    }
+    return items.map((it) => {
+      const row = document.createElement('div');
+      row.className = 'item nd-item';
+      const sw = document.createElement('span');
+      sw.className = 'sw';
+      sw.style.background = it.colour;
+      const label = document.createElement('span');
+      label.textContent = it.label;
+      row.append(sw, label);
+      return row;
+    });
   }
 
   buildLegend() {
@@ -127,52 +161,31 @@ export class NodeDataOverlay {
   updateLegend() {
     const L = this.legend;
     if (!L) return;
-    const set = this.shownSet();
+    const sets = this.shownSets();
     L.toggle.textContent = this.on ? 'on' : 'off';
     L.toggle.classList.toggle('on', this.on);
     L.box.dataset.on = String(this.on);
-    L.title.textContent = `Node data · ${this.data.file}` + (set && set.graphId ? ` · ${set.graphId}` : '');
-    L.body.hidden = L.none.hidden = !this.on || !set;
+    L.title.textContent = `Node data · ${this.data.file}` + (sets.length === 1 && sets[0].graphId ? ` · ${sets[0].graphId}` : '');
+    L.body.hidden = L.none.hidden = !this.on || !sets.length;
     const unmatched = this.data.sets.reduce((n, s) => n + s.unmatchedCount, 0);
     L.warn.hidden = !unmatched;
     L.warn.textContent = unmatched ? `⚠ ${unmatched.toLocaleString('en-US')} key${unmatched === 1 ? '' : 's'} name no node` : '';
     L.warn.title = this.data.warnings.join('\n');
-    L.box.dataset.scale = set ? set.scale : '';
-    if (!set) {
+    L.box.dataset.scale = sets.map((s) => s.scale).join(' ');
+    if (!sets.length) {
       L.title.textContent += ' · no value for this graph';
       return;
     }
     if (!this.on) return;
-    const items = set.legend;
-    if (set.scale === 'gradient' || set.scale === 'default') {
-      // A continuous bar: the gradient's stops (or the default steps) and the range's ends.
-      const bar = document.createElement('div');
-      bar.className = 'nd-bar';
-      const stops = set.scale === 'gradient'
-        ? items.map((it) => `${it.colour} ${(it.at * 100).toFixed(1)}%`)
-        : items.flatMap((it, k) => [`${it.colour} ${(k / items.length * 100).toFixed(1)}%`, `${it.colour} ${((k + 1) / items.length * 100).toFixed(1)}%`]);
-      bar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
-      const ticks = document.createElement('div');
-      ticks.className = 'heat-ticks';
-      for (const v of [set.min, (set.min + set.max) / 2, set.max]) {
-        const s = document.createElement('span');
-        s.textContent = formatValue(v);
-        ticks.appendChild(s);
-      }
-      L.body.replaceChildren(bar, ticks);
-    } else {
-      L.body.replaceChildren(...items.map((it) => {
-        const row = document.createElement('div');
-        row.className = 'item nd-item';
-        const sw = document.createElement('span');
-        sw.className = 'sw';
-        sw.style.background = it.colour;
-        const label = document.createElement('span');
-        label.textContent = it.label;
-        row.append(sw, label);
-        return row;
-      }));
-    }
+    // Several sets (per graph id): each under its graph id.
+    L.body.replaceChildren(...sets.flatMap((set) => {
+      const parts = this.setLegend(set);
+      if (sets.length === 1) return parts;
+      const head = document.createElement('div');
+      head.className = 'nd-set';
+      head.textContent = set.graphId || 'every graph';
+      return [head, ...parts];
+    }));
     const sw = document.createElement('span');
     sw.className = 'sw';
     sw.style.background = this.host.theme.collapsedFill;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "render/html/page_data.h"
 
@@ -180,27 +181,38 @@ PictureOverlay node_data_picture_overlay(const analysis::NodeDataJoin& join,
   for (size_t k = 0; k < model.nodes.size(); ++k)
     view_of[{model.nodes[k].graph, model.nodes[k].node}] = k;
   size_t valued = 0;
-  size_t legend_set = SIZE_MAX;
+  std::set<size_t> sets;  // the value sets with a value in this view
   for (const analysis::NodeDatum& d : join.nodes) {
     auto it = view_of.find({d.graph, d.node});
     if (it == view_of.end()) continue;
     ++valued;
-    if (legend_set == SIZE_MAX) legend_set = d.set;
+    sets.insert(d.set);
     if (d.style)
       o.node_styles[it->second] =
           NodeStyle{d.style->fill, d.style->stroke, d.style->stroke, d.style->text};
   }
   const std::string file = std::filesystem::path(join.file).filename().string();
-  if (legend_set < join.sets.size()) {
-    const analysis::NodeDataSet& set = join.sets[legend_set];
+  if (sets.size() == 1) {
+    const analysis::NodeDataSet& set = join.sets[*sets.begin()];
     o.title = fmt::format("Node data \u00b7 {}{} \u00b7 {}", file,
                           set.graph_id.empty() ? "" : " \u00b7 " + set.graph_id,
                           set.scale == analysis::NodeDataScale::kDefault
                               ? std::string("values")
                               : analysis::to_string(set.scale));
-    for (const auto& item : set.legend) o.items.push_back({item.colour, item.label});
-  } else {
+  } else if (sets.empty()) {
     o.title = fmt::format("Node data \u00b7 {} \u00b7 no key names a node of this graph", file);
+  } else {
+    o.title = fmt::format("Node data \u00b7 {} \u00b7 {} value sets", file, sets.size());
+  }
+  // Each set's swatches; with several, the first of each names its graph id.
+  for (size_t k : sets) {
+    const analysis::NodeDataSet& set = join.sets[k];
+    for (size_t i = 0; i < set.legend.size(); ++i) {
+      const std::string prefix = sets.size() > 1 && i == 0
+                                     ? (set.graph_id.empty() ? "every graph" : set.graph_id) + ": "
+                                     : "";
+      o.items.push_back({set.legend[i].colour, prefix + set.legend[i].label});
+    }
   }
   o.note =
       fmt::format("no value ({} nodes) \u00b7 {} with values", model.nodes.size() - valued, valued);
