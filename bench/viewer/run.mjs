@@ -8,6 +8,7 @@
 //           every frame (includes the browser's rasterisation; 16.7 ms = 60 Hz)
 //   toggle  expand and collapse of five different groups: WebAssembly re-layout + next frame
 //           (median; max in the JSON output)
+//   flatten on and off, and every step of the depth slider (max), likewise
 // in headless Chromium. Targets (issue 4): 10k paint < 1.5 s, 100k < 5 s, frame < 16 ms,
 // toggle < 100 ms at 10k.
 //
@@ -102,6 +103,19 @@ for (const blocks of BLOCKS) {
     }
     return times;
   });
+  // Flatten on and off, then the depth slider from the top to every level and back to the
+  // initial level, each time layout + the next frame (docs/viewer.md, "Flatten and depth").
+  const structure = await page.evaluate(async () => {
+    const t = window.etvizTest;
+    if (!(await t.ready()) || !t.groupCount()) return null;
+    const flatOn = await t.setFlat(true);
+    const flatOff = await t.setFlat(false);
+    const start = t.depth();
+    const depth = [];
+    for (let level = 0; level <= start.levels; level++) depth.push((await t.setDepth(level)).ms);
+    depth.push((await t.setDepth(start.level)).ms);
+    return { flatOn: flatOn.ms, flatOff: flatOff.ms, depth, levels: start.levels };
+  });
   await page.screenshot({ path: path.join(OUT, `gen_${blocks}.png`) });
   await context.close();
   const pick = (exp) => toggle && median(toggle.filter((t) => t.expanded === exp).map((t) => t.total));
@@ -113,6 +127,8 @@ for (const blocks of BLOCKS) {
     expandMaxMs: toggle && Math.max(...toggle.filter((t) => t.expanded === 1).map((t) => t.total)),
     collapseMaxMs: toggle && Math.max(...toggle.filter((t) => t.expanded === 0).map((t) => t.total)),
     warmupMs,
+    flattenMs: structure && structure.flatOn, unflattenMs: structure && structure.flatOff,
+    depthMaxMs: structure && Math.max(...structure.depth), depthMs: structure && structure.depth,
     errors: log.errors.length,
   });
 }
@@ -122,8 +138,8 @@ if (args.json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   const f = (v, d = 0) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(d));
-  console.log('| nodes | etviz write | page size | first paint | draw median (p95) | frame interval median (p95) | expand | collapse |');
-  console.log('|------:|-----------:|----------:|------------:|------------------:|----------------------------:|-------:|---------:|');
+  console.log('| nodes | etviz write | page size | first paint | draw median (p95) | frame interval median (p95) | expand | collapse | flatten on / off | depth step (max) |');
+  console.log('|------:|-----------:|----------:|------------:|------------------:|----------------------------:|-------:|---------:|-----------------:|-----------------:|');
   for (const r of rows)
-    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.intervalMedian, 1)} ms (${f(r.intervalP95, 1)}) | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms |`);
+    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.intervalMedian, 1)} ms (${f(r.intervalP95, 1)}) | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms | ${f(r.flattenMs)} / ${f(r.unflattenMs)} ms | ${f(r.depthMaxMs)} ms |`);
 }

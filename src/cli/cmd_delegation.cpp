@@ -81,6 +81,7 @@ void register_delegation(CLI::App& app) {
   cmd->add_flag("--graph", opt->graph,
                 "Print the program as indented text with each delegate's subgraph inlined");
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_delegation(*opt)); });
 }
 

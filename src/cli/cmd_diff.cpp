@@ -173,6 +173,7 @@ void register_trace(CLI::App& app) {
                   "passes.json: a trace file (etviz.trace/1, docs/diff.md) that names the "
                   "snapshots; passes.html: a page that steps through them")
       ->required();
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_trace(*opt)); });
 }
 
@@ -197,6 +198,7 @@ void register_diff(CLI::App& app) {
   cmd->add_option("-o,--output", opt->output,
                   "Write to this file instead of stdout; PAGE.html writes a page that steps "
                   "through the graphs and shows them side by side");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_diff(*opt)); });
 }
 

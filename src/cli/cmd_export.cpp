@@ -335,6 +335,7 @@ void register_export(CLI::App& app) {
   cmd->add_option("--paper", opt->paper, "PDF page size when paged: a4 (default), letter, a3")
       ->check(CLI::IsMember({"a4", "letter", "a3"}));
   cmd->add_flag("-q,--quiet", opt->quiet, "No progress or summary on stderr");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_export(*opt)); });
 }
 

@@ -21,13 +21,19 @@ struct InfoOptions {
   std::string method;
   bool json = false;
   std::string output;
+  bool quiet = false;
 };
 
 int run_info(const InfoOptions& opt) {
+  const Progress progress(opt.quiet);
+  progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.data;
   auto doc = open_document(opt.file, open);
   if (!doc) return report_error(doc.error());
+  size_t nodes = 0;
+  for (const Graph& g : doc->graphs) nodes += g.nodes.size();
+  progress(fmt::format("summarising {} graphs ({} nodes)", doc->graphs.size(), nodes));
   auto summary = analysis::summarize(*doc, opt.method);
   if (!summary) return report_error(summary.error().within(opt.file));
   const std::string text =
@@ -48,6 +54,8 @@ void register_info(CLI::App& app) {
   cmd->add_option("--method", opt->method, "Only this method");
   cmd->add_flag("--json", opt->json, "Print one JSON object (see docs/cli.md)");
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
+  cmd->add_flag("-q,--quiet", opt->quiet, "No progress on stderr");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_info(*opt)); });
 }
 

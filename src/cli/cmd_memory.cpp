@@ -62,6 +62,7 @@ void register_memory(CLI::App& app) {
           CLI::ignore_case));
   cmd->add_option("--rows", opt->rows, "Tensors listed per arena at its peak (default 12)");
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_memory(*opt)); });
 }
 

@@ -99,6 +99,7 @@ void register_profile(CLI::App& app) {
   cmd->add_option("--format", opt->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_profile(*opt)); });
 }
 

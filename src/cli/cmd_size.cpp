@@ -97,6 +97,7 @@ void register_size(CLI::App& app) {
                                                                     {"json", SizeFormat::kJson}},
                                   CLI::ignore_case));
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_size(*opt)); });
 }
 

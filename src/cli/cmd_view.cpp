@@ -161,6 +161,7 @@ void register_view(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "view", "Write the interactive HTML graph viewer (the default: `etviz FILE -o model.html`)");
   add_view_options(cmd, opt);
+  add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_view(*opt)); });
 }
 

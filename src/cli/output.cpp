@@ -6,12 +6,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include "cli/commands.h"
+#include "core/budget.h"
 #include "core/mapped_file.h"
 #include "core/text.h"
 
@@ -29,20 +33,75 @@ void set_exit_code(int code) {
 }
 
 int report_error(const Error& error) {
-  fmt::print(stderr, "etviz: error: {}\n", terminal_safe(error.message()));
+  fmt::print(stderr, "etviz: error: {}\n", terminal_safe(shown_text(error.message())));
   return 1;
 }
 
-Progress::Progress(bool quiet) : start_(std::chrono::steady_clock::now()), quiet_(quiet) {}
+struct Progress::State {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  bool quiet = false;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::string pending;  // the step in flight, not printed yet
+  bool stop = false;
+  std::thread watcher;
+
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  void print(const std::string& what) {
+    fmt::print(stderr, "etviz: [{:.1f}s] {}\n", seconds(), terminal_safe(what));
+  }
+  ~State() {
+    if (!watcher.joinable()) return;
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    wake.notify_all();
+    watcher.join();
+  }
+};
+
+Progress::Progress(bool quiet) : state_(std::make_shared<State>()) {
+  state_->quiet = quiet;
+}
 
 void Progress::operator()(const std::string& what, bool always) const {
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  if (!quiet_ && (always || s > 1.0))
-    fmt::print(stderr, "etviz: [{:.1f}s] {}\n", s, terminal_safe(what));
+  State& st = *state_;
+  if (st.quiet) return;
+  std::lock_guard lock(st.mutex);
+  if (always || st.seconds() > 1.0) {
+    st.pending.clear();
+    st.print(what);
+    return;
+  }
+  st.pending = what;
+  if (st.watcher.joinable()) return;
+  // Prints the step in flight at one second, unless it ended (or the run did) before.
+  st.watcher = std::thread([&st] {
+    std::unique_lock lk(st.mutex);
+    if (st.wake.wait_until(lk, st.start + std::chrono::seconds(1), [&] { return st.stop; })) return;
+    if (!st.pending.empty()) st.print(st.pending + " ...");
+    st.pending.clear();
+  });
+}
+
+void add_budget_options(CLI::App* cmd) {
+  Budget& b = run_budget();
+  auto* group = cmd->add_option_group("Budget", "What one run may spend (docs/limits.md)");
+  group
+      ->add_option("--max-inflated", b.inflated_bytes,
+                   "Bytes inflated from archive members (.pt2, .etrecord) in total (256M)")
+      ->transform(CLI::AsSizeValue(false));
+  group->add_option("--max-json-string", b.json_string, "Longest string in a JSON document (16M)")
+      ->transform(CLI::AsSizeValue(false));
+  group->add_option("--max-json-depth", b.json_depth, "Nesting depth of a JSON document (256)");
+  group->add_option("--max-nodes", b.nodes, "Graph nodes of one file, all graphs (5000000)");
 }
 
 void warn(const std::string& message) {
-  fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(message));
+  fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(shown_text(message)));
 }
 
 namespace {
@@ -61,10 +120,25 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
+// Text reports with every line cut to kMaxShownText (core/text.h): a line that long holds a
+// model string of that size, which no report shows whole.
+std::string shown_lines(const std::string& text) {
+  std::string out;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    end = end == std::string::npos ? text.size() : end + 1;
+    const std::string_view line = std::string_view(text).substr(at, end - at);
+    out += line.size() > kMaxShownText ? shown_text(line) + (line.back() == '\n' ? "\n" : "")
+                                       : std::string(line);
+    at = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 int write_output(const std::string& path, const std::string& raw, OutputKind kind) {
-  const std::string safe = kind == OutputKind::kText   ? terminal_safe(raw)
+  const std::string safe = kind == OutputKind::kText   ? terminal_safe(shown_lines(raw))
                            : kind == OutputKind::kJson ? json_terminal_safe(raw)
                                                        : std::string();
   const bool as_is = kind == OutputKind::kPage || kind == OutputKind::kBinary;

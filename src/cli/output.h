@@ -1,7 +1,9 @@
 #pragma once
 // Shared CLI plumbing: results to stdout or -o, errors as one line on stderr.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "core/status.h"
@@ -26,17 +28,23 @@ enum class OutputKind { kText, kJson, kPage, kBinary };
 int write_output(const std::string& path, const std::string& text,
                  OutputKind kind = OutputKind::kText);
 
-// Progress on stderr for runs that take a while: "etviz: [2.3s] laying out ...", once the run
-// (from construction) has taken over a second, or always when `always`; nothing when quiet.
+// Progress on stderr for runs that take a while: "etviz: [2.3s] laying out ...". A step is
+// printed when it starts once the run (from construction) has taken over a second, or always
+// when `always`; a step still running when the run reaches one second is printed then (a
+// watcher thread), so a long first step (reading a million-node program) is announced too.
+// Nothing when quiet.
 class Progress {
  public:
   explicit Progress(bool quiet = false);
   void operator()(const std::string& what, bool always = false) const;
 
  private:
-  std::chrono::steady_clock::time_point start_;
-  bool quiet_;
+  struct State;
+  std::shared_ptr<State> state_;
 };
+
+// The --max-* options of the run's budget (core/budget.h) on a command that reads files.
+void add_budget_options(CLI::App* cmd);
 
 // Columns of the terminal stdout writes to: its window size when stdout is a terminal, else
 // $COLUMNS when set, else 0 (no limit: a pipe or file gets whole lines).

@@ -36,6 +36,22 @@ size_t decode(std::string_view s, size_t i, char32_t& c) {
 
 }  // namespace
 
+std::string shown_text(std::string_view text, size_t max) {
+  if (text.size() <= max) return std::string(text);
+  size_t cut = max;
+  // Back up over continuation bytes so the kept part ends on a whole character.
+  while (cut > 0 && max - cut < 3 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(text.substr(0, cut));
+  const std::string digits = std::to_string(text.size() - cut);
+  out += "\u2026[+";
+  for (size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && (digits.size() - k) % 3 == 0) out += ',';
+    out += digits[k];
+  }
+  out += " bytes]";
+  return out;
+}
+
 std::string terminal_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());

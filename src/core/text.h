@@ -3,10 +3,19 @@
 // (C0 but newline and tab, DEL, C1), escape sequences and bidirectional-override characters
 // can retitle a terminal, clear it, fake output or reorder what is read. They are shown
 // escaped, as `ls` and git do: "\x1b", "\u202e"; invalid UTF-8 bytes as "\xff".
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace etviz {
+
+// Longest model string a report or page shows whole. Longer ones (a hostile file's 100 MB
+// node name, which `info` would otherwise print escaped at three times its size) are cut at a
+// character boundary and end with a visible marker: "…[+99,934,464 bytes]".
+inline constexpr size_t kMaxShownText = size_t{64} << 10;
+// `text` when it fits in `max` bytes, else its first whole UTF-8 characters up to `max` bytes
+// and the marker.
+std::string shown_text(std::string_view text, size_t max = kMaxShownText);
 
 // For text reports and messages: newline and tab kept, everything above escaped.
 std::string terminal_safe(std::string_view text);

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/budget.h"
 #include "core/bytes.h"
 #include "formats/delegates/delegate_decoder.h"
 #include "formats/executorch/bundled_program_reader.h"
@@ -83,6 +84,13 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
     }
   }
   if (!doc) return doc;
+  // The run's node budget (core/budget.h) for every format; the .pte reader checks before
+  // building its graphs, the others once read.
+  uint64_t nodes = 0;
+  for (const Graph& g : doc->graphs) nodes += g.nodes.size();
+  if (nodes > run_budget().nodes)
+    return over_budget(path + ": graph nodes (all graphs)", nodes, run_budget().nodes,
+                       "--max-nodes", false);
   for (const std::string& data : options.data_files) {
     auto ptd = MappedFile::open(data);
     if (!ptd) return ptd.error();

@@ -18,8 +18,10 @@ Table::Table(std::vector<std::string> header, std::vector<Align> align)
 void Table::add_row(std::vector<std::string> row) {
   row.resize(header_.size());
   // Escaped here, before widths are measured, so a name with control characters keeps its
-  // column (the output writer escapes whatever else reaches a terminal).
-  for (std::string& cell : row) cell = terminal_safe(cell);
+  // column (the output writer escapes whatever else reaches a terminal). A cell sets its
+  // column's width for every row, so a long one is cut shorter than other text (kMaxCell).
+  for (std::string& cell : row)
+    cell = terminal_safe(cell.size() > kMaxCell ? shown_text(cell, kMaxCell) : cell);
   rows_.push_back(std::move(row));
 }
 

@@ -22,6 +22,9 @@ class Table {
   std::string to_csv() const;
   std::string to_markdown() const;
 
+  // Longest cell kept whole, in bytes; longer ones end with core/text.h's visible marker.
+  static constexpr size_t kMaxCell = 1024;
+
  private:
   std::vector<std::string> header_;
   std::vector<Align> align_;

@@ -111,10 +111,13 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
     return Error(fmt::format("{}: --stages found {} stage{} (graphs: {})", page.file_name,
                              stage_graphs.size(), stage_graphs.size() == 1 ? "" : "s",
                              doc.top_level_names()));
+  render::html::PageStats own_stats;
+  if (!stats) stats = &own_stats;
   auto html = steps && stage_graphs.size() >= 2
                   ? render::html::write_timeline_page(doc, stage_graphs, page, stats)
                   : render::html::write_html_page(doc, page, more, stats);
   if (!html) return html.error().within(page.file_name);
+  for (const auto& w : stats->warnings) request.warnings.push_back(w);
   return html;
 }
 

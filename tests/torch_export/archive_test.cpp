@@ -1,6 +1,8 @@
 // Generated .pt2 (both layouts, several models) and .etrecord archives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "export_model.h"
 #include "formats/open_document.h"
 #include "test_util.h"
@@ -28,6 +30,20 @@ TEST(Pt2Archive, Layout2024) {
   EXPECT_EQ(doc->graphs[0].name, "exported_program");
   EXPECT_EQ(find_attr(doc->properties, "version")->value, "1");
   EXPECT_EQ(find_attr(doc->properties, "serialized_state_dict.json")->value, "64 bytes (not read)");
+  // Parameters are named by their fully qualified names from the graph signature, the user
+  // input and output by theirs, not by placeholder names (p_layers_0_..., arg0_1).
+  const Graph& g = doc->graphs[0];
+  std::vector<std::string> constants;
+  for (const Node& n : g.nodes)
+    if (n.kind == NodeKind::kConstant) constants.push_back(n.name);
+  ASSERT_EQ(constants.size(), 9u);  // one block: 4 attention, 3 feed-forward, 2 norm weights
+  for (const char* fqn : {"layers.0.attention.wq.weight", "layers.0.attention_norm.weight",
+                          "layers.0.feed_forward.w2.weight"})
+    EXPECT_NE(std::find(constants.begin(), constants.end(), fqn), constants.end()) << fqn;
+  const auto input = std::find_if(g.nodes.begin(), g.nodes.end(),
+                                  [](const Node& n) { return n.kind == NodeKind::kInput; });
+  ASSERT_NE(input, g.nodes.end());
+  EXPECT_EQ(input->name, "x");
 }
 
 TEST(Pt2Archive, NewLayoutWithSeveralModelsAndWeights) {

@@ -1,9 +1,13 @@
 #include "render/html/html_page.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
+#include <cstring>
+#include <functional>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "formats/open_document.h"
 #include "render/html/page_data.h"
 #include "render/html/view_model.h"
@@ -140,6 +144,114 @@ TEST(HtmlPage, HostileStringsNeverAppearAsMarkup) {
   size_t closes = 0;
   for (size_t p = 0; (p = page->find("</script>", p)) != std::string::npos; ++p) ++closes;
   EXPECT_EQ(closes, viewer_has_wasm_layout() ? 3u : 2u);
+}
+
+// What web/src/data.js does with the column encoding, in C++: inflate the stream, cut it by
+// the directory, put each column where the head references it.
+nlohmann::json decode_columns(const EncodedPageData& d) {
+  std::string raw;
+  z_stream zs{};
+  EXPECT_EQ(inflateInit2(&zs, 15 + 16), Z_OK);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(d.compressed.data()));
+  zs.avail_in = static_cast<uInt>(d.compressed.size());
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    char buf[1 << 16];
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    raw.append(buf, sizeof buf - zs.avail_out);
+  }
+  inflateEnd(&zs);
+  EXPECT_EQ(rc, Z_STREAM_END);
+  nlohmann::json head = nlohmann::json::parse(d.head);
+  std::vector<nlohmann::json> cols;
+  size_t off = 0;
+  for (const auto& c : head["columns"]) {
+    const std::string type = c[0];
+    const size_t count = c[1], bytes = c[2];
+    EXPECT_LE(off + bytes, raw.size());
+    const char* p = raw.data() + off;
+    nlohmann::json col = nlohmann::json::array();
+    if (type == "json") {
+      col = nlohmann::json::parse(std::string(p, bytes));
+      EXPECT_LE(bytes, kPageStringChunk + kMaxShownText * 6 + 16) << "string chunks stay small";
+    } else {
+      EXPECT_EQ(bytes, count * (type == "f64" ? 8 : 4)) << type;
+      for (size_t i = 0; i < count; ++i) {
+        int32_t v32 = 0;
+        double v64 = 0;
+        if (type == "f64")
+          std::memcpy(&v64, p + i * 8, 8);
+        else
+          std::memcpy(&v32, p + i * 4, 4);
+        if (type == "i32")
+          col.push_back(v32);
+        else if (type == "t32")
+          col.push_back(v32 / 10.0);
+        else
+          col.push_back(v64);
+      }
+    }
+    cols.push_back(std::move(col));
+    off += bytes;
+  }
+  EXPECT_EQ(off, raw.size()) << "the directory covers the stream exactly";
+  std::function<void(nlohmann::json&)> resolve = [&](nlohmann::json& j) {
+    if (j.is_object() && j.contains("$col")) {
+      j = cols.at(j["$col"].get<size_t>());
+    } else if (j.is_object() && j.contains("$strings")) {
+      nlohmann::json all = nlohmann::json::array();
+      for (size_t k : j["$strings"].get<std::vector<size_t>>())
+        for (auto& s : cols.at(k)) all.push_back(s);
+      j = std::move(all);
+    } else if (j.is_structured()) {
+      for (auto& item : j) resolve(item);
+    }
+  };
+  nlohmann::json data = head["data"];
+  resolve(data);
+  return data;
+}
+
+// The column encoding holds exactly what the JSON encoding holds, on corpus programs with
+// delegates, quantization and several methods.
+TEST(PageData, ColumnsDecodeToTheJsonEncoding) {
+  for (const char* name :
+       {"pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__"
+        "resources__xor.9c80c531.pte",
+        "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"}) {
+    auto doc = open_document(std::string(ETVIZ_CORPUS_DIR) + "/" + name);
+    ASSERT_TRUE(doc.ok()) << name;
+    std::vector<ViewModel> views;
+    for (int32_t g : top_level_graphs(*doc))
+      views.push_back(build_view_model(*doc, g, analysis::default_category_config()));
+    const PageSource source{"model.pte", 1};
+    auto json = encode_page_data(*doc, source, analysis::default_category_config(), views, false);
+    auto columns = encode_page_data(*doc, source, analysis::default_category_config(), views, true);
+    ASSERT_TRUE(json.ok() && columns.ok()) << name;
+    EXPECT_TRUE(json->compressed.empty());
+    EXPECT_GT(columns->columns, 10u);
+    EXPECT_LT(columns->head.size(), json->head.size() / 2) << "columns leave the head";
+    EXPECT_EQ(decode_columns(*columns), nlohmann::json::parse(json->head)) << name;
+  }
+}
+
+// A model string over kMaxShownText reaches the page cut, with the marker.
+TEST(PageData, LongStringsAreCutWithAMarker) {
+  Document doc = nested_document();
+  doc.graphs[0].nodes[1].op = std::string(kMaxShownText + 5000, 'q');
+  std::vector<ViewModel> views{build_view_model(doc, 0, analysis::default_category_config())};
+  auto data = encode_page_data(doc, {"m.pte", 1}, analysis::default_category_config(), views, true);
+  ASSERT_TRUE(data.ok());
+  const nlohmann::json decoded = decode_columns(*data);
+  bool found = false;
+  for (const auto& s : decoded["strings"])
+    if (s.get<std::string>().rfind("qqqq", 0) == 0) {
+      found = true;
+      EXPECT_EQ(s.get<std::string>(), std::string(kMaxShownText, 'q') + "\u2026[+5,000 bytes]");
+    }
+  EXPECT_TRUE(found);
 }
 
 TEST(HtmlPage, CompressesLargeDataAndRejectsEmptyDocuments) {

@@ -18,6 +18,7 @@ export function visibleControls(text) {
 }
 export function showControls(value) {
   if (typeof value === 'string') return CONTROLS.test(value) ? (CONTROLS.lastIndex = 0, visibleControls(value)) : value;
+  if (ArrayBuffer.isView(value)) return value;  // decoded columns of numbers
   if (Array.isArray(value)) {
     if (value.length && typeof value[0] === 'number') return value;  // columns of numbers
     for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'number') value[i] = showControls(value[i]);
@@ -34,18 +35,110 @@ export async function readEmbeddedData(doc) {
 async function decodeData(el) {
   const encoding = el.dataset.encoding || 'json';
   if (encoding === 'json') return JSON.parse(el.textContent);
-  if (encoding === 'gzip-base64') {
-    const binary = atob(el.textContent.trim());
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return JSON.parse(await new Response(stream).text());
+  if (encoding === 'columns') {
+    const parts = Array.from(el.ownerDocument.querySelectorAll(`script[data-part-of="${el.id}"]`));
+    return decodeColumns(JSON.parse(el.textContent), parts.map((p) => () => {
+      const text = p.textContent;
+      p.textContent = '';  // the page keeps no second copy of the data
+      return base64Bytes(text);
+    }));
   }
   throw new Error(`unknown data encoding "${encoding}"`);
 }
 
-const i32 = (a) => Int32Array.from(a || []);
-const f64 = (a) => Float64Array.from(a || []);
+function base64Bytes(text) {
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text.trim());
+  const binary = atob(text.trim());
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// The column encoding (src/render/html/page_data.h): `head.data` is the page data with each
+// big column replaced by {$col: k} and the string table by {$strings: [k, ...]}; the columns'
+// bytes, in directory order (`head.columns`: [type, count, bytes]), make one gzip stream cut
+// into base64 parts. `parts` are functions returning each part's bytes, called one at a time,
+// so only one part and one column are ever held besides the decoded arrays: no string or
+// buffer grows with the whole page (a million-node graph is ~0.5 GiB of columns).
+export async function decodeColumns(head, parts) {
+  const dir = head.columns;
+  let next = 0;
+  const source = new ReadableStream({
+    pull(ctl) {
+      if (next < parts.length) ctl.enqueue(parts[next++]());
+      else ctl.close();
+    },
+  });
+  const reader = source.pipeThrough(new DecompressionStream('gzip')).getReader();
+  const cols = new Array(dir.length);
+  let c = 0;
+  let buf = null;
+  let filled = 0;
+  const advance = () => {
+    // Completes columns that are full (empty ones at once) and opens the next.
+    for (;;) {
+      if (buf && filled < buf.length) return;
+      if (buf) {
+        cols[c] = column(dir[c], buf);
+        c++;
+      }
+      buf = null;
+      if (c >= dir.length) return;
+      buf = new Uint8Array(dir[c][2]);
+      filled = 0;
+    }
+  };
+  advance();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    for (let off = 0; off < value.length;) {
+      if (!buf) throw new Error('the page data holds more bytes than its directory lists');
+      const n = Math.min(buf.length - filled, value.length - off);
+      buf.set(value.subarray(off, off + n), filled);
+      filled += n;
+      off += n;
+      advance();
+    }
+  }
+  if (c < dir.length) throw new Error(`the page data ends after ${c} of its ${dir.length} columns`);
+  return resolveColumns(head.data, cols);
+}
+
+function column([type, count], bytes) {
+  switch (type) {
+    case 'i32': return new Int32Array(bytes.buffer, 0, count);
+    case 'f64': return new Float64Array(bytes.buffer, 0, count);
+    case 't32': {  // reals in tenths
+      const t = new Int32Array(bytes.buffer, 0, count);
+      const out = new Float64Array(count);
+      for (let i = 0; i < count; i++) out[i] = t[i] / 10;
+      return out;
+    }
+    case 'json': return JSON.parse(new TextDecoder().decode(bytes));
+    default: throw new Error(`unknown column type "${type}"`);
+  }
+}
+
+function resolveColumns(value, cols) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (value[i] && typeof value[i] === 'object') value[i] = resolveColumns(value[i], cols);
+    return value;
+  }
+  if (!value || typeof value !== 'object') return value;
+  if ('$col' in value) return cols[value.$col];
+  if ('$strings' in value) {
+    const out = [];
+    for (const k of value.$strings) for (const s of cols[k]) out.push(s);
+    return out;
+  }
+  for (const k of Object.keys(value)) value[k] = resolveColumns(value[k], cols);
+  return value;
+}
+
+// Columns arrive as typed arrays (column encoding) or plain arrays (JSON encoding).
+const i32 = (a) => (a instanceof Int32Array ? a : Int32Array.from(a || []));
+const f64 = (a) => (a instanceof Float64Array ? a : Float64Array.from(a || []));
 
 // One graph of the page, with helpers that resolve string ids.
 export class GraphModel {
@@ -85,8 +178,11 @@ export class GraphModel {
       name: i32(gr.name), label: i32(gr.label), kind: i32(gr.kind), parent: i32(gr.parent),
       owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
       atOff: i32(gr.atOff || [0]), atKey: i32(gr.atKey), atVal: i32(gr.atVal), badge: i32(gr.badge),
+      opOff: i32(gr.opOff || [0]), opKey: i32(gr.opKey), opCount: i32(gr.opCount),
+      ctens: f64(gr.ctens), params: f64(gr.params), pbytes: f64(gr.pbytes),
     };
     this.initialExpanded = Uint8Array.from(gr.expanded || []);
+    this.groupKinds = Array.from(this.g.kind, (k) => this.s(k));
     // What the embedded layout was computed with; re-layout uses the same (page-wide).
     this.layoutOptions = Float64Array.from(data.layoutOptions || []);
     this.qdq = g.qdq || [];
@@ -135,6 +231,14 @@ export class GraphModel {
     const out = [];
     for (let k = this.g.atOff[g]; k < this.g.atOff[g + 1]; k++) out.push([this.s(this.g.atKey[k]), this.s(this.g.atVal[k])]);
     return out;
+  }
+  // What group g holds (view_model.h, ViewGroup::ops and constants): [[op, count]] most
+  // frequent first, and the constant tensors its nodes read, each once.
+  groupContents(g) {
+    const G = this.g;
+    const ops = [];
+    if (G.opOff.length > g + 1) for (let k = G.opOff[g]; k < G.opOff[g + 1]; k++) ops.push([this.s(G.opKey[k]), G.opCount[k]]);
+    return { ops, tensors: G.ctens[g] || 0, parameters: G.params[g] || 0, bytes: G.pbytes[g] || 0 };
   }
   value(id) {
     const v = this.v;

@@ -1,7 +1,7 @@
 // One graph's view: its expand state, camera and layout, the boxes that state shows, and
 // hit testing against them. Kept per graph, so switching graphs comes back to the same place.
 import { Camera } from './camera.js';
-import { computeVisibility, visibleBoxes } from './visibility.js';
+import { computeVisibility, visibleBoxes, flattenHierarchy, FLATTENED_KINDS } from './visibility.js';
 import { layoutBounds } from './layout_wasm.js';
 import { junctions } from './routes.js';
 import { FRAME_HEADER } from './render.js';
@@ -12,15 +12,33 @@ export class GraphView {
     this.expanded = Uint8Array.from(model.initialExpanded);
     this.camera = new Camera();
     this.fitted = false;
+    this.flat = false;  // module boxes dissolved ("flatten"); the layout was made that way
     this.setLayout(model.initialLayout);
+  }
+
+  // The hierarchy laid out and drawn: the model's own, or with module boxes dissolved
+  // (visibility.js, flattenHierarchy; computed once per graph).
+  get hierarchy() { return this.hierarchyFor(this.flat); }
+  // Whether flatten changes anything here (the graph has module or repeat boxes).
+  get flattens() { return this.hierarchyFor(true).groups.length < this.model.groupCount; }
+  hierarchyFor(flat) {
+    const m = this.model;
+    if (!flat) return { parent: m.g.parent, nodeGroup: m.n.group, depth: m.groupDepth, dissolved: null, groups: null, index: null };
+    if (!m.flatHierarchy) {
+      const dissolve = new Uint8Array(m.groupCount);
+      for (let g = 0; g < m.groupCount; g++) dissolve[g] = FLATTENED_KINDS.has(m.groupKind(g)) ? 1 : 0;
+      m.flatHierarchy = flattenHierarchy(m.g.parent, m.n.group, dissolve);
+    }
+    return m.flatHierarchy;
   }
 
   setLayout(layout) {
     const m = this.model;
     this.layout = layout;
-    this.vis = computeVisibility(m.g.parent, m.n.group, this.expanded);
-    this.boxes = visibleBoxes(this.vis, this.expanded);
-    this.framesByDepth = Array.from(this.boxes.frames).sort((a, b) => m.groupDepth[a] - m.groupDepth[b]);
+    const h = this.hierarchy;
+    this.vis = computeVisibility(h.parent, h.nodeGroup, this.expanded);
+    this.boxes = visibleBoxes(this.vis, this.expanded, h.dissolved);
+    this.framesByDepth = Array.from(this.boxes.frames).sort((a, b) => h.depth[a] - h.depth[b]);
     // Edge bounding boxes for culling; edges without a route are hidden inside a group.
     const eb = new Float64Array(4 * m.edgeCount);
     const { ptOff, pts } = layout;

@@ -31,21 +31,40 @@ class WasmLayout {
   // the page was written with (C++ chose them: page data "layoutOptions"). The arrays go to
   // the engine as the model holds them and come back in the shape GraphModel.initialLayout
   // has, at the page's precision: laying out the initial expand state reproduces the
-  // embedded layout exactly.
-  run(model, expanded) {
+  // embedded layout exactly. `hierarchy` (GraphView.hierarchy) with a `groups` list lays out
+  // only those groups (flatten): the engine sees them renumbered, the result comes back in
+  // the model's numbering with dissolved groups at zero size.
+  run(model, expanded, hierarchy = null) {
+    const sub = hierarchy && hierarchy.groups ? hierarchy : null;
+    let nodeGroup = model.n.group, groupParent = model.g.parent, groupExpanded = expanded;
+    let cw = model.g.cw, ch = model.g.ch;
+    if (sub) {
+      const { groups, index } = sub;
+      nodeGroup = Int32Array.from(sub.nodeGroup, (g) => (g >= 0 ? index[g] : -1));
+      groupParent = Int32Array.from(groups, (g) => (sub.parent[g] >= 0 ? index[sub.parent[g]] : -1));
+      groupExpanded = Uint8Array.from(groups, (g) => expanded[g]);
+      cw = Float64Array.from(groups, (g) => model.g.cw[g]);
+      ch = Float64Array.from(groups, (g) => model.g.ch[g]);
+    }
     const r = this.module.etvizLayout({
-      nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup: model.n.group,
+      nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup,
       edgeSource: model.e.src, edgeTarget: model.e.dst, edgeSourcePort: model.e.sp,
       edgeTargetPort: model.e.tp, edgeSkip: model.e.detached,
-      groupParent: model.g.parent, groupExpanded: expanded,
-      groupCollapsedWidth: model.g.cw, groupCollapsedHeight: model.g.ch,
+      groupParent, groupExpanded,
+      groupCollapsedWidth: cw, groupCollapsedHeight: ch,
       options: model.layoutOptions,
     });
     this.lastStructureReused = r.structureReused;
     this.lastLaidOut = r.laidOut;
+    const full = (a) => {
+      if (!sub) return a;
+      const out = new Float64Array(model.groupCount);
+      sub.groups.forEach((g, k) => { out[g] = a[k]; });
+      return out;
+    };
     return {
       nx: r.nodeX, ny: r.nodeY, nw: r.nodeW, nh: r.nodeH,
-      gx: r.groupX, gy: r.groupY, gw: r.groupW, gh: r.groupH,
+      gx: full(r.groupX), gy: full(r.groupY), gw: full(r.groupW), gh: full(r.groupH),
       ptOff: r.offsets, pts: r.points, share: r.share,
       shareN: r.shareCount, lx: r.labelX, ly: r.labelY,
       nodeCount: model.nodeCount,

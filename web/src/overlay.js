@@ -22,6 +22,7 @@
 //                              the same graph, layout and camera with its own decoration
 //                              (a selection, search and camera shared by all)
 //   panelSection(node)      -> null or an element the panel shows under the node's title
+//   groupPanelSection(g)    -> null or an element the panel shows for a selected group
 //   onGraph()               the graph on show or the theme changed
 //   onSelect(node)          a node was selected (-1: cleared)
 //   facade()                -> an object of read-only helpers for tests (docs/viewer.md)
@@ -74,6 +75,15 @@ export class OverlayHost {
     const out = [];
     for (const o of this.overlays) {
       const el = o.panelSection ? o.panelSection(node) : null;
+      if (el) out.push(el);
+    }
+    return out;
+  }
+
+  groupPanelSections(g) {
+    const out = [];
+    for (const o of this.overlays) {
+      const el = o.groupPanelSection ? o.groupPanelSection(g) : null;
       if (el) out.push(el);
     }
     return out;

@@ -156,7 +156,50 @@ export function showEdge(root, m, e, onJump) {
   link(`Consumers (${consumers.size})`, [...consumers]);
 }
 
-export function showGroup(root, m, data, g, expanded, onToggle) {
+// 1234 -> "1,234"; 7.2e6 -> "7.2 M" (with the exact figure in a tooltip).
+export function formatCount(n) {
+  if (n < 1e5) return n.toLocaleString('en-US');
+  const [d, u] = n >= 1e9 ? [1e9, 'G'] : n >= 1e6 ? [1e6, 'M'] : [1e3, 'k'];
+  return `${(n / d).toFixed(n / d < 10 ? 2 : 1)} ${u}`;
+}
+
+// What a group holds (view_model.h, ViewGroup::ops and its constants): the constants its
+// nodes read, each once, and its operators by op; clicking an op finds its nodes.
+function showContents(root, m, g, onSearch) {
+  const c = m.groupContents(g);
+  const s = section(root, 'Contents');
+  s.classList.add('group-contents');
+  if (c.tensors) {
+    const r = el('div', 'kv');
+    r.appendChild(el('span', 'k', 'parameters'));
+    const v = el('span', 'v group-params', `${formatCount(c.parameters)} in ${c.tensors.toLocaleString('en-US')} tensor${c.tensors === 1 ? '' : 's'}, ${formatBytes(c.bytes)}`);
+    v.title = `${c.parameters.toLocaleString('en-US')} elements, ${c.bytes.toLocaleString('en-US')} bytes: every constant tensor (parameter, buffer, constant) a node inside reads, counted once however many read it`;
+    r.appendChild(v);
+    s.appendChild(r);
+  } else {
+    row(s, 'parameters', 'none (no node inside reads a constant)');
+  }
+  const total = c.ops.reduce((a, [, n]) => a + n, 0);
+  row(s, 'operators', total ? `${total.toLocaleString('en-US')} (${c.ops.length} kind${c.ops.length === 1 ? '' : 's'})` : 'none');
+  if (!c.ops.length) return;
+  const table = el('table', 'op-table group-ops');
+  const head = el('tr');
+  head.append(el('th', null, 'op'), el('th', 'num', 'count'));
+  table.appendChild(head);
+  for (const [op, n] of c.ops) {
+    const tr = el('tr');
+    const name = el('td');
+    const b = el('button', 'link', op);
+    b.title = `Find the ${op} nodes (op:=${op})`;
+    b.addEventListener('click', () => onSearch && onSearch(`op:=${op}`));
+    name.appendChild(b);
+    tr.append(name, el('td', 'num', n.toLocaleString('en-US')));
+    table.appendChild(tr);
+  }
+  s.appendChild(table);
+}
+
+export function showGroup(root, m, data, g, expanded, onToggle, onSearch) {
   root.replaceChildren();
   const head = el('div', 'panel-head');
   head.appendChild(el('h2', 'panel-title', m.groupLabel(g)));
@@ -170,6 +213,7 @@ export function showGroup(root, m, data, g, expanded, onToggle) {
   const b = el('button', 'btn', expanded ? 'Collapse' : 'Expand');
   b.addEventListener('click', () => onToggle(g));
   s.appendChild(b);
+  showContents(root, m, g, onSearch);
   const owner = m.g.owner[g];
   if (owner >= 0) {
     const sub = el('div');

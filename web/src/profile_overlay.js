@@ -6,6 +6,7 @@ import { showControls } from './data.js';
 import { mix } from './render.js';
 import { ProfileTable } from './profile_table.js';
 import { formatTime, formatShare } from './profile_format.js';
+import { nodesInside } from './visibility.js';
 
 const MODES = [
   { id: 'avg', label: 'avg', title: 'Average time per occurrence' },
@@ -314,6 +315,66 @@ export class ProfileOverlay {
     return sec;
   }
 
+  // What group g of the shown graph cost: the events (rows of the table) that land on a node
+  // inside it, each once, and none inside another counted one (a delegate's own events are
+  // part of its DELEGATE_CALL, an operator's native calls part of its OPERATOR_CALL), so a
+  // folded block, a delegate or a partition says its total time and share of the method.
+  groupTiming(g) {
+    const host = this.host;
+    const gi = host.graphIndex;
+    const m = host.model;
+    if (!this.index.has(gi)) return null;
+    const inside = nodesInside(m.g.parent, m.n.group, g);
+    const rows = this.data.rows;
+    const hit = new Uint8Array(rows.length);
+    rows.forEach((r, k) => { if (r.graph === gi && r.nodes.some((n) => inside[n])) hit[k] = 1; });
+    let total = 0, share = 0, events = 0;
+    rows.forEach((r, k) => {
+      if (!hit[k]) return;
+      for (let p = r.in, steps = 0; p !== undefined && p >= 0 && steps <= rows.length; p = rows[p].in, steps++) if (hit[p]) return;
+      total += r.total;
+      share += r.share;
+      events++;
+    });
+    return { total, share, events };
+  }
+
+  groupPanelSection(g) {
+    const t = this.groupTiming(g);
+    if (!t) return null;
+    const sec = document.createElement('section');
+    sec.className = 'panel-section profile-timing group-timing';
+    const h = document.createElement('h3');
+    h.textContent = `Profile · ${this.data.block}`;
+    sec.appendChild(h);
+    const kv = (k, v, cls) => {
+      const r = document.createElement('div');
+      r.className = 'kv';
+      const a = document.createElement('span');
+      a.className = 'k';
+      a.textContent = k;
+      const b = document.createElement('span');
+      b.className = 'v' + (cls ? ` ${cls}` : '');
+      b.textContent = v;
+      r.append(a, b);
+      sec.appendChild(r);
+    };
+    if (!t.events) {
+      kv('time', 'no events for the nodes inside');
+      return sec;
+    }
+    kv('total', formatTime(t.total, this.data.unit), 'profile-total');
+    kv('share', formatShare(t.share), 'profile-share');
+    kv('events', `${t.events.toLocaleString('en-US')} (each counted once)`);
+    const bar = document.createElement('div');
+    bar.className = 'share-bar';
+    const fill = document.createElement('span');
+    fill.style.width = `${Math.min(100, t.share * 100).toFixed(1)}%`;
+    bar.appendChild(fill);
+    sec.appendChild(bar);
+    return sec;
+  }
+
   // Read-only helpers for tests (docs/viewer.md, "Test facade").
   facade() {
     return {
@@ -324,6 +385,8 @@ export class ProfileOverlay {
       hottest: () => this.hottest(),
       // The figures of node i of the shown graph (event, count, avg, ..., share), or null.
       timing: (i) => this.timing(this.host.graphIndex, i),
+      // What group g of the shown graph cost: {total, share, events}, or null.
+      groupTiming: (g) => this.groupTiming(g),
       // The heat step of node i of the shown graph (steps: no events), or null when off.
       bucket: (i) => { const s = this.nodeStyles(); return s ? s.bucket[i] : null; },
       steps: this.heat.light.length,

@@ -4,6 +4,10 @@ import { fullRoute } from './routes.js';
 // edges lose arrowheads, and very large graphs are drawn from a pre-rendered overview bitmap.
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+// Tensor shapes on edges are on by default and drawn where they fit: at a zoom where their
+// 10.5px text is at least ~7 screen pixels high, once per tensor, never over a box or another
+// label (docs/viewer.md, "Tensor shapes on edges").
+export const SHAPE_MIN_SCALE = 0.65;
 const SMALL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const GROUP_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 export const FRAME_HEADER = 18;  // world units at the top of an expanded group that toggle it
@@ -365,12 +369,20 @@ export class Renderer {
     // Edge labels: tensor shapes. One label per value (the edges of a fan-out carry the same
     // tensor and would stack their labels on the shared trunk), none over another label or a
     // box.
-    if (s.showShapes && lod >= 1) {
+    if (s.showShapes && cam.scale >= SHAPE_MIN_SCALE) {
       ctx.font = SMALL_FONT;
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'left';
       const taken = new Occupancy(16 / cam.scale);
       for (const i of list) if (nx[i] <= x1 && ny[i] <= y1 && nx[i] + nw[i] >= x0 && ny[i] + nh[i] >= y0) taken.add(nx[i], ny[i], nw[i], nh[i]);
+      // Collapsed boxes and the title bars of open ones are text too: no label over them.
+      // (Clipped to the view: a frame can be far wider than the screen.)
+      const block = (x, y, w, h) => {
+        const ax = Math.max(x, x0), ay = Math.max(y, y0), bx = Math.min(x + w, x1), by = Math.min(y + h, y1);
+        if (ax <= bx && ay <= by) taken.add(ax, ay, bx - ax, by - ay);
+      };
+      for (const g of boxes.collapsed) block(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
+      for (const g of s.framesByDepth) block(L.gx[g], L.gy[g], L.gw[g], FRAME_HEADER);
       const labelled = new Set();
       for (let e = 0; e < M.edgeCount; e++) {
         const v = E.val[e];
@@ -387,6 +399,7 @@ export class Renderer {
         ctx.fillStyle = T.muted;
         ctx.fillText(text, lx + 5, ly);
       }
+      stats.shapeLabels = labelled.size;
     }
     // Far out, a map's labels: box text is too small to draw, so group titles and the names of
     // boxes wide enough on screen are written at a readable screen size, larger boxes first,

@@ -11,7 +11,10 @@ export class ViewerState {
     this.group = -1;  // selected group, or -1
     this.matches = null;      // search matches (node ids) or null
     this.catHidden = new Uint8Array(categoryCount);
-    this.showShapes = false;
+    // Tensor shapes on edges: on, drawn where they fit (render.js, SHAPE_MIN_SCALE).
+    this.showShapes = true;
+    // Module boxes dissolved (flatten), for every graph of the page.
+    this.flatten = false;
     this.showQdq = false;
     this.listeners = [];
   }

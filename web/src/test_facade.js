@@ -80,6 +80,31 @@ export function installTestFacade(win, app) {
     toggleGroup: async (g) => { const t = performance.now(); app.toggleGroup(g); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs, expanded: !!view().expanded[g] }; },
     // Groups whose parent is g.
     childGroups: (g) => { const m = model(); let n = 0; for (let k = 0; k < m.groupCount; k++) if (m.g.parent[k] === g) n++; return n; },
+    // Group g selected (as a click on it does, without toggling): its panel.
+    selectGroup: (g) => app.selectGroup(g),
+    // What group g holds: {ops: [[op, count]], tensors, parameters, bytes}.
+    groupContents: (g) => model().groupContents(g),
+    // Flatten (module boxes dissolved) and the depth slider: {level, levels} of the shown graph.
+    flat: () => view().flat,
+    setFlat: async (on) => { const t = performance.now(); app.toggleFlatten(on); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs }; },
+    depth: () => ({ level: Number(document.getElementById('depth').value), levels: Number(document.getElementById('depth').max), disabled: document.getElementById('depth').disabled }),
+    setDepth: async (level) => { const t = performance.now(); app.setDepth(level); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs }; },
+    // Every box drawn, as rectangles in layout units: visible nodes, collapsed groups and
+    // expanded group frames, each with the frames it is inside (`within`, innermost first), so
+    // tests can check that no two boxes overlap unless one holds the other.
+    drawnBoxes: () => {
+      const v = view();
+      const L = v.layout;
+      const h = v.hierarchy;
+      const chain = (g) => { const out = []; for (let p = g, k = 0; p >= 0 && k <= h.parent.length; p = h.parent[p], k++) out.push(p); return out; };
+      const out = [];
+      for (const i of v.boxes.nodes) out.push({ node: i, x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], within: chain(h.nodeGroup[i]) });
+      for (const g of v.boxes.collapsed) out.push({ group: g, collapsed: true, x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], within: chain(h.parent[g]) });
+      for (const g of v.boxes.frames) out.push({ group: g, collapsed: false, x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], within: chain(h.parent[g]) });
+      return out;
+    },
+    // What the last frame drew: {nodes, edges, shapeLabels (tensor shapes written on edges)}.
+    frameStats: () => ({ ...(app.lastFrameStats || {}) }),
     visibleNodes: () => view().boxes.nodes.length,
     // Boxes on screen: visible nodes plus collapsed groups.
     visibleBoxes: () => view().boxes.nodes.length + view().boxes.collapsed.length,

@@ -12,12 +12,14 @@ test('changes emit one event each, naming what changed', () => {
   s.setMatches([1, 2]);
   s.setMatches([]);
   s.toggleCategory(1);
-  s.setDisplay('showShapes', true);
+  assert.equal(s.showShapes, true, 'shapes start on (drawn where they fit)');
+  assert.equal(s.flatten, false, 'module boxes start shown');
+  s.setDisplay('showShapes', false);
   assert.deepEqual(events.map((e) => e[0]), ['graph', 'selection', 'matches', 'matches', 'categories', 'display']);
   assert.deepEqual(events[1], ['selection', 5, 2]);
   assert.equal(s.matches, null, 'no matches is null');
   assert.equal(s.catHidden[1], 1);
-  assert.equal(s.showShapes, true);
+  assert.equal(s.showShapes, false);
 });
 
 test('switching graphs clears the selection and matches', () => {

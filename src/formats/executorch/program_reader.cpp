@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/budget.h"
 #include "core/expansion_budget.h"
 #include "formats/executorch/method_graph_builder.h"
 #include "formats/executorch/program_header.h"
@@ -136,9 +137,17 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
 
   const auto* plans = program->execution_plan();
   const auto* inline_data = program->backend_delegate_data();
+  uint64_t instructions = 0;  // of the methods so far: one graph node each
   for (flatbuffers::uoffset_t p = 0; plans && p < plans->size(); ++p) {
     const fb::ExecutionPlan* plan = plans->Get(p);
     const std::string method = plan->name() ? plan->name()->str() : "";
+    // The run's node budget (core/budget.h), before the graph is built.
+    if (const auto* chains = plan->chains())
+      for (const auto* chain : *chains)
+        if (chain->instructions()) instructions += chain->instructions()->size();
+    if (instructions > run_budget().nodes)
+      return over_budget(fmt::format("method '{}' instructions (one graph node each)", method),
+                         instructions, run_budget().nodes, "--max-nodes", false);
     ProgramContext ctx;
     ctx.legacy_constant_buffer = legacy_constants;
     const auto* delegates = plan->delegates();

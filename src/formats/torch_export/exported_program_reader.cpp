@@ -747,9 +747,7 @@ class ProgramBuilder {
 
 Result<int32_t> read_exported_program(std::string_view json, Document& doc,
                                       const ExportedProgramOptions& options) {
-  JsonLimits limits;
-  limits.max_depth = options.max_json_depth;
-  auto tree = JsonTree::parse(json, limits);
+  auto tree = JsonTree::parse(json);  // the run's budget (core/budget.h)
   if (!tree) return tree.error().within(options.graph_name);
   ProgramBuilder builder(doc, options);
   auto r = builder.build(tree->root());

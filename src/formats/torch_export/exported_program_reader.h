@@ -18,7 +18,6 @@ namespace etviz::torch_export {
 struct ExportedProgramOptions {
   std::string graph_name = "exported_program";
   Stage stage{StageRole::kExported, "forward"};
-  uint32_t max_json_depth = 256;
 };
 
 // Appends the program's graphs to doc.graphs and returns the index of the main graph.

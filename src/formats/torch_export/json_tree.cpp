@@ -78,6 +78,11 @@ class JsonParser {
       }
     }
     len = static_cast<uint32_t>(s - begin_) - off;
+    if (len > limits_.max_string) {
+      p_ = begin_ + off;
+      return over_budget(fmt::format("the JSON string at byte {}", off), len, limits_.max_string,
+                         "--max-json-string", true);
+    }
     p_ = s + 1;
     return Status::Ok();
   }
@@ -91,7 +96,8 @@ class JsonParser {
 
   Status value(uint32_t depth, uint32_t key_off, uint32_t key_len, bool key_escaped) {
     if (depth > limits_.max_depth)
-      return fail(fmt::format("nesting of at most {} levels", limits_.max_depth));
+      return fail(fmt::format("nesting of at most {} levels (raise it with --max-json-depth)",
+                              limits_.max_depth));
     if (p_ >= end_) return fail("a value");
     const auto index = static_cast<uint32_t>(nodes_.size());
     if (index == JsonTree::kNone) return fail("fewer values");

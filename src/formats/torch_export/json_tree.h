@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/budget.h"
 #include "core/status.h"
 
 namespace etviz::torch_export {
@@ -104,8 +105,10 @@ class ChunkedVector {
   size_t size_ = 0;
 };
 
+// Defaults: the run's budget (core/budget.h).
 struct JsonLimits {
-  uint32_t max_depth = 256;
+  uint32_t max_depth = run_budget().json_depth;
+  uint64_t max_string = run_budget().json_string;
 };
 
 class JsonTree {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/budget.h"
 #include "core/bytes.h"
 
 namespace etviz::torch_export {
@@ -162,6 +163,11 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) 
         "{}: zip entry '{}' declares {} bytes uncompressed from {} compressed; "
         "refusing (limit {} bytes; a zip bomb?)",
         path_, entry.name, entry.size, entry.compressed_size, std::min(max_bytes, ratio_bound)));
+  // The run's budget (core/budget.h), before anything is inflated: the members' declared sizes.
+  if (const uint64_t limit = run_budget().inflated_bytes; inflated_total_ + entry.size > limit)
+    return over_budget(fmt::format("{}: bytes inflated with zip entry '{}' ({} before it)", path_,
+                                   entry.name, inflated_total_),
+                       inflated_total_ + entry.size, limit, "--max-inflated", true);
   const uint64_t total_bound = file_size_ * kMaxCompressionRatio + (64u << 20);
   if (inflated_total_ + entry.size > total_bound)
     return Error(

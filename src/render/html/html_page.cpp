@@ -42,24 +42,6 @@ std::string base64(std::string_view in) {
   return out;
 }
 
-// gzip (RFC 1952), what DecompressionStream("gzip") reads. Empty on failure. Large data gets
-// level 3 (zlib's fast matcher): on a 100k-node page's 43 MB of JSON it takes 0.28 s instead
-// of level 6's 0.73 s for a 5% larger result; small pages keep level 6 (milliseconds).
-std::string gzip(std::string_view in) {
-  z_stream zs{};
-  const int level = in.size() > (16u << 20) ? 3 : 6;
-  if (deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
-  std::string out(deflateBound(&zs, static_cast<uLong>(in.size())) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return rc == Z_STREAM_END ? out : std::string();
-}
-
 std::string html_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -113,16 +95,14 @@ bool viewer_has_wasm_layout() {
 
 namespace {
 
-// One file's views and its encoded page data element.
+// One file's views and its encoded page data.
 struct EncodedFile {
   std::vector<ViewModel> views;
-  size_t json_bytes = 0;
-  std::string encoding = "json";
-  std::string payload;
+  EncodedPageData data;
 };
 
-EncodedFile encode_file(const Document& doc, const PageSource& source, const PageOptions& options,
-                        const std::vector<int32_t>& graphs) {
+Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
+                                const PageOptions& options, const std::vector<int32_t>& graphs) {
   EncodedFile f;
   for (int32_t g : graphs.empty() ? top_level_graphs(doc) : graphs) {
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
@@ -133,18 +113,9 @@ EncodedFile encode_file(const Document& doc, const PageSource& source, const Pag
     f.views.push_back(build_view_model(doc, g, options.categories, view));
   }
   if (options.progress) options.progress("encoding the page data");
-  std::string json = page_data_json(doc, source, options.categories, f.views);
-  f.json_bytes = json.size();
-  if (options.allow_compression && json.size() > 32 * 1024) {
-    if (options.progress)
-      options.progress(fmt::format("compressing {:.1f} MiB of page data", json.size() / 1048576.0));
-    const std::string z = gzip(json);
-    if (!z.empty() && z.size() * 4 / 3 < json.size() * 8 / 10) {
-      f.payload = base64(z);
-      f.encoding = "gzip-base64";
-    }
-  }
-  if (f.encoding == "json") f.payload = std::move(json);  // <, >, & already escaped
+  auto data = encode_page_data(doc, source, options.categories, f.views, options.allow_compression);
+  if (!data) return data.error();
+  f.data = std::move(*data);
   return f;
 }
 
@@ -165,10 +136,15 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   for (int32_t g : options.graphs)
     if (g < 0 || static_cast<size_t>(g) >= doc.graphs.size())
       return Error(fmt::format("no graph {} to show (the document has {})", g, doc.graphs.size()));
-  files.push_back(
-      encode_file(doc, PageSource{options.file_name, options.file_size}, options, options.graphs));
-  for (const PageFile& f : more_files)
-    files.push_back(encode_file(*f.doc, PageSource{f.file_name, f.file_size}, options, {}));
+  auto first =
+      encode_file(doc, PageSource{options.file_name, options.file_size}, options, options.graphs);
+  if (!first) return first.error();
+  files.push_back(std::move(*first));
+  for (const PageFile& f : more_files) {
+    auto file = encode_file(*f.doc, PageSource{f.file_name, f.file_size}, options, {});
+    if (!file) return file.error().within(f.file_name);
+    files.push_back(std::move(*file));
+  }
   const std::vector<ViewModel>& views = files.front().views;
 
   const std::string nonce = make_nonce();
@@ -179,7 +155,8 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       nonce);
 
   size_t payload_bytes = 0;
-  for (const EncodedFile& f : files) payload_bytes += f.payload.size();
+  for (const EncodedFile& f : files)
+    payload_bytes += f.data.head.size() + (f.data.compressed.size() + 2) / 3 * 4;
   std::string title = options.file_name;
   if (!more_files.empty()) title += fmt::format(" and {} more", more_files.size());
   std::string page;
@@ -193,17 +170,35 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   page += assets::kViewerCss;
   page += "\n</style>\n</head>\n<body>\n";
   page += assets::kViewerBody;
-  // One data element per file: etviz-data, then etviz-data-2, -3, ... (web/src/data.js).
+  // One data element per file: etviz-data, then etviz-data-2, -3, ... (web/src/data.js), each
+  // followed by the base64 parts of its column stream (kPagePartBytes of it per element, so
+  // no element's text nears a browser's string limit).
   for (size_t k = 0; k < files.size(); ++k) {
     const std::string id = k == 0 ? "etviz-data" : fmt::format("etviz-data-{}", k + 1);
+    const EncodedPageData& data = files[k].data;
     page += "\n<script type=\"application/json\" id=\"" + id + "\" data-encoding=\"" +
-            files[k].encoding + "\">";
-    page += files[k].payload;
+            (data.compressed.empty() ? "json" : "columns") + "\">";
+    page += data.head;
     page += "</script>\n";
+    const std::string_view z = data.compressed;
+    for (size_t off = 0; off < z.size(); off += kPagePartBytes) {
+      page += "<script type=\"application/octet-stream\" data-part-of=\"" + id + "\">";
+      page += base64(z.substr(off, kPagePartBytes));
+      page += "</script>\n";
+    }
   }
+  std::vector<std::string> warnings;
+  // Each of these elements is parsed as one string in the page (kMaxPageJsonText).
+  auto too_big = [](const std::string& json) { return json.size() > kMaxPageJsonText; };
+  auto size_note = [](const std::string& json, const char* what) {
+    return fmt::format("{} is {:.0f} MiB of JSON, over the {} MiB a browser parses as one string",
+                       what, json.size() / 1048576.0, kMaxPageJsonText >> 20);
+  };
   if (options.profile) {
+    const std::string profile = profile_data_json(*options.profile, doc, views);
+    if (too_big(profile)) return Error(size_note(profile, "the profile overlay"));
     page += "<script type=\"application/json\" id=\"etviz-profile\">";
-    page += profile_data_json(*options.profile, doc, views);
+    page += profile;
     page += "</script>\n";
   }
   if (options.node_data) {
@@ -215,13 +210,18 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   // the file's bytes go (the treemap beside it).
   if (!options.timeline) {
     const std::string size = size_data_json(doc);
-    if (!size.empty()) {
+    if (too_big(size))
+      warnings.push_back(size_note(size, "the size treemap") + "; the page leaves it out");
+    else if (!size.empty()) {
       page += "<script type=\"application/json\" id=\"etviz-size\">";
       page += size;
       page += "</script>\n";
     }
     const std::string memory = memory_data_json(doc, views);
-    if (!memory.empty()) {
+    if (too_big(memory))
+      warnings.push_back(size_note(memory, "the memory timeline") +
+                         "; the page leaves it out (`etviz memory` reports it)");
+    else if (!memory.empty()) {
       page += "<script type=\"application/json\" id=\"etviz-memory\">";
       page += memory;
       page += "</script>\n";
@@ -230,8 +230,11 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   if (options.timeline) {
     for (size_t k = 0; k < views.size(); ++k) {
       if (views[k].root_graph != options.timeline_graph) continue;
+      const std::string timeline =
+          timeline_data_json(*options.timeline, doc, options.timeline_graph, views[k], k);
+      if (too_big(timeline)) return Error(size_note(timeline, "the timeline of steps"));
       page += "<script type=\"application/json\" id=\"etviz-timeline\">";
-      page += timeline_data_json(*options.timeline, doc, options.timeline_graph, views[k], k);
+      page += timeline;
       page += "</script>\n";
       break;
     }
@@ -249,12 +252,13 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     stats->data_bytes = 0;
     stats->graphs = 0;
     for (const EncodedFile& f : files) {
-      stats->data_bytes += f.json_bytes;
+      stats->data_bytes += f.data.raw_bytes;
       stats->graphs += f.views.size();
     }
     stats->embedded_bytes = payload_bytes;
-    stats->compressed = files.front().encoding != "json";
+    stats->compressed = !files.front().data.compressed.empty();
     stats->has_wasm = !assets::kLayoutWasmJs.empty();
+    stats->warnings = std::move(warnings);
   }
   return page;
 }

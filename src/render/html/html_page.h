@@ -48,6 +48,8 @@ struct PageStats {
   bool compressed = false;
   bool has_wasm = false;
   size_t graphs = 0;
+  // What the page left out to stay openable (an overlay over kMaxPageJsonText), for the user.
+  std::vector<std::string> warnings;
 };
 
 Result<std::string> write_html_page(const Document& doc, const PageOptions& options,

@@ -1,13 +1,18 @@
 #include "render/html/page_data.h"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/delegation.h"
+#include "core/text.h"
 #include "layout/route_sharing.h"
 #include "layout/viewer_form.h"
 
@@ -25,9 +30,74 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return n;
 }
 
+// The columns of a page as one gzip stream, compressed as they are written so the
+// uncompressed bytes (hundreds of MiB at a million nodes) never exist at once.
+class ColumnSink {
+ public:
+  ColumnSink() {
+    // Level 1: at a million nodes the columns are ~0.5 GiB; level 1 takes a third of level
+    // 3's time for ~10% more bytes, and the page is read once.
+    ok_ = deflateInit2(&zs_, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+  }
+  ~ColumnSink() { deflateEnd(&zs_); }
+  ColumnSink(const ColumnSink&) = delete;
+  ColumnSink& operator=(const ColumnSink&) = delete;
+
+  // Appends one column; returns its index in the directory.
+  size_t add(const char* type, uint64_t count, const void* data, size_t bytes) {
+    directory_.push_back({type, count, bytes});
+    raw_bytes_ += bytes;
+    if (bytes > largest_) largest_ = bytes;
+    feed(data, bytes, Z_NO_FLUSH);
+    return directory_.size() - 1;
+  }
+  Status finish() {
+    feed(nullptr, 0, Z_FINISH);
+    if (!ok_) return Error("compressing the page data failed (zlib)");
+    return {};
+  }
+  struct Column {
+    const char* type;
+    uint64_t count;
+    uint64_t bytes;
+  };
+  const std::vector<Column>& directory() const { return directory_; }
+  uint64_t raw_bytes() const { return raw_bytes_; }
+  uint64_t largest() const { return largest_; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  void feed(const void* data, size_t bytes, int flush) {
+    if (!ok_) return;
+    zs_.next_in = static_cast<Bytef*>(const_cast<void*>(data));
+    zs_.avail_in = static_cast<uInt>(bytes);
+    // deflate takes at most uInt bytes at a time; columns stay far below (kMaxPageColumnBytes).
+    for (;;) {
+      char buf[1 << 16];
+      zs_.next_out = reinterpret_cast<Bytef*>(buf);
+      zs_.avail_out = sizeof buf;
+      const int rc = deflate(&zs_, flush);
+      if (rc == Z_STREAM_ERROR) {
+        ok_ = false;
+        return;
+      }
+      out_.append(buf, sizeof buf - zs_.avail_out);
+      if (flush == Z_FINISH ? rc == Z_STREAM_END : zs_.avail_in == 0 && zs_.avail_out != 0) return;
+    }
+  }
+  z_stream zs_{};
+  bool ok_ = false;
+  std::string out_;
+  std::vector<Column> directory_;
+  uint64_t raw_bytes_ = 0;
+  uint64_t largest_ = 0;
+};
+
 class Writer {
  public:
   std::string out;
+  // Null: every column is written into `out` as a JSON array.
+  ColumnSink* sink = nullptr;
 
   int32_t sid(const std::string& s) {
     auto [it, inserted] = ids_.try_emplace(s, static_cast<int32_t>(strings_.size()));
@@ -55,17 +125,25 @@ class Writer {
   }
   void str(std::string_view s) {
     comma();
-    append_json_string(out, s);
+    append_json_string(out, s.size() > kMaxShownText ? shown_text(s) : s);
   }
   // Numbers are most of a page's data (100k nodes: tens of millions of digits), so they are
   // formatted in place with to_chars instead of through temporary strings.
   void num(int64_t v) {
+    if (capturing_) {
+      ints_.push_back(v);
+      return;
+    }
     comma();
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
   }
   void real(double v) {
+    if (capturing_) {
+      reals_.push_back(layout::round_tenth(v));
+      return;
+    }
     comma();
     const double r = layout::round_tenth(v);
     char buf[64];
@@ -92,6 +170,49 @@ class Writer {
     for (const T& item : items) each(item);
     close(']');
   }
+  // A column of numbers (each item gives one num() or real()): a JSON array, or with a sink
+  // a reference to a typed array. Integers that all fit go as int32, reals rounded to a
+  // tenth as int32 tenths when they all fit, anything else as float64.
+  template <typename T, typename F>
+  void column(const char* k, const std::vector<T>& items, F&& each) {
+    if (!sink) return array(k, items, std::forward<F>(each));
+    key(k);
+    ints_.clear();
+    reals_.clear();
+    capturing_ = true;
+    for (const T& item : items) each(item);
+    capturing_ = false;
+    size_t id = 0;
+    if (!reals_.empty()) {
+      tenths_.clear();
+      bool fits = true;
+      for (double r : reals_) {
+        const double t = std::round(r * 10);
+        if (!(std::fabs(t) < 2147483647.0) || t / 10 != r) {
+          fits = false;
+          break;
+        }
+        tenths_.push_back(static_cast<int32_t>(t));
+      }
+      id = fits ? sink->add("t32", reals_.size(), tenths_.data(), tenths_.size() * 4)
+                : sink->add("f64", reals_.size(), reals_.data(), reals_.size() * 8);
+    } else {
+      const bool fits = std::all_of(ints_.begin(), ints_.end(), [](int64_t v) {
+        return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+      });
+      if (fits) {
+        tenths_.assign(ints_.begin(), ints_.end());
+        id = sink->add("i32", ints_.size(), tenths_.data(), tenths_.size() * 4);
+      } else {
+        reals_.assign(ints_.begin(), ints_.end());
+        id = sink->add("f64", ints_.size(), reals_.data(), reals_.size() * 8);
+      }
+    }
+    out += "{\"$col\":";
+    out += std::to_string(id);
+    out += '}';
+    first_ = false;
+  }
   void pairs(const char* k, const std::vector<Attribute>& attrs) {
     key(k);
     open('[');
@@ -103,11 +224,36 @@ class Writer {
     }
     close(']');
   }
+  // With a sink, the table goes in chunks of JSON text (kPageStringChunk each), each parsed
+  // on its own in the page, so no one JavaScript string holds the whole table.
   void string_table() {
     key("strings");
-    open('[');
-    for (const std::string* s : strings_) str(*s);
-    close(']');
+    if (!sink) {
+      open('[');
+      for (const std::string* s : strings_) str(*s);
+      close(']');
+      return;
+    }
+    std::string chunk;
+    std::vector<size_t> ids;
+    auto flush = [&] {
+      chunk += ']';
+      ids.push_back(sink->add("json", 0, chunk.data(), chunk.size()));
+      chunk.clear();
+    };
+    for (const std::string* s : strings_) {
+      chunk += chunk.empty() ? '[' : ',';
+      append_json_string(chunk, s->size() > kMaxShownText ? shown_text(*s) : *s);
+      if (chunk.size() >= kPageStringChunk) flush();
+    }
+    if (!chunk.empty() || ids.empty()) {
+      if (chunk.empty()) chunk += '[';
+      flush();
+    }
+    out += "{\"$strings\":[";
+    for (size_t k = 0; k < ids.size(); ++k) out += (k ? "," : "") + std::to_string(ids[k]);
+    out += "]}";
+    first_ = false;
   }
 
  private:
@@ -116,6 +262,10 @@ class Writer {
     first_ = false;
   }
   bool first_ = true;
+  bool capturing_ = false;
+  std::vector<int64_t> ints_;
+  std::vector<double> reals_;
+  std::vector<int32_t> tenths_;
   std::unordered_map<std::string, int32_t> ids_;
   std::vector<const std::string*> strings_;
 };
@@ -216,24 +366,24 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   auto base_of = [&](const ViewNode& vn) { return m.value_base[slot_of_graph[vn.graph]]; };
   w.key("n");
   w.open('{');
-  w.array("name", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).name)); });
-  w.array("op", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).op)); });
-  w.array("label", nodes, [&](const ViewNode& n) { w.num(w.sid(n.label)); });
-  w.array("kind", nodes, [&](const ViewNode& n) { w.num(w.sid(to_string(node_of(n).kind))); });
-  w.array("cat", nodes, [&](const ViewNode& n) { w.num(static_cast<int>(n.category)); });
-  w.array("group", nodes, [&](const ViewNode& n) { w.num(n.group); });
-  w.array("graph", nodes, [&](const ViewNode& n) { w.num(n.graph); });
-  w.array("w", nodes, [&](const ViewNode& n) { w.real(n.width); });
-  w.array("h", nodes, [&](const ViewNode& n) { w.real(n.height); });
-  w.array("deleg", nodes, [&](const ViewNode& n) { w.num(node_of(n).delegate); });
-  w.array("instr", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.instruction); });
-  w.array("chain", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.chain); });
-  w.array("module", nodes,
-          [&](const ViewNode& n) { w.num(w.sid_or_none(node_of(n).provenance.module_path)); });
-  w.array("stack", nodes, [&](const ViewNode& n) {
+  w.column("name", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).name)); });
+  w.column("op", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).op)); });
+  w.column("label", nodes, [&](const ViewNode& n) { w.num(w.sid(n.label)); });
+  w.column("kind", nodes, [&](const ViewNode& n) { w.num(w.sid(to_string(node_of(n).kind))); });
+  w.column("cat", nodes, [&](const ViewNode& n) { w.num(static_cast<int>(n.category)); });
+  w.column("group", nodes, [&](const ViewNode& n) { w.num(n.group); });
+  w.column("graph", nodes, [&](const ViewNode& n) { w.num(n.graph); });
+  w.column("w", nodes, [&](const ViewNode& n) { w.real(n.width); });
+  w.column("h", nodes, [&](const ViewNode& n) { w.real(n.height); });
+  w.column("deleg", nodes, [&](const ViewNode& n) { w.num(node_of(n).delegate); });
+  w.column("instr", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.instruction); });
+  w.column("chain", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.chain); });
+  w.column("module", nodes,
+           [&](const ViewNode& n) { w.num(w.sid_or_none(node_of(n).provenance.module_path)); });
+  w.column("stack", nodes, [&](const ViewNode& n) {
     w.num(w.sid_or_none(stack_text(node_of(n).provenance.stack)));
   });
-  w.array("handles", nodes, [&](const ViewNode& n) {
+  w.column("handles", nodes, [&](const ViewNode& n) {
     w.num(w.sid_or_none(join_ints(node_of(n).provenance.debug_handles)));
   });
   // Arguments and attributes as offset arrays into flat lists.
@@ -250,9 +400,9 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
       }
       off.push_back(static_cast<int32_t>(names.size()));
     }
-    w.array(off_key, off, [&](int32_t v) { w.num(v); });
-    w.array(name_key, names, [&](int32_t v) { w.num(v); });
-    w.array(val_key, vals, [&](int32_t v) { w.num(v); });
+    w.column(off_key, off, [&](int32_t v) { w.num(v); });
+    w.column(name_key, names, [&](int32_t v) { w.num(v); });
+    w.column(val_key, vals, [&](int32_t v) { w.num(v); });
   };
   args("inOff", "inName", "inVal", true);
   args("outOff", "outName", "outVal", false);
@@ -265,80 +415,80 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
       }
       off.push_back(static_cast<int32_t>(keys.size()));
     }
-    w.array("atOff", off, [&](int32_t v) { w.num(v); });
-    w.array("atKey", keys, [&](int32_t v) { w.num(v); });
-    w.array("atVal", vals, [&](int32_t v) { w.num(v); });
+    w.column("atOff", off, [&](int32_t v) { w.num(v); });
+    w.column("atKey", keys, [&](int32_t v) { w.num(v); });
+    w.column("atVal", vals, [&](int32_t v) { w.num(v); });
   }
-  w.array("x", form.node_x, [&](double v) { w.real(v); });
-  w.array("y", form.node_y, [&](double v) { w.real(v); });
+  w.column("x", form.node_x, [&](double v) { w.real(v); });
+  w.column("y", form.node_y, [&](double v) { w.real(v); });
   w.close('}');
 
   w.key("v");
   w.open('{');
-  w.array("name", values, [&](const Value* v) { w.num(w.sid_or_none(v->name)); });
-  w.array("kind", values, [&](const Value* v) { w.num(w.sid(to_string(v->kind))); });
-  w.array("dtype", values, [&](const Value* v) {
+  w.column("name", values, [&](const Value* v) { w.num(w.sid_or_none(v->name)); });
+  w.column("kind", values, [&](const Value* v) { w.num(w.sid(to_string(v->kind))); });
+  w.column("dtype", values, [&](const Value* v) {
     w.num(w.sid_or_none(v->kind == ValueKind::kTensor ? v->tensor.dtype : ""));
   });
-  w.array("shape", values, [&](const Value* v) {
+  w.column("shape", values, [&](const Value* v) {
     w.num(v->kind == ValueKind::kTensor ? w.sid(v->tensor.shape_string()) : -1);
   });
-  w.array("dimOrder", values,
-          [&](const Value* v) { w.num(w.sid_or_none(dim_order_text(v->tensor.dim_order))); });
-  w.array("mem", values, [&](const Value* v) {
+  w.column("dimOrder", values,
+           [&](const Value* v) { w.num(w.sid_or_none(dim_order_text(v->tensor.dim_order))); });
+  w.column("mem", values, [&](const Value* v) {
     const auto& p = v->tensor.placement;
     w.num(p ? w.sid(fmt::format("arena {} @ {}", p->memory_id, p->offset)) : -1);
   });
-  w.array("loc", values, [&](const Value* v) {
+  w.column("loc", values, [&](const Value* v) {
     w.num(v->tensor.data_location == DataLocation::kNone
               ? -1
               : w.sid(to_string(v->tensor.data_location)));
   });
-  w.array("key", values, [&](const Value* v) { w.num(w.sid_or_none(v->tensor.data_key)); });
-  w.array("nbytes", values, [&](const Value* v) { w.num(v->tensor.nbytes); });
-  w.array("lit", values, [&](const Value* v) { w.num(w.sid_or_none(v->literal)); });
-  w.array("quant", values,
-          [&](const Value* v) { w.num(w.sid_or_none(quant_text(v->tensor.quantization))); });
-  w.array("dyn", values, [&](const Value* v) { w.num(static_cast<int>(v->tensor.dynamism)); });
-  w.array("prod", producer, [&](int32_t p) { w.num(p); });
+  w.column("key", values, [&](const Value* v) { w.num(w.sid_or_none(v->tensor.data_key)); });
+  w.column("nbytes", values, [&](const Value* v) { w.num(v->tensor.nbytes); });
+  w.column("lit", values, [&](const Value* v) { w.num(w.sid_or_none(v->literal)); });
+  w.column("quant", values,
+           [&](const Value* v) { w.num(w.sid_or_none(quant_text(v->tensor.quantization))); });
+  w.column("dyn", values, [&](const Value* v) { w.num(static_cast<int>(v->tensor.dynamism)); });
+  w.column("prod", producer, [&](int32_t p) { w.num(p); });
   w.close('}');
 
   w.key("e");
   w.open('{');
-  w.array("src", m.edges, [&](const ViewEdge& e) { w.num(e.source); });
-  w.array("dst", m.edges, [&](const ViewEdge& e) { w.num(e.target); });
-  w.array("val", m.edges, [&](const ViewEdge& e) { w.num(e.value); });
-  w.array("sp", m.edges, [&](const ViewEdge& e) {
+  w.column("src", m.edges, [&](const ViewEdge& e) { w.num(e.source); });
+  w.column("dst", m.edges, [&](const ViewEdge& e) { w.num(e.target); });
+  w.column("val", m.edges, [&](const ViewEdge& e) { w.num(e.value); });
+  w.column("sp", m.edges, [&](const ViewEdge& e) {
     w.num(e.source_port == layout::kNone ? -1 : int64_t(e.source_port));
   });
-  w.array("tp", m.edges, [&](const ViewEdge& e) {
+  w.column("tp", m.edges, [&](const ViewEdge& e) {
     w.num(e.target_port == layout::kNone ? -1 : int64_t(e.target_port));
   });
-  w.array("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
-  w.array("detached", m.edges, [&](const ViewEdge& e) { w.num(e.detached ? 1 : 0); });
+  w.column("structural", m.edges, [&](const ViewEdge& e) { w.num(e.structural ? 1 : 0); });
+  w.column("detached", m.edges, [&](const ViewEdge& e) { w.num(e.detached ? 1 : 0); });
   // Shared fan-out trunks are stored once (layout/route_sharing.h): edge e lists its own
   // points after the first shareN[e] points of edge share[e] (web/src/routes.js reads this).
-  w.array("share", form.routes.share, [&](int32_t v) { w.num(v); });
-  w.array("shareN", form.routes.share_count, [&](int32_t v) { w.num(v); });
-  w.array("ptOff", form.routes.offsets, [&](uint32_t v) { w.num(v); });
-  w.array("pts", form.routes.coords, [&](double v) { w.real(v); });
-  w.array("lx", form.label_x, [&](double v) { w.real(v); });
-  w.array("ly", form.label_y, [&](double v) { w.real(v); });
+  w.column("share", form.routes.share, [&](int32_t v) { w.num(v); });
+  w.column("shareN", form.routes.share_count, [&](int32_t v) { w.num(v); });
+  w.column("ptOff", form.routes.offsets, [&](uint32_t v) { w.num(v); });
+  w.column("pts", form.routes.coords, [&](double v) { w.real(v); });
+  w.column("lx", form.label_x, [&](double v) { w.real(v); });
+  w.column("ly", form.label_y, [&](double v) { w.real(v); });
   w.close('}');
 
   const auto& groups = m.groups;
   w.key("g");
   w.open('{');
-  w.array("name", groups, [&](const ViewGroup& g) { w.num(w.sid(g.name)); });
-  w.array("label", groups, [&](const ViewGroup& g) { w.num(w.sid(g.label)); });
-  w.array("kind", groups, [&](const ViewGroup& g) { w.num(w.sid(to_string(g.kind))); });
-  w.array("parent", groups, [&](const ViewGroup& g) { w.num(g.parent); });
-  w.array("owner", groups, [&](const ViewGroup& g) { w.num(g.owner); });
-  w.array("count", groups, [&](const ViewGroup& g) { w.num(g.node_count); });
-  w.array("badge", groups, [&](const ViewGroup& g) { w.num(w.sid_or_none(g.badge)); });
-  w.array("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
-  w.array("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
-  w.array("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });
+  w.column("name", groups, [&](const ViewGroup& g) { w.num(w.sid(g.name)); });
+  w.column("label", groups, [&](const ViewGroup& g) { w.num(w.sid(g.label)); });
+  w.column("kind", groups, [&](const ViewGroup& g) { w.num(w.sid(to_string(g.kind))); });
+  w.column("parent", groups, [&](const ViewGroup& g) { w.num(g.parent); });
+  w.column("owner", groups, [&](const ViewGroup& g) { w.num(g.owner); });
+  w.column("count", groups, [&](const ViewGroup& g) { w.num(g.node_count); });
+  w.column("badge", groups, [&](const ViewGroup& g) { w.num(w.sid_or_none(g.badge)); });
+  w.column("expanded", groups, [&](const ViewGroup& g) { w.num(g.expanded ? 1 : 0); });
+  w.column("cw", groups, [&](const ViewGroup& g) { w.real(g.collapsed_width); });
+  w.column("ch", groups, [&](const ViewGroup& g) { w.real(g.collapsed_height); });
   {
     // Attributes of derived boxes (repeat runs, QDQ clusters, partitions) as offset arrays.
     std::vector<int32_t> off{0}, keys, vals;
@@ -349,14 +499,31 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
       }
       off.push_back(static_cast<int32_t>(keys.size()));
     }
-    w.array("atOff", off, [&](int32_t v) { w.num(v); });
-    w.array("atKey", keys, [&](int32_t v) { w.num(v); });
-    w.array("atVal", vals, [&](int32_t v) { w.num(v); });
+    w.column("atOff", off, [&](int32_t v) { w.num(v); });
+    w.column("atKey", keys, [&](int32_t v) { w.num(v); });
+    w.column("atVal", vals, [&](int32_t v) { w.num(v); });
   }
-  w.array("x", form.group_x, [&](double v) { w.real(v); });
-  w.array("y", form.group_y, [&](double v) { w.real(v); });
-  w.array("w", form.group_w, [&](double v) { w.real(v); });
-  w.array("h", form.group_h, [&](double v) { w.real(v); });
+  {
+    // What each group holds (ViewGroup::ops, constants) for the group panel.
+    std::vector<int32_t> off{0}, ops, counts;
+    for (const ViewGroup& g : groups) {
+      for (const auto& [op, count] : g.ops) {
+        ops.push_back(w.sid(op));
+        counts.push_back(count);
+      }
+      off.push_back(static_cast<int32_t>(ops.size()));
+    }
+    w.column("opOff", off, [&](int32_t v) { w.num(v); });
+    w.column("opKey", ops, [&](int32_t v) { w.num(v); });
+    w.column("opCount", counts, [&](int32_t v) { w.num(v); });
+    w.column("ctens", groups, [&](const ViewGroup& g) { w.num(g.constant_tensors); });
+    w.column("params", groups, [&](const ViewGroup& g) { w.num(g.parameters); });
+    w.column("pbytes", groups, [&](const ViewGroup& g) { w.num(g.parameter_bytes); });
+  }
+  w.column("x", form.group_x, [&](double v) { w.real(v); });
+  w.column("y", form.group_y, [&](double v) { w.real(v); });
+  w.column("w", form.group_w, [&](double v) { w.real(v); });
+  w.column("h", form.group_h, [&](double v) { w.real(v); });
   w.close('}');
 
   w.key("qdq");
@@ -429,13 +596,15 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-std::string page_data_json(const Document& doc, const PageSource& source,
-                           const analysis::CategoryConfig& categories,
-                           const std::vector<ViewModel>& views) {
+Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
+                                         const analysis::CategoryConfig& categories,
+                                         const std::vector<ViewModel>& views, bool columns) {
   Writer w;
+  std::optional<ColumnSink> sink;
+  if (columns) w.sink = &sink.emplace();
   size_t items = 0;
   for (const ViewModel& m : views) items += m.nodes.size() + m.edges.size();
-  w.out.reserve(std::max<size_t>(1 << 16, items * 128));
+  w.out.reserve(columns ? size_t{1} << 16 : std::max<size_t>(1 << 16, items * 128));
   w.reserve_strings(items);
   w.open('{');
   w.key("version");
@@ -548,7 +717,42 @@ std::string page_data_json(const Document& doc, const PageSource& source,
   w.array("graphs", views, [&](const ViewModel& m) { write_view(w, doc, m); });
   w.string_table();
   w.close('}');
-  return std::move(w.out);
+
+  EncodedPageData data;
+  if (!columns) {
+    if (w.out.size() > kMaxPageJsonText)
+      return Error(fmt::format(
+          "the page data is {:.0f} MiB of JSON, over the {} MiB a browser parses as one string; "
+          "leave out --no-compress (columns are then embedded in parts)",
+          w.out.size() / 1048576.0, kMaxPageJsonText >> 20));
+    data.raw_bytes = w.out.size();
+    data.head = std::move(w.out);
+    return data;
+  }
+  if (Status st = sink->finish(); !st) return st.error();
+  if (sink->largest() > kMaxPageColumnBytes)
+    return Error(fmt::format(
+        "one column of the page data is {:.0f} MiB, over the {} MiB a browser holds as one typed "
+        "array; show fewer graphs or a smaller one",
+        sink->largest() / 1048576.0, kMaxPageColumnBytes >> 20));
+  // The directory the page decodes the stream with.
+  std::string head = R"({"data":)";
+  head += w.out;
+  head += R"(,"columns":[)";
+  const auto& dir = sink->directory();
+  for (size_t k = 0; k < dir.size(); ++k)
+    head += fmt::format("{}[\"{}\",{},{}]", k ? "," : "", dir[k].type, dir[k].count, dir[k].bytes);
+  head += "]}";
+  if (head.size() > kMaxPageJsonText)
+    return Error(fmt::format(
+        "the page's header data is {:.0f} MiB of JSON (properties, diagnostics, delegates), over "
+        "the {} MiB a browser parses as one string",
+        head.size() / 1048576.0, kMaxPageJsonText >> 20));
+  data.raw_bytes = head.size() + sink->raw_bytes();
+  data.columns = dir.size();
+  data.head = std::move(head);
+  data.compressed = sink->take();
+  return data;
 }
 
 std::string script_safe_json(const std::string& text) {

@@ -1,12 +1,15 @@
 #pragma once
 // The viewer's data: one JSON object with a string table and columnar arrays per graph,
 // including the precomputed layout of each graph's initial expand state. docs/viewer.md
-// describes the fields; web/src/data.js reads them.
+// describes the fields and the encoding; web/src/data.js reads them.
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "analysis/categories.h"
 #include "core/document.h"
+#include "core/status.h"
 #include "render/html/view_model.h"
 
 namespace etviz::render::html {
@@ -16,9 +19,32 @@ struct PageSource {
   uint64_t file_size = 0;
 };
 
-std::string page_data_json(const Document& doc, const PageSource& source,
-                           const analysis::CategoryConfig& categories,
-                           const std::vector<ViewModel>& views);
+// What one browser string or buffer holds safely. Chromium (V8, 64-bit) holds a string of at
+// most 2^29 - 24 characters (~512 MiB); JSON.parse and an element's textContent need the whole
+// text as one string, so no text the page parses at once comes near that.
+inline constexpr size_t kMaxPageJsonText = size_t{256} << 20;
+// Compressed column bytes per base64 element (5.3 MiB of text each, decoded one at a time).
+inline constexpr size_t kPagePartBytes = size_t{4} << 20;
+// JSON text per chunk of the string table (each chunk is parsed on its own).
+inline constexpr size_t kPageStringChunk = size_t{8} << 20;
+// One column becomes one typed array.
+inline constexpr uint64_t kMaxPageColumnBytes = uint64_t{1} << 30;
+
+// The page data of one file. With columns, `head` is the JSON object with every numeric
+// column and the string table replaced by references ({"$col": k}, {"$strings": [k, ...]})
+// into the directory head.columns ([type, count, bytes] per column), whose bytes follow one
+// another in one gzip stream, `compressed`. Without, `head` is the whole data as JSON.
+struct EncodedPageData {
+  std::string head;        // safe inside an HTML <script> element
+  std::string compressed;  // gzip (RFC 1952); empty without columns
+  uint64_t raw_bytes = 0;  // head and column bytes before compression
+  size_t columns = 0;
+};
+
+// Fails, naming the limit, when a part would not open in a browser (kMaxPage*).
+Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
+                                         const analysis::CategoryConfig& categories,
+                                         const std::vector<ViewModel>& views, bool columns);
 
 // Appends `text` as a JSON string literal that is also safe inside an HTML <script> element:
 // '<', '>', '&', U+2028 and U+2029 become \u escapes and invalid UTF-8 becomes U+FFFD.

@@ -1,6 +1,8 @@
 #include "render/html/view_model.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/delegation.h"
@@ -213,24 +215,41 @@ class Builder {
     }
   }
 
-  // The user's partitions (node name -> partition), and in an ETRecord's edge-dialect graph
-  // what each delegate call took (the "delegate" attribute its maps left on the nodes): one
-  // group per partition, in the innermost group all its members share, as Model Explorer's
-  // visualize_with_clusters makes the partition the members' namespace.
+  // The user's partitions (node name -> partition), in an ETRecord's edge-dialect graph what
+  // each delegate call took (the "delegate" attribute its maps left on the nodes), and in a
+  // pre-lowering graph the partitioner's delegation_tag: one group per partition, in the
+  // innermost group all its members share, as Model Explorer's visualize_with_clusters makes
+  // the partition the members' namespace.
   void add_partitions(const Graph& graph, int32_t node_base) {
-    std::map<std::string, std::vector<int32_t>> members;
+    // Partition name -> its nodes and where the grouping came from.
+    std::map<std::string, std::pair<std::vector<int32_t>, const char*>> members;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
       const Node& n = graph.nodes[i];
       std::string partition;
-      if (auto it = options_.partitions.find(n.name); it != options_.partitions.end())
+      const char* source = "";
+      if (auto it = options_.partitions.find(n.name); it != options_.partitions.end()) {
         partition = it->second;
-      else
+        source = "--groups";
+      } else {
         for (const Attribute& a : n.attributes)
-          if (a.name == "delegate") partition = a.value.substr(0, a.value.find(" (instruction"));
-      if (!partition.empty()) members[partition].push_back(node_base + static_cast<int32_t>(i));
+          if (a.name == "delegate") {
+            partition = a.value.substr(0, a.value.find(" (instruction"));
+            source = "the ETRecord's delegate map";
+          } else if (a.name == "delegation_tag" && partition.empty()) {
+            // A partitioner's tag in the pre-lowering graph's node metadata
+            // (node.meta["delegation_tag"]): what one delegate call will take.
+            partition = a.value;
+            source = "the partitioner's delegation_tag";
+          }
+      }
+      if (partition.empty()) continue;
+      auto& [nodes, from] = members[partition];
+      nodes.push_back(node_base + static_cast<int32_t>(i));
+      from = source;
     }
     std::vector<int32_t> path;
-    for (auto& [name, nodes] : members) {
+    for (auto& [name, entry] : members) {
+      const auto& [nodes, from] = entry;
       int32_t parent = m_.nodes[nodes[0]].group;
       for (int32_t v : nodes) parent = common(parent, m_.nodes[v].group, path);
       ViewGroup vg;
@@ -239,8 +258,7 @@ class Builder {
       vg.kind = GroupKind::kPartition;
       vg.parent = parent;
       vg.attributes.push_back({"partition", name});
-      vg.attributes.push_back(
-          {"from", options_.partitions.empty() ? "the ETRecord's delegate map" : "--groups"});
+      vg.attributes.push_back({"from", from});
       const int32_t gid = add_group(std::move(vg));
       for (int32_t v : nodes) m_.nodes[v].group = gid;
     }
@@ -437,6 +455,108 @@ void place_parameters_with_consumers(ViewModel& m) {
   }
 }
 
+// Calls `f(g)` for every group holding view node `node`, innermost first, except a group whose
+// call node `node` is (a delegate's call is the box itself, not something inside it). Bounded
+// by the group count, so a malformed parent chain cannot loop.
+template <typename F>
+void for_each_enclosing_group(const ViewModel& m, int32_t node, F&& f) {
+  size_t steps = 0;
+  for (int32_t g = m.nodes[static_cast<size_t>(node)].group; g >= 0 && steps <= m.groups.size();
+       g = m.groups[static_cast<size_t>(g)].parent, ++steps)
+    if (m.groups[static_cast<size_t>(g)].owner != node) f(g);
+}
+
+// Where a constant tensor's bytes are, as a key: two values with one key are one tensor (a
+// weight tied between layers, a constant two methods share). Inline buffers are numbered per
+// graph (an XNNPACK payload's buffer 3 is not another payload's), so their key names the graph;
+// a constant the file places nowhere (an exported program's parameter without stored data) is
+// its own value.
+std::string constant_key(int32_t graph, ValueId id, const TensorInfo& t) {
+  std::string key = std::to_string(static_cast<int>(t.data_location)) + ":";
+  if (t.data_location == DataLocation::kNone)
+    key += "value " + std::to_string(graph) + "/" + std::to_string(id);
+  else if (t.data_location == DataLocation::kInline)
+    key += "graph " + std::to_string(graph) + "#" + std::to_string(t.data_index) + ":" + t.data_key;
+  else
+    key += std::to_string(t.data_index) + ":" + t.data_key;
+  return key;
+}
+
+// ViewGroup::ops and the constants each group reads (see view_model.h).
+void add_group_contents(const Document& doc, ViewModel& m) {
+  const size_t ng = m.groups.size();
+  // Operators: op names interned, per group a short (op, count) list.
+  std::unordered_map<std::string_view, int32_t> op_id;
+  std::vector<std::string_view> op_name;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> hist(ng);
+  // Constants: one id per storage key, and every (constant, reader) pair.
+  std::unordered_map<std::string, int32_t> constant_id;
+  std::vector<int64_t> numel, nbytes;
+  std::vector<std::pair<int32_t, int32_t>> reads;  // (constant, view node)
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    const ViewNode& vn = m.nodes[i];
+    const Graph& graph = doc.graphs[static_cast<size_t>(vn.graph)];
+    const Node& node = graph.nodes[static_cast<size_t>(vn.node)];
+    const int32_t self = static_cast<int32_t>(i);
+    const bool payload = graph.kind == GraphKind::kDelegate;
+    if (node.kind == NodeKind::kDelegate || (payload ? analysis::counts_as_payload_operator(node)
+                                                     : analysis::counts_as_operator(node))) {
+      const auto [it, fresh] = op_id.try_emplace(node.op, static_cast<int32_t>(op_name.size()));
+      if (fresh) op_name.push_back(node.op);
+      for_each_enclosing_group(m, self, [&](int32_t g) {
+        auto& h = hist[static_cast<size_t>(g)];
+        auto at =
+            std::find_if(h.begin(), h.end(), [&](const auto& e) { return e.first == it->second; });
+        if (at == h.end())
+          h.emplace_back(it->second, 1);
+        else
+          ++at->second;
+      });
+    }
+    auto read = [&](ValueId id) {
+      if (id < 0 || static_cast<size_t>(id) >= graph.values.size()) return;
+      const Value& v = graph.values[static_cast<size_t>(id)];
+      const bool from_constant =
+          v.producer >= 0 && static_cast<size_t>(v.producer) < graph.nodes.size() &&
+          graph.nodes[static_cast<size_t>(v.producer)].kind == NodeKind::kConstant;
+      if (v.kind != ValueKind::kTensor || (!v.tensor.is_constant() && !from_constant)) return;
+      const auto [it, fresh] = constant_id.try_emplace(constant_key(vn.graph, id, v.tensor),
+                                                       static_cast<int32_t>(numel.size()));
+      if (fresh) {
+        numel.push_back(v.tensor.numel().value_or(0));
+        nbytes.push_back(std::max<int64_t>(v.tensor.nbytes, 0));
+      }
+      reads.emplace_back(it->second, self);
+    };
+    for (const Argument& a : node.inputs) {
+      read(a.value);
+      if (a.value >= 0 && static_cast<size_t>(a.value) < graph.values.size())
+        for (ValueId e : graph.values[static_cast<size_t>(a.value)].elements)
+          if (e != a.value) read(e);
+    }
+  }
+  for (size_t g = 0; g < ng; ++g) {
+    auto& h = hist[g];
+    std::sort(h.begin(), h.end(), [&](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : op_name[a.first] < op_name[b.first];
+    });
+    for (const auto& [id, count] : h) m.groups[g].ops.emplace_back(std::string(op_name[id]), count);
+  }
+  // Grouped by constant, a stamp per group counts each constant once per group however many
+  // of the group's nodes read it.
+  std::sort(reads.begin(), reads.end());
+  std::vector<int32_t> stamp(ng, -1);
+  for (const auto& [c, node] : reads)
+    for_each_enclosing_group(m, node, [&](int32_t g) {
+      if (stamp[static_cast<size_t>(g)] == c) return;
+      stamp[static_cast<size_t>(g)] = c;
+      ViewGroup& vg = m.groups[static_cast<size_t>(g)];
+      ++vg.constant_tensors;
+      vg.parameters += numel[static_cast<size_t>(c)];
+      vg.parameter_bytes += nbytes[static_cast<size_t>(c)];
+    });
+}
+
 }  // namespace
 
 std::string node_label(const Node& n) {
@@ -539,6 +659,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
       e.detached = !e.structural && fan_out[e.source] > options.max_laid_out_fan_out;
   }
   place_parameters_with_consumers(m);
+  add_group_contents(doc, m);
 
   // Depth, size and label of every group; groups nest, so walk parents with a step bound.
   const auto ng = m.groups.size();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/categories.h"
@@ -43,6 +44,15 @@ struct ViewGroup {
   // What the panel shows about a group the IR does not have (repeat runs: instances and how
   // they differ; QDQ clusters: the quantization parameters; partitions: their source).
   std::vector<Attribute> attributes;
+  // What the group holds, so a collapsed box still tells its cost (the group panel): its
+  // operators by op, most frequent first (kernels and delegate calls inside it at any depth,
+  // counted as `etviz delegation` counts them; a delegate box's own call is the box, not an op
+  // in it), and the constant tensors its nodes read (parameters, buffers, constants), each
+  // once by where its bytes are, even when several nodes or instances read it.
+  std::vector<std::pair<std::string, int32_t>> ops;
+  int64_t constant_tensors = 0;
+  int64_t parameters = 0;       // elements of those tensors (known shapes only)
+  int64_t parameter_bytes = 0;  // bytes of those tensors (known sizes only)
 };
 
 struct ViewEdge {
