@@ -7,7 +7,7 @@ from . import _etviz
 from ._program import Program, open as _open
 
 _OPTIONS = ("etdump", "etrecord", "method", "source_unit", "unit", "block", "categories", "stages",
-            "compress", "groups")
+            "compress", "groups", "node_data")
 
 
 def _page_html(programs, options):
@@ -16,13 +16,16 @@ def _page_html(programs, options):
         raise TypeError(f"unknown option(s) {sorted(unknown)}; options are {list(_OPTIONS)}")
     opts = {k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in options.items()
             if v is not None}
-    temp = None
-    if isinstance(opts.get("groups"), dict):  # {node name: group name}, as a temporary file
-        import json
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump(opts["groups"], f)
-        opts["groups"] = temp = f.name
+    temps = []
+    # Given as dicts ({node name: group name}; Model Explorer node data), as temporary files.
+    for key in ("groups", "node_data"):
+        if isinstance(opts.get(key), dict):
+            import json
+            import tempfile
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                json.dump(opts[key], f)
+            opts[key] = f.name
+            temps.append(f.name)
     if "etrecord" in opts and isinstance(opts["etrecord"], Program):
         if opts["etrecord"]._source is None:
             raise TypeError("etrecord= needs a path (the profile join reads the file)")
@@ -33,7 +36,7 @@ def _page_html(programs, options):
     try:
         return _etviz.page_html(docs, opts)
     finally:
-        if temp:
+        for temp in temps:
             os.unlink(temp)
 
 
@@ -70,7 +73,9 @@ def visualize(program, path=None, **options):
     ``etdump``, ``etrecord``, ``method``, ``source_unit``, ``unit``, ``block`` (profile overlay),
     ``categories`` (JSON file), ``stages`` (step through an ETRecord's stages), ``compress``,
     ``groups`` ({node name: group name} or a JSON file: Model Explorer's visualize_with_clusters
-    grouping, each group one box)."""
+    grouping, each group one box), ``node_data`` (Model Explorer node data, a dict such as
+    ``{"results": {node: {"value": 3.5}}, "gradient": [...]}`` or a JSON file: values and
+    colours over the nodes, docs/export.md)."""
     page = Page(_page_html(program, options))
     if path is None:
         first = program[0] if isinstance(program, (list, tuple)) else program

@@ -33,6 +33,53 @@ TensorSummary describe(const TestValue& v) {
 
 }  // namespace
 
+void summarize_imported_graphs(const Document& doc, const std::string& graph, Summary& s) {
+  for (size_t gi = 0; gi < doc.graphs.size(); ++gi) {
+    const Graph& g = doc.graphs[gi];
+    if (g.kind != GraphKind::kImported && g.kind != GraphKind::kSubgraph) continue;
+    if (!graph.empty() && g.name != graph) continue;
+    ImportedGraphSummary m;
+    m.name = g.name;
+    m.nested = g.kind == GraphKind::kSubgraph;
+    m.inputs = static_cast<int64_t>(g.inputs.size());
+    m.outputs = static_cast<int64_t>(g.outputs.size());
+    m.namespaces = static_cast<int64_t>(g.groups.size());
+    for (const Group& grp : g.groups) {
+      int depth = 1;
+      for (GroupId p = grp.parent; p >= 0 && depth <= static_cast<int>(g.groups.size());
+           p = g.groups[static_cast<size_t>(p)].parent)
+        ++depth;
+      m.namespace_depth = std::max(m.namespace_depth, depth);
+    }
+    std::vector<bool> produced(g.values.size());
+    for (ValueId v : g.inputs)
+      if (v >= 0 && static_cast<size_t>(v) < produced.size())
+        produced[static_cast<size_t>(v)] = true;
+    for (const Node& n : g.nodes)
+      for (const Argument& a : n.outputs)
+        if (a.value >= 0 && static_cast<size_t>(a.value) < produced.size())
+          produced[static_cast<size_t>(a.value)] = true;
+    std::map<std::string, int64_t> ops;
+    for (const Node& n : g.nodes) {
+      // The graph's own input and output nodes are its boundary, not operators.
+      if (n.kind == NodeKind::kInput || n.kind == NodeKind::kOutput) continue;
+      ++m.nodes;
+      ++ops[n.op];
+      for (const Argument& a : n.inputs)
+        m.edges += a.value >= 0 && static_cast<size_t>(a.value) < produced.size() &&
+                   produced[static_cast<size_t>(a.value)];
+      // Every subgraphIds link as the reader kept it; one naming no graph of the file
+      // (Arm's delegates file) is listed too, marked missing.
+      for (const Attribute& a : n.attributes)
+        if (a.name == "subgraphId") m.links.push_back({n.name, a.value, !doc.find_graph(a.value)});
+    }
+    m.ops = sorted_counts(ops);
+    if (m.ops.size() > 10) m.ops.resize(10);
+    s.imported_ops += m.nodes;
+    s.imported_graphs.push_back(std::move(m));
+  }
+}
+
 TensorSummary describe_value(const Graph& g, ValueId id) {
   if (id < 0 || static_cast<size_t>(id) >= g.values.size()) return {};
   const Value& v = g.values[id];
@@ -161,6 +208,7 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
     s.test_suites.push_back(std::move(ss));
   }
   summarize_exported_programs(doc, method, s);
+  if (doc.format == DocumentFormat::kModelExplorerJson) summarize_imported_graphs(doc, method, s);
   return s;
 }
 

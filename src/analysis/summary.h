@@ -107,6 +107,23 @@ struct ETRecordMapsSummary {
   bool reference_outputs = false;
 };
 
+// One graph of a file another tool wrote (Model Explorer graph JSON): what `info` lists for it.
+struct ImportedGraphSummary {
+  std::string name;
+  bool nested = false;  // linked from another graph's node (subgraphIds): shown inside it
+  int64_t nodes = 0;    // operator nodes (inputs and outputs apart)
+  int64_t edges = 0;    // tensor inputs whose producer is in the graph
+  int64_t inputs = 0, outputs = 0;
+  int64_t namespaces = 0;  // groups made from namespaces
+  int namespace_depth = 0;
+  std::vector<OpCount> ops;  // most frequent first, at most 10
+  struct Link {
+    std::string node, graph;  // node of this graph -> the graph its subgraphIds names
+    bool missing = false;     // the file holds no graph of that name
+  };
+  std::vector<Link> links;
+};
+
 struct Summary {
   std::string path;
   uint64_t file_size = 0;
@@ -128,12 +145,18 @@ struct Summary {
   std::vector<ConstantSummary> named_data;  // up to 20 (keys with tensor layouts when stated)
   std::vector<SuiteSummary> test_suites;
   std::vector<Diagnostic> diagnostics;
-  std::vector<ProgramSummary> programs;         // exported programs (.pt2, .etrecord)
-  std::optional<ETRecordMapsSummary> etrecord;  // ETRecord maps
+  std::vector<ProgramSummary> programs;               // exported programs (.pt2, .etrecord)
+  std::optional<ETRecordMapsSummary> etrecord;        // ETRecord maps
+  std::vector<ImportedGraphSummary> imported_graphs;  // Model Explorer graph JSON, in file order
+  int64_t imported_ops = 0;                           // operator nodes over every graph
 };
 
 // Fills Summary::programs and Summary::etrecord (export_summary.cpp).
 void summarize_exported_programs(const Document& doc, const std::string& graph, Summary& s);
+
+// Fills Summary::imported_graphs for the graphs of a Model Explorer JSON file (`graph`, when
+// non-empty, names the only one).
+void summarize_imported_graphs(const Document& doc, const std::string& graph, Summary& s);
 
 // Name, kind, dtype and shape (or literal) of one value of a graph.
 TensorSummary describe_value(const Graph& g, ValueId id);

@@ -11,14 +11,18 @@
 #include <string>
 
 #include "analysis/categories.h"
+#include "analysis/node_data.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "core/text.h"
+#include "formats/model_explorer/node_data_reader.h"
 #include "formats/open_document.h"
 #include "render/export/model_explorer_json.h"
+#include "render/export/overlays.h"
 #include "render/export/picture.h"
 #include "render/html/view_model.h"
 #include "session/page_session.h"
+#include "session/profile_session.h"
 
 namespace etviz::cli {
 namespace {
@@ -38,6 +42,14 @@ struct ExportOptions {
   std::string categories;
   std::string groups;
   bool quiet = false;
+  // Overlays drawn into pictures, as the page draws them.
+  std::string node_data;  // Model Explorer node data JSON
+  std::string etdump, etrecord, source_unit, unit, block;
+  std::string heat = "avg";
+  std::string heat_scale = "linear";
+  // PDF pagination.
+  std::string pages = "auto";
+  std::string paper = "a4";
 };
 
 Result<pic::ExpandRequest> parse_expand(const std::string& text) {
@@ -56,6 +68,43 @@ Result<pic::ExpandRequest> parse_expand(const std::string& text) {
     return Error(fmt::format(
         "--expand {}: expected all, none, initial (the page's first view) or a depth 0..64", text));
   return pic::ExpandRequest{pic::ExpandMode::kDepth, depth};
+}
+
+// `--etdump` loaded as `etviz view` loads it, for the drawn graph's method, with the page's
+// overlay settings over it (stats point into the session: keep both together).
+struct LoadedProfile {
+  session::ProfileSession session;
+  render::html::ProfileOverlay overlay;
+};
+Result<std::unique_ptr<LoadedProfile>> load_profile(const ExportOptions& opt, const Document& doc,
+                                                    const std::string& method) {
+  session::ProfileSessionOptions load;
+  load.etdump = opt.etdump;
+  load.etrecord = opt.etrecord;
+  load.method = method;
+  load.source_unit = opt.source_unit;
+  load.unit = opt.unit;
+  auto s = session::load_profile_session(load, &doc);
+  if (!s) return s.error();
+  auto block = s->choose_block(opt.block);
+  if (!block) return block.error().within(opt.etdump);
+  auto p = std::make_unique<LoadedProfile>();
+  p->session = std::move(*s);
+  if (!opt.quiet)
+    for (const auto& w : p->session.warnings) warn(w);
+  p->overlay.file_name = std::filesystem::path(opt.etdump).filename().string();
+  p->overlay.stats = &p->session.stats;
+  p->overlay.method = p->session.join ? p->session.join->method : "";
+  p->overlay.block = *block;
+  p->overlay.scale = p->session.scale;
+  return p;
+}
+
+// Where the node data beside a graph JSON goes: model.json -> model.node_data.json.
+std::string node_data_path(const std::string& graph_json) {
+  std::filesystem::path p(graph_json);
+  if (p.extension() == ".json") p.replace_extension();
+  return p.string() + ".node_data.json";
 }
 
 int run_export(const ExportOptions& opt) {
@@ -79,6 +128,11 @@ int run_export(const ExportOptions& opt) {
   options.theme = opt.theme == "dark" ? pic::Theme::kDark : pic::Theme::kLight;
   options.scale = opt.scale.value_or(options.format == pic::ExportFormat::kPng ? 2.0 : 1.0);
   options.edge_labels = opt.shapes;
+  options.pages = opt.pages == "one"     ? pic::PictureOptions::Pages::kOne
+                  : opt.pages == "paged" ? pic::PictureOptions::Pages::kPaged
+                                         : pic::PictureOptions::Pages::kAuto;
+  if (!pic::parse_paper(opt.paper, options.paper))
+    return report_error(Error(fmt::format("--paper {}: expected a4, letter or a3", opt.paper)));
 
   OpenOptions open;
   open.data_files = opt.data;
@@ -111,6 +165,23 @@ int run_export(const ExportOptions& opt) {
   const std::string out = opt.output.empty() ? std::filesystem::path(opt.file).stem().string() +
                                                    "." + pic::file_extension(options.format)
                                              : opt.output;
+  const bool profile = !opt.etdump.empty();
+  if (!profile && (!opt.etrecord.empty() || !opt.source_unit.empty() || !opt.unit.empty() ||
+                   !opt.block.empty()))
+    return report_error(
+        Error("--etrecord, --source-unit, --unit and --block describe a profile: they need "
+              "--etdump RUN.etdp"));
+  if (profile && !opt.node_data.empty())
+    return report_error(Error(
+        "--etdump and --node-data both colour the nodes; a picture shows one of them (the page "
+        "shows both: `etviz view`)"));
+  if (options.format == pic::ExportFormat::kMeJson && !opt.node_data.empty())
+    return report_error(
+        Error("--node-data colours pictures (svg, png, pdf, dot); Model Explorer loads a node data "
+              "file itself, beside the graph JSON"));
+  pic::HeatMode heat{};
+  if (!pic::parse_heat_mode(opt.heat, heat))
+    return report_error(Error(fmt::format("--heat {}: expected avg, p90 or share", opt.heat)));
   if (options.format == pic::ExportFormat::kMeJson) {
     render::MeJsonOptions me;
     me.label = std::filesystem::path(opt.file).filename().string();
@@ -124,15 +195,59 @@ int run_export(const ExportOptions& opt) {
           "etviz: wrote %s (%s, Model Explorer graph JSON: %zu graphs, %zu nodes, %zu edges)\n",
           terminal_safe(out).c_str(), fmt::format("{:.1f} KiB", json.size() / 1024.0).c_str(),
           stats.graphs, stats.nodes, stats.edges);
+    if (!profile) return 0;
+    // The profile as Model Explorer node data beside the graph JSON, naming its ids.
+    if (out == "-")
+      return report_error(
+          Error("--etdump with me-json writes the profile as node data beside the graph JSON: name "
+                "the graph JSON with -o FILE.json"));
+    auto p = load_profile(opt, *doc, doc->graphs[static_cast<size_t>(graph)].name);
+    if (!p) return report_error(p.error());
+    const auto model = render::html::build_view_model(*doc, graph, categories, view);
+    size_t valued = 0;
+    const std::string nd =
+        pic::profile_me_node_data((*p)->overlay, *doc, model, heat, stats.ids, &valued);
+    const std::string nd_path = node_data_path(out);
+    if (int rc = write_output(nd_path, nd, OutputKind::kJson); rc != 0) return rc;
+    if (!opt.quiet)
+      std::fprintf(stderr, "etviz: wrote %s (Model Explorer node data: %zu nodes, %s%s)\n",
+                   terminal_safe(nd_path).c_str(), valued, opt.heat.c_str(),
+                   heat == pic::HeatMode::kShare
+                       ? " share of Method::execute"
+                       : fmt::format(" in {}", (*p)->overlay.scale.label()).c_str());
     return 0;
   }
   const auto model = render::html::build_view_model(*doc, graph, categories, view);
   progress(fmt::format("laid out {} boxes", model.nodes.size()));
+  const pic::Palette palette = pic::palette(options.theme, categories);
+  pic::PictureOverlay overlay;
+  if (!opt.node_data.empty()) {
+    auto data = model_explorer::read_node_data(opt.node_data);
+    if (!data) return report_error(data.error());
+    const analysis::NodeDataJoin join = analysis::join_node_data(*data, *doc);
+    if (!opt.quiet)
+      for (const auto& w : join.warnings) warn(w);
+    overlay = pic::node_data_picture_overlay(join, model, palette);
+    progress(fmt::format("node data: {} of {} boxes have values", join.nodes.size(),
+                         model.nodes.size()));
+  }
+  if (profile) {
+    auto p = load_profile(opt, *doc, doc->graphs[static_cast<size_t>(graph)].name);
+    if (!p) return report_error(p.error());
+    overlay = pic::profile_picture_overlay(
+        (*p)->overlay, *doc, model, heat,
+        opt.heat_scale == "log" ? analysis::HeatScale::kLog : analysis::HeatScale::kLinear,
+        options.theme, palette);
+  }
+  if (overlay.active()) options.overlay = &overlay;
+  options.title = std::filesystem::path(opt.file).filename().string() + " \u00b7 " +
+                  doc->graphs[static_cast<size_t>(graph)].name;
   auto picture = pic::write_picture(*doc, model, categories, options);
   if (!picture) return report_error(picture.error().within(opt.file));
   const bool binary =
       options.format == pic::ExportFormat::kPng || options.format == pic::ExportFormat::kPdf;
-  if (binary && picture->scale < options.scale)
+  if (!picture->note.empty()) warn(picture->note);
+  if (binary && picture->pages == 1 && picture->scale < options.scale)
     warn(fmt::format(
         "the drawing is {:.0f} x {:.0f} at --scale {}; drawn at scale {:.3g} to stay within "
         "{} (for every detail use SVG, or --expand a smaller part)",
@@ -148,8 +263,11 @@ int run_export(const ExportOptions& opt) {
                  terminal_safe(out).c_str(),
                  fmt::format("{:.1f} KiB", picture->bytes.size() / 1024.0).c_str(), picture->nodes,
                  picture->groups, picture->edges,
-                 options.format == pic::ExportFormat::kDot
-                     ? ""
+                 options.format == pic::ExportFormat::kDot ? ""
+                 : picture->pages > 1
+                     ? fmt::format(", {} pages of {:.0f} x {:.0f} pt at scale {:.3g}",
+                                   picture->pages, picture->width, picture->height, picture->scale)
+                           .c_str()
                      : fmt::format(", {:.0f} x {:.0f} {}", picture->width, picture->height,
                                    options.format == pic::ExportFormat::kPdf ? "pt" : "px")
                            .c_str());
@@ -192,6 +310,30 @@ void register_export(CLI::App& app) {
                   "JSON file overriding op categories and colours (see docs/viewer.md)");
   cmd->add_option("--groups", opt->groups,
                   "JSON {node name: group name}: nodes of one group become one box");
+  cmd->add_option("--node-data", opt->node_data,
+                  "Model Explorer node data JSON ({results, thresholds|gradient} or {graph id: "
+                  "...}): nodes coloured by their values, with a legend");
+  cmd->add_option("--etdump", opt->etdump,
+                  "Runtime profile (.etdp) of FILE: nodes heat-coloured by time, as the page");
+  cmd->add_option("--etrecord", opt->etrecord,
+                  "ETRecord of the program (with --etdump): delegate maps, module paths");
+  cmd->add_option("--source-unit", opt->source_unit,
+                  "What one tick of the ETDump is: ns, us, ms or s (default: raw ticks)");
+  cmd->add_option("--unit", opt->unit, "Profile times in ns, us, ms or s (needs --source-unit)");
+  cmd->add_option("--block", opt->block, "ETDump event block (run name; default: Execute)");
+  cmd->add_option("--heat", opt->heat,
+                  "What the heat colours measure: avg (default), p90 or share of "
+                  "Method::execute")
+      ->check(CLI::IsMember({"avg", "p90", "share"}));
+  cmd->add_option("--heat-scale", opt->heat_scale,
+                  "linear (default) or log (each colour step the same factor)")
+      ->check(CLI::IsMember({"linear", "log"}));
+  cmd->add_option("--pages", opt->pages,
+                  "PDF: auto (default: pages of --paper when one page would shrink the "
+                  "drawing below half size), one, or paged")
+      ->check(CLI::IsMember({"auto", "one", "paged"}));
+  cmd->add_option("--paper", opt->paper, "PDF page size when paged: a4 (default), letter, a3")
+      ->check(CLI::IsMember({"a4", "letter", "a3"}));
   cmd->add_flag("-q,--quiet", opt->quiet, "No progress or summary on stderr");
   add_budget_options(cmd);
   cmd->callback([opt] { set_exit_code(run_export(*opt)); });

@@ -38,8 +38,9 @@ struct ViewOptions {
   std::string source_unit;
   std::string unit;
   std::string block;
-  bool stages = false;  // step through every stage / pass of the file
-  std::string groups;   // node name -> group JSON
+  bool stages = false;    // step through every stage / pass of the file
+  std::string groups;     // node name -> group JSON
+  std::string node_data;  // Model Explorer node data JSON
 };
 
 // The page session reports through a plain function; layout of a large graph announces itself,
@@ -91,6 +92,7 @@ int run_view(const ViewOptions& opt) {
   request.block = opt.block;
   request.stages = opt.stages;
   request.groups = opt.groups;
+  request.node_data = opt.node_data;
   request.compress = !opt.no_compress;
   request.progress = &progress;
   render::html::PageStats stats;
@@ -142,6 +144,10 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
   cmd->add_option("--groups", opt->groups,
                   "JSON {node name: group name}: nodes of one group become one box (as Model "
                   "Explorer's visualize_with_clusters groups partitions)");
+  cmd->add_option("--node-data", opt->node_data,
+                  "Model Explorer node data JSON ({results, thresholds|gradient} or {graph id: "
+                  "...}): nodes coloured by their values, a legend, the value in the panel and "
+                  "a table");
   cmd->add_flag("--stages", opt->stages,
                 "Step through every stage of an ETRecord (exported program -> ATen -> edge -> "
                 "...) over one layout, as a pass trace is shown");

@@ -97,6 +97,7 @@ session::PageRequest page_request(const py::dict& options) {
   text("unit", r.unit);
   text("block", r.block);
   text("groups", r.groups);
+  text("node_data", r.node_data);
   if (options.contains("stages")) r.stages = py::bool_(options["stages"]);
   if (options.contains("compress")) r.compress = py::bool_(options["compress"]);
   return r;

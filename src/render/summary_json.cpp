@@ -155,6 +155,25 @@ std::string summary_json(const analysis::Summary& s) {
                      {"representative_inputs", e.representative_inputs},
                      {"reference_outputs", e.reference_outputs}};
   }
+  if (!s.imported_graphs.empty()) {
+    json graphs = json::array();
+    for (const auto& g : s.imported_graphs) {
+      json links = json::array();
+      for (const auto& l : g.links)
+        links.push_back({{"node", l.node}, {"graph", l.graph}, {"missing", l.missing}});
+      graphs.push_back({{"name", g.name},
+                        {"nested", g.nested},
+                        {"nodes", g.nodes},
+                        {"edges", g.edges},
+                        {"inputs", g.inputs},
+                        {"outputs", g.outputs},
+                        {"namespaces", g.namespaces},
+                        {"namespace_depth", g.namespace_depth},
+                        {"ops", op_counts(g.ops)},
+                        {"subgraph_links", std::move(links)}});
+    }
+    j["graphs"] = std::move(graphs);
+  }
   j["diagnostics"] = json::array();
   for (const auto& d : s.diagnostics)
     j["diagnostics"].push_back({{"severity", d.severity == Severity::kWarning ? "warning" : "note"},

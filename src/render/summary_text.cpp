@@ -198,6 +198,45 @@ std::string summary_text(const Summary& s) {
     }
   }
 
+  if (!s.imported_graphs.empty()) {
+    int64_t nested = 0;
+    for (const auto& g : s.imported_graphs) nested += g.nested;
+    section(out, fmt::format("Graphs ({}, {} linked as subgraphs; {} operator nodes)",
+                             s.imported_graphs.size(), nested, with_thousands(s.imported_ops)));
+    Table t({"graph", "nodes", "edges", "inputs", "outputs", "namespaces", "depth", "subgraphs",
+             "shown"},
+            {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+             Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
+    for (const auto& g : s.imported_graphs)
+      t.add_row({g.name, with_thousands(g.nodes), with_thousands(g.edges), std::to_string(g.inputs),
+                 std::to_string(g.outputs), with_thousands(g.namespaces),
+                 std::to_string(g.namespace_depth), std::to_string(g.links.size()),
+                 g.nested ? "inside its caller" : "top level"});
+    out += t.to_text("  ");
+    bool any_link = false;
+    for (const auto& g : s.imported_graphs) any_link = any_link || !g.links.empty();
+    if (any_link) {
+      out += "  subgraph links (node -> graph)\n";
+      Table links({"graph", "node", "links to"}, {Align::kLeft, Align::kLeft, Align::kLeft});
+      size_t shown = 0, total = 0;
+      for (const auto& g : s.imported_graphs)
+        for (const auto& l : g.links) {
+          ++total;
+          if (shown++ < 40)
+            links.add_row({g.name, l.node, l.missing ? l.graph + " (not in this file)" : l.graph});
+        }
+      out += links.to_text("    ");
+      if (total > 40) out += fmt::format("    ... and {} more links\n", total - 40);
+    }
+    for (const auto& g : s.imported_graphs) {
+      if (g.ops.empty()) continue;
+      std::string ops;
+      for (const auto& op : g.ops)
+        ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", op.count, op.op);
+      out += fmt::format("  '{}' most used: {}\n", g.name, ops);
+    }
+  }
+
   if (s.etrecord) {
     const auto& e = *s.etrecord;
     section(out, "ETRecord maps");

@@ -7,7 +7,9 @@
 
 #include "analysis/categories.h"
 #include "analysis/diff.h"
+#include "analysis/node_data.h"
 #include "core/mapped_file.h"
+#include "formats/model_explorer/node_data_reader.h"
 #include "render/html/profile_data.h"
 #include "session/profile_session.h"
 
@@ -83,6 +85,16 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
       request.progress(fmt::format("joined {} ({} event rows) with method '{}'", request.etdump,
                                    profile.stats.events.size(), overlay.method));
     page.profile = &overlay;
+  }
+  analysis::NodeDataJoin node_data;
+  if (!request.node_data.empty()) {
+    auto data = model_explorer::read_node_data(request.node_data);
+    if (!data) return data.error();
+    node_data = analysis::join_node_data(*data, doc);
+    for (const auto& w : node_data.warnings) request.warnings.push_back(w);
+    if (request.progress)
+      request.progress(fmt::format("node data: {} nodes have values", node_data.nodes.size()));
+    page.node_data = &node_data;
   }
   std::vector<render::html::PageFile> more;
   for (size_t k = 1; k < files.size(); ++k)

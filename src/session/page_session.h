@@ -19,6 +19,8 @@ struct PageRequest {
   bool stages = false;  // step through every stage / pass of the (single) document
   // JSON object {node name: partition name} (visualize_with_clusters' contract); optional.
   std::string groups;
+  // Model Explorer node data JSON (`--node-data`): values and colours over the nodes.
+  std::string node_data;
   bool compress = true;
   void (*progress)(const std::string&) = nullptr;
   std::vector<std::string> warnings;  // filled: profile join warnings, to show the user

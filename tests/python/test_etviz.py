@@ -176,3 +176,17 @@ def test_groups_make_boxes_in_the_page(corpus, etviz_bin, tmp_path):
     r = subprocess.run([etviz_bin, str(corpus / KWS), "--groups", str(tmp_path / "bad.json"), "-o", str(out)],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "expects a JSON object" in r.stderr
+
+
+def test_node_data_colours_the_page(corpus):
+    prog = etviz.open(corpus / KWS)
+    # Model Explorer node data as a dict: one value on a KWS node, one key naming nothing.
+    data = {"results": {"quantize_per_tensor_0": {"value": 2.5}, "no_such_node": {"value": 1}},
+            "thresholds": [{"value": 10, "bgColor": "teal"}]}
+    page = etviz.show(prog, node_data=data, compress=False)
+    assert 'id="etviz-node-data"' in page.html
+    assert '"#008080"' in page.html  # teal, as the page's style
+    assert "no_such_node" in page.html  # listed as a key that names no node
+    assert 'id="etviz-node-data"' not in etviz.show(prog, compress=False).html
+    with pytest.raises(etviz.Error, match="colour 'tealish'"):
+        etviz.show(prog, node_data={"results": {"x": {"value": 1, "bgColor": "tealish"}}})

@@ -21,6 +21,7 @@ import { ProfileOverlay } from './profile_overlay.js';
 import { TimelineOverlay } from './timeline_overlay.js';
 import { MemoryOverlay } from './memory_overlay.js';
 import { SizeOverlay } from './size_overlay.js';
+import { NodeDataOverlay } from './node_data_overlay.js';
 import { installTestFacade } from './test_facade.js';
 import { viewToSvg, viewToPng, download, pictureName } from './export_view.js';
 
@@ -90,6 +91,8 @@ class App {
     if (memory) this.overlays.add(memory);
     const size = SizeOverlay.fromPage(document);  // where the file's bytes go
     if (size) this.overlays.add(size);
+    const nodeData = NodeDataOverlay.fromPage(document);  // null without --node-data
+    if (nodeData) this.overlays.add(nodeData);
     this.state.on((what) => this.onStateChange(what));
     renderHelp($('help-keys'), this.keys, [
       ['wheel, pinch', 'zoom (0.02× – 8×)'], ['drag', 'pan'],

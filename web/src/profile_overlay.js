@@ -15,13 +15,9 @@ const MODES = [
   { id: 'off', label: 'off', title: 'Category colours' },
 ];
 
-// Eight steps from cool to hot. Light theme: pale to saturated with dark text on every step
-// (contrast >= 4.5 against the theme's text); dark theme: deep to strong, light text.
-const HEAT_LIGHT = ['#fff6d5', '#ffe8a8', '#fed283', '#fdb86d', '#fb9d5e', '#f78456', '#f07055', '#ea5f55'];
-// The dark scale starts well above the untimed boxes' grey, so the coolest step still reads
-// as "timed".
-const HEAT_DARK = ['#5a4b1e', '#6d521f', '#805820', '#935c22', '#a45c25', '#b35729', '#c04d2d', '#c94132'];
-export const HEAT_STEPS = HEAT_LIGHT.length;
+// The heat colours (eight steps from cool to hot, per theme) come with the profile data:
+// src/analysis/heat_scale.h is their one definition, shared with `etviz export --etdump`.
+
 
 export function readProfileData(doc) {
   const node = doc.getElementById('etviz-profile');
@@ -39,6 +35,7 @@ export class ProfileOverlay {
   constructor(data) {
     this.id = 'profile';
     this.data = data;
+    this.heat = { light: data.heat.light, dark: data.heat.dark };
     this.mode = 'avg';
     // 'linear', or 'log' when a few hot ops would leave everything else in the first step.
     this.scale = 'linear';
@@ -76,7 +73,7 @@ export class ProfileOverlay {
 
   value(g, k) { return this.mode === 'share' ? g.share[k] : g[this.mode][k]; }
 
-  // The node colouring (overlay.js): a heat step per node (HEAT_STEPS = no events).
+  // The node colouring (overlay.js): a heat step per node (the step count = no events).
   nodeStyles() {
     if (this.mode === 'off') return null;
     const host = this.host;
@@ -84,13 +81,13 @@ export class ProfileOverlay {
     const dark = host.theme.dark;
     const key = `${host.graphIndex}|${this.mode}|${this.scale}|${dark}`;
     if (this.cache && this.cache.key === key) return this.cache.heat;
-    const palette = dark ? HEAT_DARK : HEAT_LIGHT;
+    const palette = dark ? this.heat.dark : this.heat.light;
     const styles = palette.map((c) => {
       const stroke = dark ? mix(c, '#ffffff', 0.3) : mix(c, '#000000', 0.3);
       return { fill: c, stroke, strip: stroke };
     });
     styles.push({ fill: host.theme.collapsedFill, stroke: host.theme.collapsedStroke, strip: host.theme.collapsedStroke });
-    const bucket = new Uint8Array(model.nodeCount).fill(HEAT_STEPS);
+    const bucket = new Uint8Array(model.nodeCount).fill(palette.length);
     const e = this.index.get(host.graphIndex);
     const max = this.scaleMax();
     const min = this.scaleMin();
@@ -105,11 +102,13 @@ export class ProfileOverlay {
   }
 
   // The heat step of a value: linear in [0, max], or logarithmic in [min, max] (min: the
-  // smallest positive figure), where each step is the same factor.
+  // smallest positive figure), where each step is the same factor. analysis::heat_step() is
+  // the same formula for pictures (tests/browser/node_data.test.mjs compares the two).
   step(v, min, max) {
+    const steps = this.heat.light.length;
     if (!(v > 0) || !(max > 0)) return 0;
     const t = this.scale === 'log' && min > 0 && max > min ? Math.log(v / min) / Math.log(max / min) : v / max;
-    return Math.max(0, Math.min(HEAT_STEPS - 1, Math.floor(t * HEAT_STEPS)));
+    return Math.max(0, Math.min(steps - 1, Math.floor(t * steps)));
   }
 
   scaleMin() {
@@ -211,7 +210,7 @@ export class ProfileOverlay {
     }
     if (!on) return;
     const dark = this.host.theme.dark;
-    const palette = dark ? HEAT_DARK : HEAT_LIGHT;
+    const palette = dark ? this.heat.dark : this.heat.light;
     L.bar.replaceChildren(...palette.map((c) => {
       const s = document.createElement('span');
       s.style.background = c;
@@ -388,9 +387,9 @@ export class ProfileOverlay {
       timing: (i) => this.timing(this.host.graphIndex, i),
       // What group g of the shown graph cost: {total, share, events}, or null.
       groupTiming: (g) => this.groupTiming(g),
-      // The heat step of node i of the shown graph (HEAT_STEPS: no events), or null when off.
+      // The heat step of node i of the shown graph (steps: no events), or null when off.
       bucket: (i) => { const s = this.nodeStyles(); return s ? s.bucket[i] : null; },
-      steps: HEAT_STEPS,
+      steps: this.heat.light.length,
       styles: () => { const s = this.nodeStyles(); return s ? s.styles.map((x) => ({ ...x })) : null; },
     };
   }

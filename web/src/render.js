@@ -336,7 +336,7 @@ export class Renderer {
       for (const i of ids) ctx.rect(nx[i], ny[i] + 3, 3.5, nh[i] - 6);
       ctx.fill();
       ctx.font = FONT;
-      ctx.fillStyle = T.text;
+      ctx.fillStyle = style.text || T.text;
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'center';
       for (const i of ids) ctx.fillText(fitText(ctx, FONT, labelOf(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);

@@ -219,6 +219,12 @@ class Reader {
   // subgraphIds -> Node::subgraph; linked graphs are nested, not top-level.
   void resolve_links() {
     for (const PendingLink& l : links_) {
+      // Kept as written, so a link to a graph of another file (Arm writes a program's
+      // delegates to a file of their own) is still listed (`etviz info`, the panel).
+      if (l.node >= 0)
+        doc_.graphs[static_cast<size_t>(l.graph)]
+            .nodes[static_cast<size_t>(l.node)]
+            .attributes.push_back({"subgraphId", l.target});
       auto it = graph_by_id_.find(l.target);
       if (it == graph_by_id_.end()) {
         doc_.warn(fmt::format("subgraph '{}' is not a graph of the file; the link is left out",

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace etviz::render::picture {
 namespace {
@@ -19,19 +20,31 @@ cairo_status_t append_to_string(void* closure, const unsigned char* data, unsign
 class CairoPainter final : public Painter {
  public:
   explicit CairoPainter(CairoTarget target) : target_(target) {}
+  // Draws into a context someone else owns (a paged PDF replaying its pages, a measuring
+  // context); begin() and finish() are not called then.
+  explicit CairoPainter(cairo_t* external) : target_(CairoTarget::kPdf), cr_(external) {
+    external_ = true;
+    forget_font();
+  }
   ~CairoPainter() override {
-    if (cr_) cairo_destroy(cr_);
+    if (cr_ && !external_) cairo_destroy(cr_);
     if (surface_) cairo_surface_destroy(surface_);
+  }
+  // The context's font was reset (cairo_restore, a new context): select ours again.
+  void forget_font() {
+    cairo_select_font_face(cr_, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    bold_ = false;
   }
 
   void begin(double width, double height, double scale, const Colour& background) override {
     const double w = std::max(1.0, std::ceil(width * scale));
     const double h = std::max(1.0, std::ceil(height * scale));
-    if (target_ == CairoTarget::kPng)
+    if (target_ == CairoTarget::kPng) {
       surface_ =
           cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(w), static_cast<int>(h));
-    else
+    } else {
       surface_ = cairo_pdf_surface_create_for_stream(append_to_string, &out_, w, h);
+    }
     cr_ = cairo_create(surface_);
     cairo_scale(cr_, scale, scale);
     cairo_select_font_face(cr_, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -147,10 +160,203 @@ class CairoPainter final : public Painter {
   }
 
   CairoTarget target_;
+  bool external_ = false;
   cairo_surface_t* surface_ = nullptr;
   cairo_t* cr_ = nullptr;
   std::string out_;
   bool bold_ = false;
+};
+
+// A PDF of many pages: the drawing is kept as a list of primitives, each filed under the pages
+// its box touches, then every page replays only its own (a 125k-node graph on 936 pages does
+// each primitive about once, where replaying a cairo recording per page redid all of it on
+// every page). Text is measured with cairo's real advances, as a one-page PDF measures it.
+class PagedPdfPainter final : public Painter {
+ public:
+  explicit PagedPdfPainter(const PdfPaging& paging)
+      : paging_(paging), pages_(static_cast<size_t>(paging.pages())) {
+    measure_surface_ = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    measure_ = cairo_create(measure_surface_);
+    measurer_ = std::make_unique<CairoPainter>(measure_);
+  }
+  ~PagedPdfPainter() override {
+    measurer_.reset();
+    cairo_destroy(measure_);
+    cairo_surface_destroy(measure_surface_);
+  }
+
+  void begin(double width, double height, double scale, const Colour& background) override {
+    scale_ = scale;
+    width_ = std::ceil(width * scale);
+    height_ = std::ceil(height * scale);
+    background_ = background;
+  }
+  void box(const layout::Rect& r, double radius, const Colour& fill,
+           const Stroke& stroke) override {
+    Op op;
+    op.kind = Op::kBox;
+    op.rect = r;
+    op.radius = radius;
+    op.fill = fill;
+    op.stroke = stroke;
+    file(std::move(op), r.x - stroke.width, r.y - stroke.width, r.x + r.width + stroke.width,
+         r.y + r.height + stroke.width);
+  }
+  void polyline(std::span<const layout::Point> points, const Stroke& stroke) override {
+    if (points.size() < 2) return;
+    Op op;
+    op.kind = Op::kPolyline;
+    op.first = static_cast<uint32_t>(points_.size());
+    op.count = static_cast<uint32_t>(points.size());
+    op.stroke = stroke;
+    double x0 = points[0].x, y0 = points[0].y, x1 = x0, y1 = y0;
+    for (const layout::Point& p : points) {
+      points_.push_back(p);
+      x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x),
+      y1 = std::max(y1, p.y);
+    }
+    file(std::move(op), x0 - stroke.width, y0 - stroke.width, x1 + stroke.width, y1 + stroke.width);
+  }
+  void triangle(const layout::Point (&c)[3], const Colour& fill) override {
+    Op op;
+    op.kind = Op::kTriangle;
+    op.first = static_cast<uint32_t>(points_.size());
+    op.count = 3;
+    op.fill = fill;
+    for (const layout::Point& p : c) points_.push_back(p);
+    file(std::move(op), std::min({c[0].x, c[1].x, c[2].x}), std::min({c[0].y, c[1].y, c[2].y}),
+         std::max({c[0].x, c[1].x, c[2].x}), std::max({c[0].y, c[1].y, c[2].y}));
+  }
+  void text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+            const Colour& colour) override {
+    if (text.empty()) return;
+    const double w = text_width(text, font);
+    const double left = anchor == Anchor::kStart    ? x
+                        : anchor == Anchor::kMiddle ? x - w / 2
+                                                    : x - w;
+    Op op;
+    op.kind = Op::kText;
+    op.rect = {x, y, 0, 0};
+    op.text = std::string(text);
+    op.font = font;
+    op.anchor = anchor;
+    op.fill = colour;
+    file(std::move(op), left, y - font.size, left + w, y + font.size);
+  }
+  double text_width(std::string_view text, const Font& font) override {
+    return measurer_->text_width(text, font);
+  }
+
+  Result<std::string> finish() override {
+    std::string out;
+    const PdfPaging& p = paging_;
+    cairo_surface_t* pdf =
+        cairo_pdf_surface_create_for_stream(append_to_string, &out, p.page_width, p.page_height);
+    cairo_t* cr = cairo_create(pdf);
+    CairoPainter drawer(cr);
+    const double tw = p.tile_width(), th = p.tile_height();
+    const double top = p.margin + p.header;
+    const int n = p.pages();
+    for (int r = 0; r < p.rows; ++r) {
+      for (int c = 0; c < p.columns; ++c) {
+        const double ox = c * (tw - p.overlap), oy = r * (th - p.overlap);
+        const double cw = std::min(tw, width_ - ox), ch = std::min(th, height_ - oy);
+        cairo_save(cr);
+        cairo_rectangle(cr, p.margin, top, cw, ch);
+        cairo_clip(cr);
+        cairo_set_source_rgba(cr, background_.r, background_.g, background_.b, background_.a);
+        cairo_paint(cr);
+        cairo_translate(cr, p.margin - ox, top - oy);
+        cairo_scale(cr, scale_, scale_);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        drawer.forget_font();
+        for (uint32_t k : pages_[static_cast<size_t>(r * p.columns + c)]) replay(drawer, ops_[k]);
+        cairo_restore(cr);
+        const int page = r * p.columns + c + 1;
+        const std::string label =
+            p.columns > 1
+                ? fmt::format("{} \u00b7 page {} of {} \u00b7 row {} of {}, column {} of {}",
+                              p.title, page, n, r + 1, p.rows, c + 1, p.columns)
+                : fmt::format("{} \u00b7 page {} of {}", p.title, page, n);
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_set_font_size(cr, 8);
+        cairo_set_source_rgb(cr, 0.42, 0.45, 0.5);
+        cairo_move_to(cr, p.margin, p.margin + 8);
+        cairo_show_text(cr, printable_utf8(label).c_str());
+        cairo_show_page(cr);
+      }
+    }
+    cairo_status_t status = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(pdf);
+    if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_status(pdf);
+    cairo_surface_destroy(pdf);
+    if (status != CAIRO_STATUS_SUCCESS)
+      return Error(fmt::format("cairo could not draw the PDF: {}", cairo_status_to_string(status)));
+    return out;
+  }
+
+ private:
+  struct Op {
+    enum Kind : uint8_t { kBox, kPolyline, kTriangle, kText } kind = kBox;
+    layout::Rect rect;  // box; text: (x, y)
+    double radius = 0;
+    Colour fill;  // box, triangle; text: its colour
+    Stroke stroke;
+    uint32_t first = 0, count = 0;  // polyline, triangle: into points_
+    std::string text;
+    Font font;
+    Anchor anchor = Anchor::kStart;
+  };
+
+  // Files the primitive under every page whose tile its box (layout units) touches.
+  void file(Op op, double x0, double y0, double x1, double y1) {
+    const auto k = static_cast<uint32_t>(ops_.size());
+    ops_.push_back(std::move(op));
+    const double tw = paging_.tile_width(), th = paging_.tile_height();
+    const double sx = tw - paging_.overlap, sy = th - paging_.overlap;
+    x0 *= scale_, y0 *= scale_, x1 *= scale_, y1 *= scale_;
+    auto first = [](double lo, double tile, double step) {
+      return std::max(0, static_cast<int>(std::floor((lo - tile) / step)));
+    };
+    for (int r = first(y0, th, sy); r < paging_.rows && r * sy <= y1; ++r) {
+      if (r * sy + th < y0) continue;
+      for (int c = first(x0, tw, sx); c < paging_.columns && c * sx <= x1; ++c) {
+        if (c * sx + tw < x0) continue;
+        pages_[static_cast<size_t>(r * paging_.columns + c)].push_back(k);
+      }
+    }
+  }
+
+  void replay(CairoPainter& d, const Op& op) {
+    switch (op.kind) {
+      case Op::kBox:
+        d.box(op.rect, op.radius, op.fill, op.stroke);
+        break;
+      case Op::kPolyline:
+        d.polyline(std::span<const layout::Point>(points_.data() + op.first, op.count), op.stroke);
+        break;
+      case Op::kTriangle: {
+        const layout::Point c[3] = {points_[op.first], points_[op.first + 1],
+                                    points_[op.first + 2]};
+        d.triangle(c, op.fill);
+        break;
+      }
+      case Op::kText:
+        d.text(op.rect.x, op.rect.y, op.text, op.font, op.anchor, op.fill);
+        break;
+    }
+  }
+
+  PdfPaging paging_;
+  double scale_ = 1, width_ = 0, height_ = 0;  // width_, height_: output units
+  Colour background_;
+  std::vector<Op> ops_;
+  std::vector<layout::Point> points_;
+  std::vector<std::vector<uint32_t>> pages_;  // ops_ indices per page, in drawing order
+  cairo_surface_t* measure_surface_ = nullptr;
+  cairo_t* measure_ = nullptr;
+  std::unique_ptr<CairoPainter> measurer_;
 };
 
 }  // namespace
@@ -167,6 +373,45 @@ double fit_scale(CairoTarget target, double width, double height, double request
 
 std::unique_ptr<Painter> make_cairo_painter(CairoTarget target) {
   return std::make_unique<CairoPainter>(target);
+}
+
+std::unique_ptr<Painter> make_paged_pdf_painter(const PdfPaging& paging) {
+  return std::make_unique<PagedPdfPainter>(paging);
+}
+
+bool parse_paper(std::string_view name, Paper& out) {
+  if (name == "a4")
+    out = Paper::kA4;
+  else if (name == "letter")
+    out = Paper::kLetter;
+  else if (name == "a3")
+    out = Paper::kA3;
+  else
+    return false;
+  return true;
+}
+
+PdfPaging pdf_paging(Paper paper, double width, double height) {
+  PdfPaging p;
+  switch (paper) {
+    case Paper::kA4:
+      p.page_width = 595.28, p.page_height = 841.89;
+      break;
+    case Paper::kLetter:
+      p.page_width = 612, p.page_height = 792;
+      break;
+    case Paper::kA3:
+      p.page_width = 841.89, p.page_height = 1190.55;
+      break;
+  }
+  // A hundredth of a point over is rounding, not another page.
+  auto tiles = [&](double extent, double tile) {
+    if (extent <= tile + 0.01) return 1;
+    return 1 + static_cast<int>(std::ceil((extent - tile - 0.01) / (tile - p.overlap)));
+  };
+  p.columns = tiles(width, p.tile_width());
+  p.rows = tiles(height, p.tile_height());
+  return p;
 }
 
 }  // namespace etviz::render::picture

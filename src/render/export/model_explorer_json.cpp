@@ -105,6 +105,7 @@ class Writer {
       }
       node_ids[i] = std::move(id);
     }
+    stats_.ids[gi] = {ids_[gi], node_ids};
     out_ += '{';
     key("id");
     append_json_string(out_, ids_[gi]);

@@ -2,6 +2,7 @@
 // Model Explorer's graph JSON (a GraphCollection: google-ai-edge/model-explorer's
 // `graph_builder`), so a file etviz reads opens in Model Explorer and in every tool that reads
 // its adapters' output. docs/export.md, "Model Explorer JSON".
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,13 @@ struct MeJsonOptions {
 
 struct MeJsonStats {
   size_t graphs = 0, nodes = 0, edges = 0;
+  // The ids written, per Document graph (empty for graphs not written): what a Model
+  // Explorer node data file written beside the graph JSON must name.
+  struct GraphIds {
+    std::string id;
+    std::vector<std::string> nodes;  // per Graph::nodes
+  };
+  std::map<int32_t, GraphIds> ids;
 };
 
 // One ME graph per etviz graph written: each top-level graph asked for and every graph nested

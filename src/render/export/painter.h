@@ -7,22 +7,16 @@
 #include <string>
 #include <string_view>
 
+#include "core/colour.h"
 #include "core/status.h"
 #include "layout/layout.h"
 
 namespace etviz::render::picture {
 
-struct Colour {
-  double r = 0, g = 0, b = 0;  // 0..1
-  double a = 1;
-  bool none() const { return a <= 0; }
-  std::string hex() const;  // "#rrggbb" (alpha apart)
-};
-// "#rrggbb", "#rgb", "rgb(r, g, b)" or "rgba(r, g, b, a)" (the forms viewer.css uses); an
-// unreadable value is an error naming it.
-Result<Colour> parse_colour(std::string_view css);
-// The viewer's mix(): a colour `t` of the way towards `towards`.
-Colour mix(const Colour& a, const Colour& towards, double t);
+// Colours are core's (core/colour.h): one parser for themes, categories and node data.
+using etviz::Colour;
+using etviz::mix;
+using etviz::parse_colour;
 
 // `text` as valid, printable UTF-8: invalid sequences, C0 controls but tab and newline, DEL,
 // C1 controls and U+FFFE/U+FFFF become U+FFFD (what XML allows and DOT tools accept).

@@ -89,7 +89,8 @@ std::string dot_quote(std::string_view text) {
 }
 
 std::string dot_text(const Document& doc, const html::ViewModel& model,
-                     const std::vector<bool>& expanded, const Palette& pal, bool edge_labels) {
+                     const std::vector<bool>& expanded, const Palette& pal, bool edge_labels,
+                     const PictureOverlay* overlay) {
   const size_t ng = model.groups.size();
   // The outermost collapsed group around each group (itself included), or -1: what stands
   // for everything inside it.
@@ -132,11 +133,20 @@ std::string dot_text(const Document& doc, const html::ViewModel& model,
   auto emit_node = [&](int32_t i, const std::string& indent) {
     const html::ViewNode& n = model.nodes[static_cast<size_t>(i)];
     const auto c = static_cast<size_t>(n.category);
-    const Palette::CategoryStyle st =
+    Palette::CategoryStyle st =
         c < pal.categories.size() ? pal.categories[c] : Palette::CategoryStyle{};
-    out += fmt::format("{}n{} [label={}, tooltip={}, fillcolor=\"{}\", color=\"{}\"];\n", indent, i,
-                       dot_quote(n.label), dot_quote(titles[static_cast<size_t>(i)]),
-                       dot_colour(st.fill), dot_colour(st.stroke));
+    std::string font;
+    if (overlay && overlay->active()) {
+      const auto k = static_cast<size_t>(i);
+      const NodeStyle& o = k < overlay->node_styles.size() && overlay->node_styles[k]
+                               ? *overlay->node_styles[k]
+                               : overlay->unstyled;
+      st = {o.fill, o.stroke};
+      font = fmt::format(", fontcolor=\"{}\"", dot_colour(o.text));
+    }
+    out += fmt::format("{}n{} [label={}, tooltip={}, fillcolor=\"{}\", color=\"{}\"{}];\n", indent,
+                       i, dot_quote(n.label), dot_quote(titles[static_cast<size_t>(i)]),
+                       dot_colour(st.fill), dot_colour(st.stroke), font);
   };
   std::function<void(size_t, const std::string&)> emit_group = [&](size_t g,
                                                                    const std::string& indent) {
@@ -205,16 +215,17 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
   for (const layout::EdgeRoute& e : L.edges) result.edges += e.point_count >= 2 ? 1 : 0;
 
   if (options.format == ExportFormat::kDot) {
-    result.bytes = dot_text(doc, model, scene.expanded, pal, options.edge_labels);
+    result.bytes = dot_text(doc, model, scene.expanded, pal, options.edge_labels, options.overlay);
     return result;
   }
   DrawOptions draw_options;
+  draw_options.overlay = options.overlay;
   draw_options.theme = options.theme;
   draw_options.edge_labels = options.edge_labels;
   if (options.edge_labels) draw_options.value_labels = value_labels(doc, model);
   draw_options.node_titles = node_titles(doc, model);
-  const double w = L.bounds.width + 2 * draw_options.margin;
-  const double h = L.bounds.height + 2 * draw_options.margin;
+  const double w = picture_width(L, draw_options);
+  const double h = picture_height(L, draw_options);
   std::unique_ptr<Painter> painter;
   switch (options.format) {
     case ExportFormat::kSvg:
@@ -225,10 +236,48 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
       draw_options.scale = fit_scale(CairoTarget::kPng, w, h, options.scale);
       painter = make_cairo_painter(CairoTarget::kPng);
       break;
-    case ExportFormat::kPdf:
+    case ExportFormat::kPdf: {
       draw_options.scale = fit_scale(CairoTarget::kPdf, w, h, options.scale);
+      const bool paged = options.pages == PictureOptions::Pages::kPaged ||
+                         (options.pages == PictureOptions::Pages::kAuto &&
+                          draw_options.scale < 0.5 * options.scale);
+      if (paged) {
+        // As large as asked, narrowed so the drawing fills a whole number of columns, the
+        // fewest that keep it at half size or more (no column is left mostly empty).
+        PdfPaging paging = pdf_paging(options.paper, 1, 1);
+        double s = options.scale;
+        for (int columns = 1; columns < 1000; ++columns) {
+          const double fit =
+              (columns * paging.tile_width() - (columns - 1) * paging.overlap) / std::max(w, 1.0);
+          s = std::min(options.scale, fit);
+          if (s >= 0.5 * options.scale) break;
+        }
+        paging = pdf_paging(options.paper, w * s, h * s);
+        const int wanted = paging.pages();
+        // Too many pages at half size: smaller, down to what fits the page limit, which is
+        // still far larger than one page could show.
+        while (paging.pages() > kMaxPdfPages && s > draw_options.scale) {
+          s = std::max(s * 0.9, draw_options.scale);
+          paging = pdf_paging(options.paper, w * s, h * s);
+        }
+        if (paging.pages() <= kMaxPdfPages && s > draw_options.scale) {
+          if (wanted != paging.pages())
+            result.note = fmt::format(
+                "at half size the drawing would need {} pages (the limit is {}); drawn at scale "
+                "{:.3g} on {} pages (for every detail use SVG, or --expand a smaller part)",
+                wanted, kMaxPdfPages, s, paging.pages());
+          paging.title = options.title;
+          draw_options.scale = s;
+          painter = make_paged_pdf_painter(paging);
+          result.pages = paging.pages();
+          result.width = paging.page_width;
+          result.height = paging.page_height;
+          break;
+        }
+      }
       painter = make_cairo_painter(CairoTarget::kPdf);
       break;
+    }
     case ExportFormat::kDot:
     case ExportFormat::kMeJson:
       return Error(fmt::format("{} is not a picture", to_string(options.format)));
@@ -237,8 +286,10 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
   if (!bytes) return bytes.error();
   result.bytes = std::move(*bytes);
   result.scale = draw_options.scale;
-  result.width = std::ceil(w * draw_options.scale);
-  result.height = std::ceil(h * draw_options.scale);
+  if (result.pages == 1) {
+    result.width = std::ceil(w * draw_options.scale);
+    result.height = std::ceil(h * draw_options.scale);
+  }
   return result;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis/categories.h"
 #include "core/document.h"
+#include "render/export/cairo_painter.h"
 #include "render/export/scene.h"
 #include "render/html/view_model.h"
 
@@ -31,6 +32,13 @@ struct PictureOptions {
   Theme theme = Theme::kLight;
   double scale = 1;  // PNG: pixels per layout unit (2 for a sharp picture on a HiDPI screen)
   bool edge_labels = false;
+  // Node colours and legend of an overlay (profile heat, node data), or null: categories.
+  const PictureOverlay* overlay = nullptr;
+  // PDF: kAuto splits the drawing over pages of `paper` when one page would shrink it below
+  // half the requested scale; kOne never does, kPaged always does.
+  enum class Pages : uint8_t { kAuto, kOne, kPaged } pages = Pages::kAuto;
+  Paper paper = Paper::kA4;
+  std::string title;  // paged PDF: each page's header
 };
 
 struct PictureResult {
@@ -38,6 +46,9 @@ struct PictureResult {
   double scale = 1;  // what it was drawn at (PNG and PDF are capped: cairo_painter.h)
   size_t nodes = 0, groups = 0, edges = 0;  // drawn (visible) boxes and edges
   double width = 0, height = 0;             // output units: px for SVG/PNG, pt for PDF
+                                            // (a paged PDF: one page)
+  int pages = 1;                            // PDF pages
+  std::string note;                         // why a drawing was not paged, or empty
 };
 
 Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& model,
@@ -48,7 +59,8 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
 // their title, collapsed groups as one node (edges into them join there), tensor shapes as
 // edge labels when asked.
 std::string dot_text(const Document& doc, const html::ViewModel& model,
-                     const std::vector<bool>& expanded, const Palette& palette, bool edge_labels);
+                     const std::vector<bool>& expanded, const Palette& palette, bool edge_labels,
+                     const PictureOverlay* overlay = nullptr);
 
 // `text` inside a DOT double-quoted string: quotes and backslashes escaped (so Graphviz's
 // \N, \G and \l escapes cannot be injected), newlines as \n, made printable UTF-8.

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "render/export/svg_painter.h"
+
 namespace etviz::render::picture {
 namespace {
 
@@ -68,7 +70,67 @@ Colour css(std::string_view text) {
   return c ? *c : Colour{0.5, 0.5, 0.5, 1};
 }
 
+// The legend an overlay adds above the graph: a title, swatches with labels flowing in rows
+// as wide as the picture, and a note. Widths are estimated, so the band's height is known
+// before a painter measures anything.
+constexpr double kLegendRow = 16;
+constexpr double kSwatch = 14;
+constexpr Font kLegendFont{11, false};
+constexpr Font kLegendTitleFont{11, true};
+// The page's width estimate (svg_painter.h), with room for fonts a little wider than it.
+double estimated_width(std::string_view text, const Font& font) {
+  return estimated_text_width(text, font) * 1.1;
+}
+double legend_item_width(const PictureOverlay::Item& item) {
+  return kSwatch + 4 + estimated_width(item.label, kLegendFont) + 12;
+}
+double legend_width(const PictureOverlay& o) {
+  double w = estimated_width(o.title, kLegendTitleFont);
+  double row = 0;
+  for (const auto& item : o.items) row += legend_item_width(item);
+  return std::max({w, std::min(row, 640.0), estimated_width(o.note, kLegendFont)});
+}
+// Rows of items within `width`.
+std::vector<std::vector<size_t>> legend_rows(const PictureOverlay& o, double width) {
+  std::vector<std::vector<size_t>> rows(1);
+  double x = 0;
+  for (size_t k = 0; k < o.items.size(); ++k) {
+    const double w = legend_item_width(o.items[k]);
+    if (x > 0 && x + w > width) {
+      rows.emplace_back();
+      x = 0;
+    }
+    rows.back().push_back(k);
+    x += w;
+  }
+  return rows;
+}
+const PictureOverlay* active_overlay(const DrawOptions& options) {
+  return options.overlay && options.overlay->active() ? options.overlay : nullptr;
+}
+// The legend's width: at least the graph's, at least what the legend needs on one row.
+double content_width(const layout::Layout& L, const DrawOptions& options) {
+  const PictureOverlay* o = active_overlay(options);
+  return std::max(L.bounds.width, o ? std::min(legend_width(*o), 640.0) : 0.0);
+}
+
 }  // namespace
+
+double legend_height(const DrawOptions& options) {
+  const PictureOverlay* o = active_overlay(options);
+  if (!o) return 0;
+  // Rows at the narrowest the legend may be (640 units, or its one-row width).
+  const double width = std::min(legend_width(*o), 640.0);
+  const size_t rows = o->items.empty() ? 0 : legend_rows(*o, width).size();
+  return kLegendRow * (1 + static_cast<double>(rows) + (o->note.empty() ? 0 : 1)) + 10;
+}
+
+double picture_width(const layout::Layout& L, const DrawOptions& options) {
+  return content_width(L, options) + 2 * options.margin;
+}
+double picture_height(const layout::Layout& L, const DrawOptions& options) {
+  return L.bounds.height + legend_height(options) + 2 * options.margin;
+}
 
 std::vector<std::pair<std::string, std::string>> theme_css(Theme theme) {
   if (theme == Theme::kDark)
@@ -211,21 +273,58 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
                          Painter& painter) {
   const html::ViewModel& m = *scene.model;
   const layout::Layout& L = scene.layout;
-  const double dx = options.margin - L.bounds.x, dy = options.margin - L.bounds.y;
+  const PictureOverlay* overlay = active_overlay(options);
+  const double band = legend_height(options);
+  const double dx = options.margin - L.bounds.x, dy = options.margin + band - L.bounds.y;
   auto at = [&](layout::Rect r) {
     r.x += dx;
     r.y += dy;
     return r;
   };
   auto pt = [&](layout::Point p) { return layout::Point{p.x + dx, p.y + dy}; };
-  painter.begin(L.bounds.width + 2 * options.margin, L.bounds.height + 2 * options.margin,
-                options.scale, pal.canvas_bg);
+  painter.begin(picture_width(L, options), picture_height(L, options), options.scale,
+                pal.canvas_bg);
 
-  auto style_of = [&](int32_t node) -> const Palette::CategoryStyle& {
-    const auto c = static_cast<size_t>(m.nodes[static_cast<size_t>(node)].category);
+  // A node's colours: the overlay's when one is active, else its category's.
+  auto style_of = [&](int32_t node) -> NodeStyle {
+    const auto k = static_cast<size_t>(node);
+    if (overlay) {
+      if (k < overlay->node_styles.size() && overlay->node_styles[k])
+        return *overlay->node_styles[k];
+      return overlay->unstyled;
+    }
+    const auto c = static_cast<size_t>(m.nodes[k].category);
     static const Palette::CategoryStyle kGrey{{0.9, 0.9, 0.9, 1}, {0.5, 0.5, 0.5, 1}};
-    return c < pal.categories.size() ? pal.categories[c] : kGrey;
+    const Palette::CategoryStyle& st = c < pal.categories.size() ? pal.categories[c] : kGrey;
+    return {st.fill, st.stroke, st.stroke, pal.text};
   };
+
+  if (overlay) {
+    painter.open_item("legend", "legend", overlay->title);
+    const double x0 = options.margin;
+    double y = options.margin + kLegendRow / 2;
+    painter.text(x0, y, overlay->title, kLegendTitleFont, Anchor::kStart, pal.text);
+    const double width = std::max(content_width(L, options), 1.0);
+    for (const auto& row : overlay->items.empty() ? std::vector<std::vector<size_t>>{}
+                                                  : legend_rows(*overlay, std::min(width, 640.0))) {
+      y += kLegendRow;
+      double x = x0;
+      for (size_t k : row) {
+        const PictureOverlay::Item& item = overlay->items[k];
+        painter.box({x, y - 5, kSwatch, 10}, 2, item.colour,
+                    {mix(item.colour, Colour{0, 0, 0, 1}, 0.3), 0.8, false});
+        painter.text(x + kSwatch + 4, y, item.label, kLegendFont, Anchor::kStart, pal.muted);
+        x += legend_item_width(item);
+      }
+    }
+    if (!overlay->note.empty()) {
+      y += kLegendRow;
+      painter.box({x0, y - 5, kSwatch, 10}, 2, overlay->unstyled.fill,
+                  {overlay->unstyled.stroke, 0.8, false});
+      painter.text(x0 + kSwatch + 4, y, overlay->note, kLegendFont, Anchor::kStart, pal.muted);
+    }
+    painter.close_item();
+  }
   auto group_visible = [&](size_t g) { return g < L.groups.size() && drawn(L.groups[g]); };
 
   // Expanded groups, outermost first.
@@ -284,12 +383,14 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
     const layout::Rect r = at(L.groups[g]);
     painter.open_item("group collapsed", fmt::format("g{}", g), vg.name);
     painter.box({r.x + 3, r.y + 3, r.width, r.height}, 5, pal.collapsed_stroke, {{}, 0, false});
-    const Palette::CategoryStyle* owner = vg.owner >= 0 ? &style_of(vg.owner) : nullptr;
+    const std::optional<NodeStyle> owner =
+        vg.owner >= 0 ? std::optional<NodeStyle>(style_of(vg.owner)) : std::nullopt;
     painter.box(r, 5, owner ? owner->fill : pal.collapsed_fill,
                 {owner ? owner->stroke : pal.collapsed_stroke, 1, false});
     const double badge_w = painter.text_width(vg.badge, kGroupFont);
     const std::string label = fit_text(painter, vg.label, kGroupFont, r.width - badge_w - 26);
-    painter.text(r.x + 8, r.y + r.height / 2, label, kGroupFont, Anchor::kStart, pal.text);
+    painter.text(r.x + 8, r.y + r.height / 2, label, kGroupFont, Anchor::kStart,
+                 owner ? owner->text : pal.text);
     if (!vg.badge.empty())
       painter.text(r.x + r.width - 8, r.y + r.height / 2, vg.badge, kGroupFont, Anchor::kEnd,
                    pal.muted);
@@ -304,16 +405,16 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
     if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
     const html::ViewNode& n = m.nodes[i];
     const layout::Rect r = at(L.nodes[i]);
-    const Palette::CategoryStyle& st = style_of(static_cast<int32_t>(i));
+    const NodeStyle st = style_of(static_cast<int32_t>(i));
     painter.open_item(fmt::format("node {}", analysis::to_string(n.category)),
                       fmt::format("n{}", i),
                       i < options.node_titles.size() ? options.node_titles[i] : n.label);
     painter.box(r, 4, st.fill, {st.stroke, 1, false});
-    painter.box({r.x, r.y + 3, 3.5, r.height - 6}, 0, st.stroke, {{}, 0, false});
+    painter.box({r.x, r.y + 3, 3.5, r.height - 6}, 0, st.strip, {{}, 0, false});
     const std::string label = fit_text(painter, n.label, kNodeFont, r.width - 14);
     if (!label.empty())
       painter.text(r.x + r.width / 2 + 1.5, r.y + r.height / 2 + 0.5, label, kNodeFont,
-                   Anchor::kMiddle, pal.text);
+                   Anchor::kMiddle, st.text);
     // A broadcast source whose many uses are not drawn: a stub and the count.
     if (detached_uses[i] > 0) {
       const double cx = r.x + r.width / 2, by = r.y + r.height;

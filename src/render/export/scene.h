@@ -4,6 +4,7 @@
 // nodes coloured by category with a strip and their label, edges as routed polylines with
 // arrowheads, optionally tensor shapes on edges. One routine for every picture format; the
 // Painter decides the encoding.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,26 @@ struct Scene {
 };
 Scene make_scene(const html::ViewModel& model, const ExpandRequest& request);
 
+// A node drawn in an overlay's colours instead of its category's (profile heat, node data).
+struct NodeStyle {
+  Colour fill, stroke, strip, text;
+};
+
+// What an overlay adds to a picture: a style per ViewModel node (none: the overlay has no
+// figure for it, drawn as the page draws such nodes) and a legend over the graph.
+struct PictureOverlay {
+  std::vector<std::optional<NodeStyle>> node_styles;
+  NodeStyle unstyled;  // nodes without a figure
+  struct Item {
+    Colour colour;
+    std::string label;
+  };
+  std::string title;        // "Time · avg per occurrence (µs)"
+  std::vector<Item> items;  // swatches, in order
+  std::string note;         // "no events (12 nodes)"
+  bool active() const { return !node_styles.empty(); }
+};
+
 struct DrawOptions {
   Theme theme = Theme::kLight;
   double scale = 1;          // output units per layout unit
@@ -61,7 +82,15 @@ struct DrawOptions {
   std::vector<std::string> value_labels;
   // Tooltips (SVG <title>) per ViewModel node; empty: the node's label.
   std::vector<std::string> node_titles;
+  // Colours from an overlay instead of categories, and its legend; inactive: categories.
+  const PictureOverlay* overlay = nullptr;
 };
+
+// Height of the legend band an overlay adds above the graph, in layout units.
+double legend_height(const DrawOptions& options);
+// The whole picture in layout units: the graph, the legend band and the margins.
+double picture_width(const layout::Layout& layout, const DrawOptions& options);
+double picture_height(const layout::Layout& layout, const DrawOptions& options);
 
 // Draws the scene; returns what the painter encoded.
 Result<std::string> draw(const Scene& scene, const Palette& palette, const DrawOptions& options,

@@ -8,6 +8,7 @@
 
 #include "analysis/timeline.h"
 #include "render/html/memory_data.h"
+#include "render/html/node_data.h"
 #include "render/html/page_data.h"
 #include "render/html/profile_data.h"
 #include "render/html/timeline_data.h"
@@ -198,6 +199,11 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     if (too_big(profile)) return Error(size_note(profile, "the profile overlay"));
     page += "<script type=\"application/json\" id=\"etviz-profile\">";
     page += profile;
+    page += "</script>\n";
+  }
+  if (options.node_data) {
+    page += "<script type=\"application/json\" id=\"etviz-node-data\">";
+    page += node_data_json(*options.node_data, doc, views);
     page += "</script>\n";
   }
   // The memory plan of every method that has one (the timeline under the canvas), and where

@@ -14,7 +14,8 @@ namespace etviz::render::html {
 struct ProfileOverlay;  // render/html/profile_data.h
 }  // namespace etviz::render::html
 namespace etviz::analysis {
-struct Timeline;  // analysis/timeline.h
+struct Timeline;      // analysis/timeline.h
+struct NodeDataJoin;  // analysis/node_data.h
 }  // namespace etviz::analysis
 namespace etviz::render::html {
 
@@ -27,6 +28,8 @@ struct PageOptions {
   void (*progress)(const std::string&) = nullptr;
   // A runtime profile to overlay (heat colours, timing panel, profile table), or null.
   const ProfileOverlay* profile = nullptr;
+  // Model Explorer node data joined with the document (`--node-data`), or null.
+  const analysis::NodeDataJoin* node_data = nullptr;
   // The graphs the page shows (Document::graphs indices), in selector order; empty: every
   // top-level graph.
   std::vector<int32_t> graphs;

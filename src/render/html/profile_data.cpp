@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/heat_scale.h"
 #include "analysis/profile_join.h"
 #include "render/html/page_data.h"
 #include "render/json_text.h"
@@ -15,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 // The view whose root graph is the profiled method, or views.size().
-size_t method_view(const Document& doc, const std::vector<ViewModel>& views,
+size_t method_view(const Document& doc, std::span<const ViewModel> views,
                    const std::string& method) {
   for (size_t v = 0; v < views.size(); ++v)
     if (doc.graphs[static_cast<size_t>(views[v].root_graph)].name == method) return v;
@@ -37,7 +38,7 @@ double shown(double ticks, const analysis::TimeScale& scale) {
 }  // namespace
 
 OverlayTarget overlay_target(const analysis::EventRow& row, const Document& doc,
-                             const std::vector<ViewModel>& views, const std::string& method) {
+                             std::span<const ViewModel> views, const std::string& method) {
   OverlayTarget target;
   target.view = method_view(doc, views, method);
   if (target.view >= views.size() || row.is_framework()) return target;
@@ -66,40 +67,14 @@ OverlayTarget overlay_target(const analysis::EventRow& row, const Document& doc,
   return target;
 }
 
-std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc,
-                              const std::vector<ViewModel>& views) {
+std::map<int32_t, NodeFigures> profile_node_figures(const ProfileOverlay& overlay,
+                                                    const Document& doc,
+                                                    std::span<const ViewModel> views) {
   const analysis::ProfileStats& stats = *overlay.stats;
-  const analysis::TimeScale& scale = overlay.scale;
-  json root;
-  root["file"] = overlay.file_name;
-  root["block"] = overlay.block;
-  root["method"] = overlay.method;
-  root["unit"] = scale.label();
-  root["executeTotal"] = shown(stats.execute_total(overlay.block), scale);
-  root["warnings"] = overlay.warnings;
-  root["blocks"] = stats.blocks;
-
-  json method_events = json::array();
-  for (const analysis::EventRow& row : stats.method_events) {
-    if (row.block != overlay.block) continue;
-    method_events.push_back({{"name", row.name},
-                             {"count", row.stats.count},
-                             {"avg", shown(row.stats.avg, scale)},
-                             {"total", shown(row.stats.total, scale)}});
-  }
-  root["methodEvents"] = std::move(method_events);
-
-  // Per-node figures: the method's own nodes from node_timings (the outermost event of each
-  // instruction), then the ops inside decoded delegate payloads.
-  struct Timed {
-    std::string event;
-    analysis::DurationStats s;
-    double share = 0;
-    bool inside = false;
-    int32_t row = -1;  // index into "rows"
-  };
+  // The method's own nodes from node_timings (the outermost event of each instruction), then
+  // the ops inside decoded delegate payloads.
   const size_t mv = method_view(doc, views, overlay.method);
-  std::map<int32_t, Timed> timed;  // view node -> figures
+  std::map<int32_t, NodeFigures> timed;  // view node -> figures
   const double execute = stats.execute_total(overlay.block);
   if (mv < views.size()) {
     const ViewModel& view = views[mv];
@@ -117,12 +92,51 @@ std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc
       if (row.block != overlay.block || !row.has_delegate_debug_id()) continue;
       const OverlayTarget target = overlay_target(row, doc, views, overlay.method);
       for (int32_t k : target.nodes) {
-        Timed& t = timed[k];
+        NodeFigures& t = timed[k];
         if (t.s.count == 0 || row.stats.total > t.s.total)
           t = {row.name, row.stats, denominator > 0 ? row.stats.total / denominator : 0, true, -1};
       }
     }
   }
+  return timed;
+}
+
+size_t profile_view(const Document& doc, std::span<const ViewModel> views,
+                    const std::string& method) {
+  return method_view(doc, views, method);
+}
+
+std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc,
+                              std::span<const ViewModel> views) {
+  const analysis::ProfileStats& stats = *overlay.stats;
+  const analysis::TimeScale& scale = overlay.scale;
+  json root;
+  root["file"] = overlay.file_name;
+  root["block"] = overlay.block;
+  root["method"] = overlay.method;
+  root["unit"] = scale.label();
+  root["executeTotal"] = shown(stats.execute_total(overlay.block), scale);
+  root["warnings"] = overlay.warnings;
+  root["blocks"] = stats.blocks;
+  // The heat scale's colours (analysis/heat_scale.h): one definition for page and pictures.
+  json heat_light = json::array(), heat_dark = json::array();
+  for (std::string_view c : analysis::kHeatLight) heat_light.push_back(std::string(c));
+  for (std::string_view c : analysis::kHeatDark) heat_dark.push_back(std::string(c));
+  root["heat"] = {{"light", std::move(heat_light)}, {"dark", std::move(heat_dark)}};
+
+  json method_events = json::array();
+  for (const analysis::EventRow& row : stats.method_events) {
+    if (row.block != overlay.block) continue;
+    method_events.push_back({{"name", row.name},
+                             {"count", row.stats.count},
+                             {"avg", shown(row.stats.avg, scale)},
+                             {"total", shown(row.stats.total, scale)}});
+  }
+  root["methodEvents"] = std::move(method_events);
+
+  const size_t mv = method_view(doc, views, overlay.method);
+  std::map<int32_t, NodeFigures> timed = profile_node_figures(overlay, doc, views);
+  const double execute = stats.execute_total(overlay.block);
 
   json rows = json::array();
   // Nested events (native_call_* in OPERATOR_CALL, a backend's events in DELEGATE_CALL) name

@@ -4,6 +4,8 @@
 // Written as its own JSON element (`<script type="application/json" id="etviz-profile">`) so
 // the graph data stays as it is; web/src/profile_overlay.js reads it. docs/viewer.md
 // ("Profile overlay") describes the fields.
+#include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,11 +38,29 @@ struct OverlayTarget {
 // debug handles meet the handles the ETRecord's delegate_map gives the id; else nothing (the
 // delegate node already carries the enclosing DELEGATE_CALL).
 OverlayTarget overlay_target(const analysis::EventRow& row, const Document& doc,
-                             const std::vector<ViewModel>& views, const std::string& method);
+                             std::span<const ViewModel> views, const std::string& method);
+
+// The figures a node of a view shows (its heat colour and panel): the event chosen for it.
+struct NodeFigures {
+  std::string event;
+  analysis::DurationStats s;  // raw ticks
+  double share = 0;           // of Method::execute (or of the nodes' sum)
+  bool inside = false;        // an op inside a decoded delegate payload
+  int32_t row = -1;           // the page's event row (profile_data_json sets it)
+};
+// The timed nodes of the profiled method's view: view node index -> figures. Kernel and
+// delegate-call nodes from their instruction's outermost event; payload ops from the
+// backend's events (the longest when several land on one op).
+std::map<int32_t, NodeFigures> profile_node_figures(const ProfileOverlay& overlay,
+                                                    const Document& doc,
+                                                    std::span<const ViewModel> views);
+// Index of the view showing the profiled method, or views.size().
+size_t profile_view(const Document& doc, std::span<const ViewModel> views,
+                    const std::string& method);
 
 // The JSON for the etviz-profile element, safe inside <script> (<, >, & and U+2028/2029
 // escaped, invalid UTF-8 replaced).
 std::string profile_data_json(const ProfileOverlay& overlay, const Document& doc,
-                              const std::vector<ViewModel>& views);
+                              std::span<const ViewModel> views);
 
 }  // namespace etviz::render::html
