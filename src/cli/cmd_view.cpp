@@ -57,11 +57,11 @@ std::string default_output(const std::string& input) {
 
 int run_view(const ViewOptions& opt) {
   g_progress = Progress(opt.quiet);
+  progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.data;
   auto doc = open_document(opt.file, open);
   if (!doc) return report_error(doc.error());
-  progress("read " + opt.file);
   auto size_of = [](const std::string& f) {
     std::error_code ec;
     const auto n = std::filesystem::file_size(f, ec);
@@ -74,9 +74,9 @@ int run_view(const ViewOptions& opt) {
   std::vector<session::PageInput> files{
       {&*doc, std::filesystem::path(opt.file).filename().string(), size_of(opt.file)}};
   for (const std::string& f : opt.more_files) {
+    progress("reading " + f);
     auto d = open_document(f);
     if (!d) return report_error(d.error());
-    progress("read " + f);
     more.push_back(std::move(*d));
     files.push_back({&more.back(), std::filesystem::path(f).filename().string(), size_of(f)});
   }

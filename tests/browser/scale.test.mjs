@@ -1,4 +1,4 @@
-// A large page opens (the hostile-input issue, item 2): a ~170k-node generated program's page
+// A large page opens (the hostile-input issue, item 2): a ~125k-node generated program's page
 // carries its columns in several base64 parts (src/render/html/page_data.h) that the viewer
 // decodes incrementally, and what it decodes equals the plain JSON encoding of the same page
 // (--no-compress) number for number and string for string. The 1M-node figures are in
@@ -29,14 +29,21 @@ const snapshot = () => {
     graphs: t.graphs(),
     nodes: pick(g.nodes, 400).map((i) => [t.node(i), t.producers(i), t.consumers(i)]),
     groups: pick(g.groups, 100).map((k) => t.group(k)),
-    layout: t.embeddedLayout(),
+    // Every number of the embedded layout, digested in the page (copying ~1M numbers out
+    // twice would dominate the test): length and an FNV-1a hash of the float64 bytes.
+    layout: Object.entries(t.embeddedLayout()).map(([k, a]) => {
+      const bytes = new Uint8Array(Float64Array.from(a).buffer);
+      let h = 0x811c9dc5;
+      for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 16777619) >>> 0;
+      return [k, a.length, h];
+    }),
     linear: t.findNodes('aten::linear.out').length,
   };
 };
 
-test('a 170k-node page: several parts, decoded equal to its JSON encoding', async () => {
+test('a 125k-node page: several parts, decoded equal to its JSON encoding', async () => {
   const pte = path.join(OUT, 'scale.pte');
-  execFileSync(GEN, ['program', '--blocks', '4000', '--dim', '8', '--hidden', '8', '--delegates', '-o', pte]);
+  execFileSync(GEN, ['program', '--blocks', '3000', '--dim', '8', '--hidden', '8', '--delegates', '-o', pte]);
   const columns = path.join(OUT, 'scale.html');
   const json = path.join(OUT, 'scale-json.html');
   execFileSync(BIN, [pte, '-o', columns, '-q']);
@@ -60,7 +67,7 @@ test('a 170k-node page: several parts, decoded equal to its JSON encoding', asyn
   try {
     assert.deepEqual(a.log.errors, []);
     assert.deepEqual(b.log.errors, []);
-    assert.ok(a.snap.graphs[0].irNodes > 150000, `irNodes ${a.snap.graphs[0].irNodes}`);
+    assert.ok(a.snap.graphs[0].irNodes > 120000, `irNodes ${a.snap.graphs[0].irNodes}`);
     assert.ok(a.snap.linear > 0);
     assert.deepEqual(a.snap.graphs, b.snap.graphs, 'same graphs');
     assert.deepEqual(a.snap.nodes, b.snap.nodes, 'same nodes, names, ops, edges');

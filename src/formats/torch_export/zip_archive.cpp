@@ -165,8 +165,9 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) 
         path_, entry.name, entry.size, entry.compressed_size, std::min(max_bytes, ratio_bound)));
   // The run's budget (core/budget.h), before anything is inflated: the members' declared sizes.
   if (const uint64_t limit = run_budget().inflated_bytes; inflated_total_ + entry.size > limit)
-    return over_budget(fmt::format("{}: bytes inflated with zip entry '{}' ({} before it)", path_,
-                                   entry.name, inflated_total_),
+    return over_budget(fmt::format("{}: bytes inflated with zip entry '{}' and the entries "
+                                   "before it",
+                                   path_, entry.name),
                        inflated_total_ + entry.size, limit, "--max-inflated", true);
   const uint64_t total_bound = file_size_ * kMaxCompressionRatio + (64u << 20);
   if (inflated_total_ + entry.size > total_bound)

@@ -217,7 +217,7 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       page += size;
       page += "</script>\n";
     }
-    const std::string memory = memory_data_json(doc, views);
+    const std::string memory = memory_data_json(doc, views, &warnings);
     if (too_big(memory))
       warnings.push_back(size_note(memory, "the memory timeline") +
                          "; the page leaves it out (`etviz memory` reports it)");

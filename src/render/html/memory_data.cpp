@@ -1,5 +1,7 @@
 #include "render/html/memory_data.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "analysis/memory_plan.h"
@@ -12,13 +14,19 @@ namespace etviz::render::html {
 
 using nlohmann::json;
 
-std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views) {
+std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views,
+                             std::vector<std::string>* left_out) {
   json graphs = json::array();
   for (size_t k = 0; k < views.size(); ++k) {
     const ViewModel& view = views[k];
     const Graph& g = doc.graphs[static_cast<size_t>(view.root_graph)];
     if (g.stage.role != StageRole::kExecuTorch) continue;
     auto plan = analysis::memory_plan(doc, g);
+    if (plan && left_out && plan->tensors.size() > kMaxMemoryTensors)
+      left_out->push_back(fmt::format(
+          "the page leaves out the memory timeline of '{}' ({} planned tensors, over the {} it "
+          "draws); `etviz memory` reports it",
+          g.name, plan->tensors.size(), kMaxMemoryTensors));
     if (!plan || plan->tensors.empty() || plan->tensors.size() > kMaxMemoryTensors) continue;
     std::vector<int32_t> view_of(g.nodes.size(), -1);
     for (size_t v = 0; v < view.nodes.size(); ++v)

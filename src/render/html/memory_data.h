@@ -15,7 +15,9 @@ namespace etviz::render::html {
 // Methods with more planned tensors than this are left out (the page stays small).
 inline constexpr size_t kMaxMemoryTensors = 300000;
 
-std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views);
+// `left_out`, when given, gets one line per method left out for its size (for a warning).
+std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& views,
+                             std::vector<std::string>* left_out = nullptr);
 
 // The size treemap's data (`<script type="application/json" id="etviz-size">`): the tree of
 // analysis/size_tree.h as {n: name, k: kind, b: bytes, c: [children]}; empty for documents
