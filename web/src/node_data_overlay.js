@@ -5,6 +5,7 @@
 // (src/render/html/node_data.cpp); C++ matched the keys and computed every colour, the same
 // colours `etviz export --node-data` draws.
 import { showControls } from './data.js';
+import { overlaySection } from './panel.js';
 
 export function readNodeData(doc) {
   const node = doc.getElementById('etviz-node-data');
@@ -344,24 +345,7 @@ export class NodeDataOverlay {
   panelSection(i) {
     const d = this.datum(this.host.graphIndex, i);
     if (!d && !this.index.has(this.host.graphIndex)) return null;
-    const sec = document.createElement('section');
-    sec.className = 'panel-section node-data-value';
-    const h = document.createElement('h3');
-    h.textContent = `Node data · ${this.data.file}`;
-    sec.appendChild(h);
-    const kv = (k, v, cls) => {
-      const r = document.createElement('div');
-      r.className = 'kv';
-      const a = document.createElement('span');
-      a.className = 'k';
-      a.textContent = k;
-      const b = document.createElement('span');
-      b.className = 'v' + (cls ? ` ${cls}` : '');
-      b.textContent = v;
-      r.append(a, b);
-      sec.appendChild(r);
-      return b;
-    };
+    const { sec, kv } = overlaySection(`Node data · ${this.data.file}`, 'node-data-value');
     if (!d) {
       kv('value', 'no value for this node');
       return sec;

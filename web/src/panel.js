@@ -24,6 +24,22 @@ function row(parent, key, value, cls) {
   parent.appendChild(r);
 }
 
+// An overlay's section of the panel (profile, node data): a titled section and a function that
+// adds a key/value row (always, even for an empty value) and returns the value's element.
+export function overlaySection(title, cls) {
+  const sec = el('section', `panel-section ${cls}`);
+  sec.appendChild(el('h3', null, title));
+  const kv = (k, v, vcls) => {
+    const r = el('div', 'kv');
+    r.appendChild(el('span', 'k', k));
+    const b = el('span', 'v' + (vcls ? ` ${vcls}` : ''), v);
+    r.appendChild(b);
+    sec.appendChild(r);
+    return b;
+  };
+  return { sec, kv };
+}
+
 // A value (argument) as a small card: name, dtype, shape, dim order, memory, literal.
 function valueCard(parent, m, arg, onJump) {
   const card = el('div', 'arg');

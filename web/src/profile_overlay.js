@@ -5,6 +5,7 @@
 import { showControls } from './data.js';
 import { mix } from './render.js';
 import { ProfileTable } from './profile_table.js';
+import { overlaySection } from './panel.js';
 import { formatTime, formatShare } from './profile_format.js';
 import { nodesInside } from './visibility.js';
 
@@ -257,23 +258,7 @@ export class ProfileOverlay {
   panelSection(i) {
     const t = this.timing(this.host.graphIndex, i);
     if (!this.index.has(this.host.graphIndex)) return null;
-    const sec = document.createElement('section');
-    sec.className = 'panel-section profile-timing';
-    const h = document.createElement('h3');
-    h.textContent = `Profile · ${this.data.block}`;
-    sec.appendChild(h);
-    const kv = (k, v, cls) => {
-      const r = document.createElement('div');
-      r.className = 'kv';
-      const a = document.createElement('span');
-      a.className = 'k';
-      a.textContent = k;
-      const b = document.createElement('span');
-      b.className = 'v' + (cls ? ` ${cls}` : '');
-      b.textContent = v;
-      r.append(a, b);
-      sec.appendChild(r);
-    };
+    const { sec, kv } = overlaySection(`Profile · ${this.data.block}`, 'profile-timing');
     if (!t) {
       kv('time', 'no events for this node');
     } else {
@@ -342,23 +327,7 @@ export class ProfileOverlay {
   groupPanelSection(g) {
     const t = this.groupTiming(g);
     if (!t) return null;
-    const sec = document.createElement('section');
-    sec.className = 'panel-section profile-timing group-timing';
-    const h = document.createElement('h3');
-    h.textContent = `Profile · ${this.data.block}`;
-    sec.appendChild(h);
-    const kv = (k, v, cls) => {
-      const r = document.createElement('div');
-      r.className = 'kv';
-      const a = document.createElement('span');
-      a.className = 'k';
-      a.textContent = k;
-      const b = document.createElement('span');
-      b.className = 'v' + (cls ? ` ${cls}` : '');
-      b.textContent = v;
-      r.append(a, b);
-      sec.appendChild(r);
-    };
+    const { sec, kv } = overlaySection(`Profile · ${this.data.block}`, 'profile-timing group-timing');
     if (!t.events) {
       kv('time', 'no events for the nodes inside');
       return sec;
