@@ -20,6 +20,7 @@ struct PageRequest {
   // JSON object {node name: partition name} (visualize_with_clusters' contract); optional.
   std::string groups;
   bool compress = true;
+  bool app = false;  // an app page: carries the WebAssembly readers (docs/app.md)
   void (*progress)(const std::string&) = nullptr;
   std::vector<std::string> warnings;  // filled: profile join warnings, to show the user
 };

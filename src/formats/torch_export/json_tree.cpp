@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -367,9 +369,21 @@ std::optional<double> JsonRef::as_double() const {
   if (s == "Infinity") return std::numeric_limits<double>::infinity();
   if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
   double v = 0;
+#if defined(__cpp_lib_to_chars)
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() && ec != std::errc::result_out_of_range) return std::nullopt;
   if (ptr != s.data() + s.size()) return std::nullopt;
+#else
+  // Emscripten's libc++ has no floating-point from_chars (the app's WebAssembly build). The
+  // tokenizer has checked the JSON number syntax already; out of range reads as from_chars
+  // leaves it (0), so both builds give the same documents.
+  const std::string text(s);
+  char* end = nullptr;
+  errno = 0;
+  v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  if (errno == ERANGE) v = 0;
+#endif
   return v;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <unordered_map>
 
 #include "analysis/delegation.h"
@@ -69,17 +70,30 @@ class Writer {
     comma();
     const double r = layout::round_tenth(v);
     char buf[64];
+#if defined(__cpp_lib_to_chars)
     const auto res = r == std::floor(r) && std::fabs(r) < 1e15
                          ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(r))
                          : std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1);
     out.append(buf, res.ec == std::errc() ? res.ptr : buf);
+#else
+    // Emscripten's libc++ (the app's WebAssembly build, docs/app.md) has no floating-point
+    // to_chars; fmt writes the same correctly rounded digits.
+    if (r == std::floor(r) && std::fabs(r) < 1e15)
+      out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(r)).ptr);
+    else
+      fmt::format_to(std::back_inserter(out), "{:.1f}", r);
+#endif
   }
   // Shortest text that reads back as the same double (for values the page hands back to C++).
   void exact(double v) {
     comma();
+#if defined(__cpp_lib_to_chars)
     char buf[64];
     const auto res = std::to_chars(buf, buf + sizeof buf, std::isfinite(v) ? v : 0.0);
     out.append(buf, res.ec == std::errc() ? res.ptr : buf);
+#else
+    fmt::format_to(std::back_inserter(out), "{}", std::isfinite(v) ? v : 0.0);
+#endif
   }
   void boolean(bool b) {
     comma();

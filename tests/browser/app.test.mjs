@@ -1,0 +1,256 @@
+// The page as an offline app (docs/app.md) in headless Chromium: a blank `etviz app` page
+// opens corpus files of every kind through the real file chooser and through drop events, and
+// shows exactly the page data the CLI writes for the same files (decoded data elements equal,
+// the viewer's graph facts equal); companions are paired as --data/--etdump/--etrecord pair
+// them; a bad file shows the reader's error and the app keeps working; nothing is fetched and
+// nothing is logged as an error.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+const ONLY = process.env.ETVIZ_APP_CASE;
+fs.mkdirSync(OUT, { recursive: true });
+const C = (...p) => path.join(CORPUS, ...p);
+const skip = (name) => (ONLY && ONLY !== name) || !CORPUS || !BIN;
+
+let browser;
+let appPage;
+before(async () => {
+  browser = await launch();
+  appPage = path.join(OUT, 'etviz.html');
+  execFileSync(BIN, ['app', '-o', appPage, '-q']);
+});
+after(async () => { if (browser) await browser.close(); });
+
+// Requests other than the page itself and its own blob: worker.
+const remote = (log) => log.requests.filter((u) => !u.startsWith('blob:'));
+
+async function openApp() {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) log.requests.push(r.url()); });
+  await page.goto('file://' + appPage);
+  await page.waitForSelector('body[data-app-state="blank"]', { timeout: 30000 });
+  return { context, page, log };
+}
+
+// Opens files through the real file chooser (the landing card's or the header's Open…).
+async function choose(page, files, button = '#app-open-landing') {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click(button)]);
+  await chooser.setFiles(files);
+}
+
+// Drops files on the page: a drop event carrying a DataTransfer with the files' bytes.
+async function drop(page, files) {
+  const payload = files.map((f) => ({ name: path.basename(f), bytes: fs.readFileSync(f).toString('base64') }));
+  const dt = await page.evaluateHandle((items) => {
+    const t = new DataTransfer();
+    for (const it of items) {
+      const bin = atob(it.bytes);
+      const b = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+      t.items.add(new File([b], it.name));
+    }
+    return t;
+  }, payload);
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+}
+
+async function waitShown(page) {
+  await page.waitForFunction(() => document.body.dataset.appState !== 'busy', null, { timeout: 60000 });
+  const state = await page.evaluate(() => document.body.dataset.appState);
+  if (state !== 'shown') {
+    const error = await page.evaluate(() => document.querySelector('#app-error .app-error-text').textContent);
+    assert.fail(`the app did not show the files: ${state}: ${error}`);
+  }
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+}
+
+// Every data element of the page, decoded as the viewer decodes it (data.js).
+async function pageData(page) {
+  return page.evaluate(async () => {
+    const out = {};
+    for (const el of document.querySelectorAll('script[type="application/json"][id^="etviz-"]')) {
+      let text = el.textContent;
+      if (el.dataset.encoding === 'gzip-base64') {
+        const bin = atob(text.trim());
+        const b = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+        text = await new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+      }
+      out[el.id] = JSON.parse(text);
+    }
+    return out;
+  });
+}
+
+const viewerFacts = (page) => page.evaluate(() => ({ files: window.etvizTest.files(), graphs: window.etvizTest.graphs() }));
+
+// The CLI's page of the same files, and what its viewer shows.
+async function cliPage(name, args) {
+  const html = path.join(OUT, `${name}.html`);
+  execFileSync(BIN, [...args, '-o', html, '-q']);
+  const { context, page } = await openViewer(browser, html);
+  try {
+    return { data: await pageData(page), facts: await viewerFacts(page) };
+  } finally {
+    await context.close();
+  }
+}
+
+// The app shows what the CLI's page shows: the same data elements, decoded, and the same graphs.
+async function assertSameAsCli(page, cli) {
+  const app = await pageData(page);
+  assert.deepEqual(Object.keys(app).sort(), Object.keys(cli.data).sort(), 'the same data elements as the CLI page');
+  for (const id of Object.keys(cli.data)) assert.deepEqual(app[id], cli.data[id], `data element ${id} equals the CLI page's`);
+  assert.deepEqual(await viewerFacts(page), cli.facts, 'the viewer shows the same files and graphs');
+}
+
+const KINDS = {
+  pte: [C('pte', 'pytorch__executorch__extension__apple__ExecuTorch____tests____resources__add.pte')],
+  xnnpack: [C('pte', 'dinusha94__executorch__model-u55-128.ae136a62.pte')],
+  bpte: [C('bpte', 'pytorch__executorch__extension__module__test__resources__bundled_program.bpte')],
+  pt2: [C('pt2', 'pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2')],
+  etrecord: [C('etrecord', 'pytorch__executorch__examples__devtools__scripts__etrecord.bin')],
+  json: [C('json', 'arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_vgf__expected_main.json')],
+};
+
+test('every kind of corpus file opens through the file chooser as the CLI shows it', { skip: skip('kinds') }, async () => {
+  const { context, page, log } = await openApp();
+  try {
+    assert.equal(await page.isVisible('#app-landing'), true, 'the blank app shows its landing card');
+    await page.screenshot({ path: path.join(OUT, 'app_blank.png') });
+    let first = true;
+    for (const [kind, files] of Object.entries(KINDS)) {
+      const cli = await cliPage(`cli_${kind}`, files);
+      // The first through the landing card; the others replace the page through Open… after
+      // a fresh load, so each compares one file's page.
+      if (!first) {
+        await page.goto('file://' + appPage);
+        await page.waitForSelector('body[data-app-state="blank"]');
+      }
+      first = false;
+      const t0 = Date.now();
+      await choose(page, files);
+      await waitShown(page);
+      const ms = Date.now() - t0;
+      await assertSameAsCli(page, cli);
+      const timings = await page.evaluate(() => window.etvizAppTimings || null);
+      console.log(`# ${kind}: ${path.basename(files[0])} opened in ${ms} ms ${JSON.stringify(timings)}`);
+      await page.screenshot({ path: path.join(OUT, `app_${kind}.png`) });
+    }
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('dropped companions pair as --data and --etdump/--etrecord pair them', { skip: skip('pairs') }, async () => {
+  const pte = C('pte', 'pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte');
+  const ptd = C('ptd', 'pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd');
+  const bp = C('bpte', 'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
+  const etdp = C('etdp', 'pytorch__executorch__docs__source__tutorials_source__etdump.etdp');
+  const { context, page, log } = await openApp();
+  try {
+    // Weights after the program in the drop: still the program's --data.
+    const cliData = await cliPage('cli_pair_data', [pte, '--data', ptd]);
+    await drop(page, [ptd, pte]);
+    await waitShown(page);
+    await assertSameAsCli(page, cliData);
+
+    // A profile with its program: the overlay is on, with the CLI page's figures.
+    await page.goto('file://' + appPage);
+    await page.waitForSelector('body[data-app-state="blank"]');
+    const cliProfile = await cliPage('cli_pair_profile', [bp, '--etdump', etdp]);
+    assert.ok(cliProfile.data['etviz-profile'], 'the CLI page carries a profile');
+    await drop(page, [etdp, bp]);
+    await waitShown(page);
+    await assertSameAsCli(page, cliProfile);
+    const overlay = await page.evaluate(() => window.etvizTest.overlay('profile'));
+    assert.ok(overlay, 'the profile overlay is on');
+    await page.screenshot({ path: path.join(OUT, 'app_profile.png') });
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a bad file shows the reader\'s error and the app keeps working; more files join the selector', { skip: skip('errors') }, async () => {
+  const bad = path.join(OUT, 'notes.pte');
+  fs.writeFileSync(bad, 'these are meeting notes, not a program\n');
+  const good = KINDS.pte[0];
+  const { context, page, log } = await openApp();
+  try {
+    await drop(page, [bad]);
+    await page.waitForSelector('body[data-app-state="error"]');
+    const error = await page.textContent('#app-error .app-error-text');
+    let cliError = '';
+    try {
+      execFileSync(BIN, ['info', bad], { stdio: 'pipe' });
+    } catch (e) {
+      cliError = String(e.stderr);
+    }
+    assert.match(error, /^notes\.pte: not a file etviz recognises/, 'the reader\'s message, naming the file');
+    assert.ok(cliError.includes(error.replace(/^notes\.pte/, '')), 'the same words as the CLI');
+    assert.equal(await page.isVisible('#app-error'), true, 'the error is on the page');
+    await page.screenshot({ path: path.join(OUT, 'app_error.png') });
+
+    // Weights alone: the CLI's page refuses them (no graph), and so does the app, in its words.
+    const ptd = C('ptd', 'pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd');
+    await drop(page, [ptd]);
+    await page.waitForFunction(() => document.body.dataset.appState === 'error' &&
+      /no graph/.test(document.querySelector('#app-error .app-error-text').textContent));
+    const ptdError = await page.textContent('#app-error .app-error-text');
+    const cliPtd = spawnSync(BIN, [ptd, '-o', path.join(OUT, 'ptd.html'), '-q'], { encoding: 'utf8' });
+    assert.equal(cliPtd.stderr.trim(), `etviz: error: ${ptdError}`, 'the CLI page refuses the lone .ptd alike');
+
+    // The app keeps working: a good file opens, then a second one joins the file selector.
+    await drop(page, [good]);
+    await waitShown(page);
+    await choose(page, [KINDS.pt2[0]], '#btn-open');
+    await waitShown(page);
+    const facts = await viewerFacts(page);
+    assert.deepEqual(facts.files.map((f) => f.name), [path.basename(good), path.basename(KINDS.pt2[0])], 'the second file joins the first');
+    assert.equal(await page.isVisible('#file-select'), true, 'the file selector is shown');
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('deflated zip members are inflated by the browser', { skip: skip('deflate') }, async () => {
+  // The corpus archives are stored; the same .pt2 re-zipped with deflate must read the same.
+  const src = KINDS.pt2[0];
+  const deflated = path.join(OUT, 'linear_deflated.pt2');
+  execFileSync('python3', ['-c', `
+import zipfile, sys
+with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED) as b:
+    for i in a.infolist():
+        b.writestr(i.filename, a.read(i.filename))
+`, src, deflated]);
+  const { context, page, log } = await openApp();
+  try {
+    const cli = await cliPage('cli_deflated', [deflated]);
+    await choose(page, [deflated]);
+    await waitShown(page);
+    await assertSameAsCli(page, cli);
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
