@@ -97,10 +97,20 @@ async function pageData(page) {
 
 const viewerFacts = (page) => page.evaluate(() => ({ files: window.etvizTest.files(), graphs: window.etvizTest.graphs() }));
 
-// The CLI's page of the same files, and what its viewer shows.
+// The CLI's page of the same files, and what its viewer shows. The CLI runs beside links to
+// the files and is given their names, as the app is given files by name: messages that quote
+// a path (the --data file's) then read the same.
 async function cliPage(name, args) {
   const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [...args, '-o', html, '-q']);
+  const links = path.join(OUT, 'links');
+  fs.mkdirSync(links, { recursive: true });
+  const named = args.map((a) => {
+    if (!a.startsWith('/') || !fs.existsSync(a)) return a;
+    const link = path.join(links, path.basename(a));
+    if (!fs.existsSync(link)) fs.symlinkSync(a, link);
+    return path.basename(a);
+  });
+  execFileSync(BIN, [...named, '-o', html, '-q'], { cwd: links });
   const { context, page } = await openViewer(browser, html);
   try {
     return { data: await pageData(page), facts: await viewerFacts(page) };
@@ -130,6 +140,10 @@ test('every kind of corpus file opens through the file chooser as the CLI shows 
   const { context, page, log } = await openApp();
   try {
     assert.equal(await page.isVisible('#app-landing'), true, 'the blank app shows its landing card');
+    assert.ok(await page.evaluate(() => {
+      const r = document.getElementById('minimap').getBoundingClientRect();
+      return !!document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest('#app-landing');
+    }), 'the landing card covers the empty viewer');
     await page.screenshot({ path: path.join(OUT, 'app_blank.png') });
     let first = true;
     for (const [kind, files] of Object.entries(KINDS)) {
@@ -248,6 +262,42 @@ with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], 'w', zipfil
     await choose(page, [deflated]);
     await waitShown(page);
     await assertSameAsCli(page, cli);
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a CLI page written with --app opens more files: they join its file selector', { skip: skip('cli') }, async () => {
+  const first = KINDS.xnnpack[0];
+  const html = path.join(OUT, 'cli_app.html');
+  execFileSync(BIN, [first, '--app', '-o', html, '-q']);
+  const plain = path.join(OUT, 'cli_plain.html');
+  execFileSync(BIN, [first, '-o', plain, '-q']);
+  const sizes = { app: fs.statSync(html).size, plain: fs.statSync(plain).size };
+  console.log(`# page of ${path.basename(first)}: ${sizes.plain} bytes, with --app ${sizes.app} bytes`);
+  assert.ok(sizes.app > sizes.plain + 1000000, 'the --app page carries the readers; the plain page does not');
+  assert.doesNotMatch(fs.readFileSync(plain, 'utf8'), /id="etviz-app-module"|worker-src blob:/, 'a plain page carries no app and allows no worker');
+  const { context, page, log } = await openViewer(browser, html);
+  try {
+    assert.equal(await page.evaluate(() => document.body.dataset.appState), 'shown', 'the page shows its own file at once');
+    // The open button costs the header little: with one file every button still fits a
+    // 1024 px window (two files' selector overflows it on any page, app or not).
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const overflow = await page.evaluate(() => Array.from(document.querySelectorAll('#bar button'))
+      .filter((b) => b.offsetWidth && b.getBoundingClientRect().right > window.innerWidth + 0.5).map((b) => b.id));
+    assert.deepEqual(overflow, [], 'every header button fits at 1024 px');
+    assert.equal(await page.isVisible('#btn-open'), true, 'the open button is in the header');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await drop(page, [KINDS.pt2[0]]);
+    await waitShown(page);
+    const facts = await viewerFacts(page);
+    assert.deepEqual(facts.files.map((f) => f.name), [path.basename(first), path.basename(KINDS.pt2[0])], 'the dropped file joins');
+    const ids = await page.evaluate(() => Array.from(document.querySelectorAll('script[type="application/json"]'), (e) => e.id));
+    assert.ok(ids.includes('etviz-data-2'), 'as the second data element');
+    assert.equal(ids.filter((id) => id === 'etviz-size').length, 1, 'the size data still describes the first file');
+    await page.screenshot({ path: path.join(OUT, 'cli_app_joined.png') });
     assert.deepEqual(remote(log), [], 'no network request');
     assert.deepEqual(log.errors, [], 'no console error');
   } finally {

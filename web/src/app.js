@@ -90,17 +90,19 @@ class PageApp {
     $('app-open-landing').addEventListener('click', () => this.input.click());
   }
 
-  // The header's Open… button; the header is rebuilt with each viewer.
+  // The header's open button, beside the file name; the header is rebuilt with each viewer.
+  // One character wide: the header's buttons must still fit a 1024 px window.
   addOpenButton() {
-    const tools = document.querySelector('#bar .tools');
-    if (!tools || $('btn-open')) return;
+    const info = document.querySelector('#bar .file-info');
+    if (!info || $('btn-open')) return;
     const b = document.createElement('button');
     b.id = 'btn-open';
-    b.className = 'btn';
-    b.textContent = 'Open…';
+    b.className = 'btn app-open';
+    b.textContent = '+';
     b.title = 'Open more files (or drop them on the page); they join the file selector';
+    b.setAttribute('aria-label', 'Open more files');
     b.addEventListener('click', () => this.input.click());
-    tools.insertBefore(b, tools.firstChild);
+    info.after(b);
   }
 
   bindDrop() {
@@ -206,16 +208,22 @@ class PageApp {
     }
     // How long the open took, for tests and benchmarks (docs/app.md, figures).
     window.etvizAppTimings = { ...msg.timings, total: performance.now() - this.started };
-    this.showPage(msg.html, msg.meta);
+    this.showPage(msg.elements, msg.meta);
   }
 
   // ---- pages -----------------------------------------------------------------------------
   // The data elements of the page the worker wrote. They replace the page's when it is blank
   // or the new files carry a profile (which belongs to the page's first file); otherwise the
   // new files join the file selector, as `etviz A B -o page.html` shows several files.
-  showPage(html, meta) {
-    const doc = new DOMParser().parseFromString(html, 'text/html');
-    const incoming = Array.from(doc.querySelectorAll('script[type="application/json"][id^="etviz-"]'));
+  showPage(elements, meta) {
+    const incoming = elements.map(({ id, encoding, text }) => {
+      const el = document.createElement('script');
+      el.type = 'application/json';
+      el.id = id;
+      if (encoding) el.dataset.encoding = encoding;
+      el.textContent = text;
+      return el;
+    });
     const existing = Array.from(document.querySelectorAll('script[type="application/json"][id^="etviz-"]'));
     const join = existing.length > 0 && !incoming.some((el) => el.id === 'etviz-profile' || el.id === 'etviz-timeline') &&
       !existing.some((el) => el.id === 'etviz-timeline');
@@ -224,13 +232,12 @@ class PageApp {
       let count = existing.filter((el) => el.id.startsWith('etviz-data')).length;
       for (const el of incoming) {
         if (!el.id.startsWith('etviz-data')) continue;  // size and memory data describe the first file
-        const copy = document.importNode(el, true);
-        copy.id = `etviz-data-${++count}`;
-        anchor.before(copy);
+        el.id = `etviz-data-${++count}`;
+        anchor.before(el);
       }
     } else {
       existing.forEach((el) => el.remove());
-      for (const el of incoming) anchor.before(document.importNode(el, true));
+      for (const el of incoming) anchor.before(el);
     }
     this.notes = meta;
     this.showViewer(join ? this.fileCount() - 1 : 0);

@@ -52,6 +52,17 @@ async function inflate(file, member) {
   return out.subarray(0, got);
 }
 
+// The page's data elements, as the HTML parser would give them: a script element's text is
+// raw (no entities), and the writer escapes '<' in the data, so it ends at the first
+// '</script>'. Not DOMParser: parsing the whole page would apply its style element under this
+// page's policy (a console error), and the data is all the viewer needs.
+function dataElements(html) {
+  const out = [];
+  const re = /<script type="application\/json" id="(etviz-[a-z0-9-]+)"(?: data-encoding="([a-z0-9-]+)")?>([\s\S]*?)<\/script>/g;
+  for (const m of html.matchAll(re)) out.push({ id: m[1], encoding: m[2] || '', text: m[3] });
+  return out;
+}
+
 let openCount = 0;
 // Files are read whole into the module's file system for now; past this the browser's
 // ArrayBuffer and the module's 4 GiB memory run out (docs/app.md, "What is left": reading the
@@ -102,7 +113,7 @@ async function open(msg) {
       self.postMessage({ type: 'error', id: msg.id, error: r.error });
       return;
     }
-    self.postMessage({ type: 'page', id: msg.id, html: r.html, meta: r.meta,
+    self.postMessage({ type: 'page', id: msg.id, elements: dataElements(r.html), meta: r.meta,
       timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2 } });
   } finally {
     app.forget();

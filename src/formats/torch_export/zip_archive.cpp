@@ -136,6 +136,12 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) 
         fmt::format("{}: entries inflate to more than {} bytes in total; refusing (a zip bomb?)",
                     path_, total_bound));
   detail::ZipBackendRead r = backend_->read(entry);
+  // A stored entry whose local header is not where the directory says is described in the
+  // archive's words, not the backend's ("Invalid argument" from libzip), so both builds say
+  // the same.
+  if (r.failure != detail::ZipReadFailure::kNone && entry.method == 0 &&
+      entry.stored_data_offset < 0)
+    r.why = "its local header is not where the central directory says";
   if (r.failure == detail::ZipReadFailure::kOpen) {
     if (entry.method == 0) return salvage_stored(entry, r.why);
     return Error(fmt::format("{}: cannot open zip entry '{}': {}", path_, entry.name, r.why));
