@@ -102,9 +102,9 @@ Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRe
     if (!doc) return doc.error();
     if (request.progress) request.progress("read " + base_name(path));
     docs.push_back(std::move(*doc));
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    inputs.push_back({&docs.back(), base_name(path), ec ? 0 : static_cast<uint64_t>(size)});
+    // The mapped size: the app's large programs are in memory, not in a file system.
+    auto file = MappedFile::open(path);
+    inputs.push_back({&docs.back(), base_name(path), file ? (*file)->size() : 0});
   }
   request.etdump = out.roles.etdump;
   request.etrecord = out.roles.etrecord;

@@ -5,7 +5,10 @@
 // CLI runs (session/companions.h), so the page shows what `etviz FILES -o page.html` shows.
 #include <emscripten.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -13,8 +16,11 @@
 
 #include "analysis/summary.h"
 #include "core/mapped_file.h"
+#include "formats/executorch/program_header.h"
+#include "formats/flatbuffer_verify.h"
 #include "formats/open_document.h"
 #include "formats/torch_export/zip_archive.h"
+#include "program_generated.h"
 #include "render/summary_report.h"
 #include "session/companions.h"
 
@@ -94,6 +100,84 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_provide_member(const char* path, const char*
                                                    const char* error) {
   etviz::torch_export::provide_inflated_member(
       path, name, std::string(reinterpret_cast<const char*>(data), size), error ? error : "");
+}
+
+// What of a large program the page must read (docs/app.md). `file` is memory the size of the
+// file (`file_size`) of which the first `have` bytes are read. Either {"prefix": N} (read the
+// first N bytes, the header and the flatbuffer, and ask again) or {"ranges": [[offset, size],
+// ...]}: the segments a view reads (delegate payloads), never the weights (the constant
+// segment, named data, mutable data), which stay unread and zero. {"error": ...} when the
+// bytes are no such program; the worker then reads the file whole and the reader says what
+// is wrong.
+EMSCRIPTEN_KEEPALIVE int etviz_app_program_ranges(const uint8_t* file, double have,
+                                                  double file_size) {
+  namespace et = etviz::executorch;
+  const std::span<const uint8_t> whole(file, static_cast<size_t>(file_size));
+  auto header = et::read_program_header(whole);
+  nlohmann::json out;
+  if (!header || !header->extended) {
+    out["error"] = header ? "no extended header" : header.error().message();
+  } else if (have < static_cast<double>(header->extended->program_size)) {
+    out["prefix"] = header->extended->program_size;
+  } else {
+    const auto fb_bytes = whole.first(header->extended->program_size);
+    if (auto ok = etviz::verify_flatbuffer<etviz::pte::Program>(fb_bytes, "ET12", "program"); !ok) {
+      out["error"] = ok.error().message();
+    } else {
+      const auto* program = flatbuffers::GetRoot<etviz::pte::Program>(fb_bytes.data());
+      std::vector<bool> weights(program->segments() ? program->segments()->size() : 0);
+      auto mark = [&](uint64_t i) {
+        if (i < weights.size()) weights[i] = true;
+      };
+      if (const auto* cs = program->constant_segment()) mark(cs->segment_index());
+      if (const auto* m = program->mutable_data_segments())
+        for (const auto* d : *m) mark(d->segment_index());
+      if (const auto* n = program->named_data())
+        for (const auto* d : *n) mark(d->segment_index());
+      out["ranges"] = nlohmann::json::array();
+      for (size_t i = 0; i < weights.size(); ++i) {
+        const auto* s = program->segments()->Get(static_cast<flatbuffers::uoffset_t>(i));
+        const uint64_t start = header->extended->segment_base_offset + s->offset();
+        if (weights[i] || s->size() == 0 || start > file_size || s->size() > file_size - start)
+          continue;  // weights stay unread; the reader reports segments past the end
+        out["ranges"].push_back({start, s->size()});
+      }
+    }
+  }
+  g_result = out.dump();
+  return 0;
+}
+
+// Memory for a whole large file, outside malloc's heap: this Emscripten's malloc hands out
+// less than 2 GiB at once, so the break is moved in steps under 1 GiB. Untouched pages cost
+// nothing; the memory is never given back (the worker starts a fresh module after using it).
+// Null when the module cannot grow that far.
+EMSCRIPTEN_KEEPALIVE uint8_t* etviz_app_reserve(double size) {
+  uint64_t left = static_cast<uint64_t>(size);
+  uint8_t* start = nullptr;
+  uint8_t* next = nullptr;
+  while (left > 0) {
+    const uint64_t step = std::min<uint64_t>(left, 1u << 30);
+    void* p = sbrk(static_cast<intptr_t>(step));
+    if (p == reinterpret_cast<void*>(-1) || (next && p != next)) return nullptr;
+    if (!start) start = static_cast<uint8_t*>(p);
+    next = static_cast<uint8_t*>(p) + step;
+    left -= step;
+  }
+  return start;
+}
+
+// A program read in part: the `size` bytes at `data` (from etviz_app_reserve, the file's
+// size) become the file at `path` for the readers.
+EMSCRIPTEN_KEEPALIVE void etviz_app_register_memory_file(const char* path, uint8_t* data,
+                                                         double size) {
+  etviz::register_memory_file(
+      path, etviz::MappedFile::over_memory(
+                path, std::span<const uint8_t>(data, static_cast<size_t>(size)), nullptr));
+}
+
+EMSCRIPTEN_KEEPALIVE void etviz_app_unregister_memory_file(const char* path) {
+  etviz::unregister_memory_file(path);
 }
 
 // Forgets the members handed in (the worker removes the files too).

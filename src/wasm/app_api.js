@@ -35,7 +35,7 @@ Module['etvizApp'] = (function () {
       FS.mkdirTree(path.slice(0, path.lastIndexOf('/')) || '/');
       FS.writeFile(path, bytes);
     },
-    chdir(dir) { FS.chdir(dir); },
+    chdir(dir) { FS.mkdirTree(dir); FS.chdir(dir); },
     removeFile(path) {
       try { FS.unlink(path); } catch (e) { /* already gone */ }
     },
@@ -53,6 +53,21 @@ Module['etvizApp'] = (function () {
       }
     },
     forget() { _etviz_app_forget(); },
+    // A large program read in part (docs/app.md): what to read of it, given bytes read so far.
+    programRanges(ptr, have, fileSize) {
+      _etviz_app_program_ranges(ptr, have, fileSize);
+      return JSON.parse(result());
+    },
+    // Memory for a whole file, of which only some ranges will be written (the rest stays
+    // untouched pages); 0 when the module cannot grow that far. Never given back.
+    reserve(size) { return _etviz_app_reserve(size) >>> 0; },
+    put(ptr, bytes) { HEAPU8.set(bytes, ptr); },
+    registerMemoryFile(path, ptr, size) {
+      withStrings([path], (p) => _etviz_app_register_memory_file(p, ptr, size));
+    },
+    unregisterMemoryFile(path) {
+      withStrings([path], (p) => _etviz_app_unregister_memory_file(p));
+    },
     open(paths) {
       const rc = withStrings([paths.join('\n')], (p) => _etviz_app_open(p));
       const text = result();

@@ -10,6 +10,7 @@
 'use strict';
 
 let modulePromise = null;
+let moduleSpent = false;  // holds memory it cannot give back: start afresh after this open
 
 // The module carries its wasm as a data: URI and would try fetch() on it first, which the
 // page's policy (connect-src 'none') refuses; without fetch it decodes the URI itself.
@@ -68,6 +69,40 @@ let openCount = 0;
 // ArrayBuffer and the module's 4 GiB memory run out (docs/app.md, "What is left": reading the
 // flatbuffer only, through File.slice).
 const MAX_FILE_BYTES = 1536 * 1048576;
+// Programs from this size on are read in part: the header and flatbuffer, then the segments a
+// view reads (delegate payloads), never the weights; up to what the module's memory can hold.
+const PARTIAL_FROM_BYTES = 64 * 1048576;
+const MAX_PARTIAL_BYTES = 3 * 1024 * 1048576;
+
+// Reads a large program's header, flatbuffer and non-weight segments into module memory the
+// size of the file, registered under `path`; false when the file is no such program (it is
+// then read whole, and the reader says what it is).
+function readProgramInPart(app, reader, file, path) {
+  const slice = (a, b) => new Uint8Array(reader.readAsArrayBuffer(file.slice(a, b)));
+  const magic = slice(0, 8);
+  if (magic.length < 8 || magic[4] !== 0x45 || magic[5] !== 0x54) return false;  // "ET"
+  if (file.size > MAX_PARTIAL_BYTES)
+    throw new Error(`${file.name}: ${mib(file.size)}; the page holds programs up to ${mib(MAX_PARTIAL_BYTES)}`);
+  // Memory the size of the file: the parts not read are pages never touched. It is never
+  // given back: the worker starts a fresh module after this open (moduleSpent).
+  moduleSpent = true;
+  const ptr = app.reserve(file.size);
+  if (!ptr) throw new Error(`${file.name}: no memory for a ${mib(file.size)} program in this page`);
+  {
+    let have = Math.min(4096, file.size);
+    app.put(ptr, slice(0, have));
+    let plan = app.programRanges(ptr, have, file.size);
+    if (plan.prefix) {
+      app.put(ptr + have, slice(have, plan.prefix));
+      have = plan.prefix;
+      plan = app.programRanges(ptr, have, file.size);
+    }
+    if (!plan.ranges) return false;
+    for (const [offset, size] of plan.ranges) app.put(ptr + offset, slice(offset, offset + size));
+    app.registerMemoryFile(path, ptr, file.size);
+    return true;
+  }
+}
 
 async function open(msg) {
   const app = await loadModule();
@@ -76,19 +111,27 @@ async function open(msg) {
   // messages and the page name files as the user knows them ("model.pte: ...").
   const dir = `/open/${++openCount}`;
   const paths = [];
+  const inMemory = [];
   const taken = new Set();
   const reader = new FileReaderSync();
   try {
     msg.files.forEach((file, k) => {
+      // Two dropped files may share a name (from different folders): keep both.
+      const path = taken.has(file.name) ? `${k}/${file.name}` : file.name;
+      taken.add(file.name);
+      paths.push(path);
+      if (file.size >= PARTIAL_FROM_BYTES) {
+        self.postMessage({ type: 'progress', text: `Reading the program in ${file.name} (${mib(file.size)}; not its weights)…` });
+        if (readProgramInPart(app, reader, file, path)) {
+          inMemory.push(path);
+          return;
+        }
+      }
       if (file.size > MAX_FILE_BYTES)
         throw new Error(`${file.name}: ${mib(file.size)}; the page reads files up to ${mib(MAX_FILE_BYTES)} ` +
           'for now (larger programs: etviz FILE -o page.html on the command line)');
       self.postMessage({ type: 'progress', text: `Reading ${file.name} (${mib(file.size)})…` });
-      // Two dropped files may share a name (from different folders): keep both.
-      const path = taken.has(file.name) ? `${k}/${file.name}` : file.name;
-      taken.add(file.name);
       app.writeFile(`${dir}/${path}`, new Uint8Array(reader.readAsArrayBuffer(file)));
-      paths.push(path);
     });
     const t1 = performance.now();
     app.chdir(dir);
@@ -117,7 +160,12 @@ async function open(msg) {
       timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2 } });
   } finally {
     app.forget();
-    for (const p of paths) app.removeFile(`${dir}/${p}`);
+    for (const p of inMemory) app.unregisterMemoryFile(p);
+    if (moduleSpent) {
+      modulePromise = null;
+      moduleSpent = false;
+    }
+    for (const p of paths) if (!inMemory.includes(p)) app.removeFile(`${dir}/${p}`);
   }
 }
 
