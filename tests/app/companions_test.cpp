@@ -6,6 +6,9 @@
 
 #include <string>
 
+#include "core/mapped_file.h"
+#include "formats/open_document.h"
+
 namespace etviz::session {
 namespace {
 
@@ -83,3 +86,29 @@ TEST(Companions, PageFromFilesEqualsTheCliWiring) {
 
 }  // namespace
 }  // namespace etviz::session
+
+namespace etviz {
+namespace {
+
+// The app registers programs it read in part under their names; the readers open them as files.
+TEST(MemoryFiles, RegisteredBytesOpenByPathWithoutACopy) {
+  const std::string pte =
+      std::string(ETVIZ_CORPUS_DIR) +
+      "/pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte";
+  auto mapped = MappedFile::open(pte);
+  ASSERT_TRUE(mapped) << mapped.error().message();
+  register_memory_file(
+      "linear-in-memory.pte",
+      MappedFile::over_memory("linear-in-memory.pte", (*mapped)->bytes(), *mapped));
+  auto again = MappedFile::open("linear-in-memory.pte");
+  ASSERT_TRUE(again) << again.error().message();
+  EXPECT_EQ((*again)->bytes().data(), (*mapped)->bytes().data()) << "the same bytes, not a copy";
+  auto doc = open_document("linear-in-memory.pte");
+  ASSERT_TRUE(doc) << doc.error().message();
+  EXPECT_EQ(doc->format, DocumentFormat::kExecuTorchProgram);
+  unregister_memory_file("linear-in-memory.pte");
+  EXPECT_FALSE(MappedFile::open("linear-in-memory.pte")) << "gone once unregistered";
+}
+
+}  // namespace
+}  // namespace etviz

@@ -140,6 +140,10 @@ test('every kind of corpus file opens through the file chooser as the CLI shows 
   const { context, page, log } = await openApp();
   try {
     assert.equal(await page.isVisible('#app-landing'), true, 'the blank app shows its landing card');
+    const csp = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
+    assert.match(csp, /connect-src 'none'/, 'no request of any kind');
+    assert.match(csp, /worker-src blob:;/, 'only a blob: worker');
+    assert.match(csp, /script-src 'nonce-[^']+' 'wasm-unsafe-eval';/, 'scripts by nonce, WebAssembly without eval');
     assert.ok(await page.evaluate(() => {
       const r = document.getElementById('minimap').getBoundingClientRect();
       return !!document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest('#app-landing');

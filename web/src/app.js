@@ -2,8 +2,8 @@
 // carries the C++ readers compiled to WebAssembly as inert text (#etviz-app-module) and the
 // worker's code (#etviz-app-worker, app_worker.js). Files dropped on the page or picked with
 // Open… go to a Web Worker, which runs the same session code as `etviz FILES -o page.html`
-// (companions paired as the CLI's --data/--etdump/--etrecord) and sends back that page's HTML;
-// its data elements replace (or join) the page's and the viewer starts again on them. Nothing
+// (companions paired as the CLI's --data/--etdump/--etrecord) and sends back that page's data
+// elements; they replace (or join) the page's and the viewer starts again on them. Nothing
 // is fetched: the worker comes from a blob: URL (CSP worker-src blob:), the files are read
 // from the user's disk through File objects.
 
@@ -239,7 +239,6 @@ class PageApp {
       existing.forEach((el) => el.remove());
       for (const el of incoming) anchor.before(el);
     }
-    this.notes = meta;
     this.showViewer(join ? this.fileCount() - 1 : 0);
     const said = [...(meta.notes || []), ...(meta.warnings || []).slice(0, 3)];
     if (said.length && this.viewer) this.viewer.toast(said.join(' · '));
