@@ -139,7 +139,11 @@ std::optional<double> element(const std::string& dtype, const uint8_t* p) {
   if (dtype == "bfloat16") {
     uint16_t h;
     std::memcpy(&h, p, 2);
-    return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(h) << 16));
+    // memcpy, not std::bit_cast: the libc++ of Debian's Emscripten (the app build) lacks it.
+    const uint32_t bits = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return static_cast<double>(f);
   }
   if (dtype == "float16") {
     uint16_t h;

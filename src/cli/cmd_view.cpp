@@ -41,6 +41,7 @@ struct ViewOptions {
   bool stages = false;    // step through every stage / pass of the file
   std::string groups;     // node name -> group JSON
   std::string node_data;  // Model Explorer node data JSON
+  bool app = false;       // carry the WebAssembly readers: the page opens more files (docs/app.md)
 };
 
 // The page session reports through a plain function; layout of a large graph announces itself,
@@ -94,6 +95,7 @@ int run_view(const ViewOptions& opt) {
   request.groups = opt.groups;
   request.node_data = opt.node_data;
   request.compress = !opt.no_compress;
+  request.app = opt.app;
   request.progress = &progress;
   render::html::PageStats stats;
   auto html = session::render_page(files, request, &stats);
@@ -151,6 +153,9 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
   cmd->add_flag("--stages", opt->stages,
                 "Step through every stage of an ETRecord (exported program -> ATen -> edge -> "
                 "...) over one layout, as a pass trace is shown");
+  cmd->add_flag("--app", opt->app,
+                "Carry the WebAssembly readers: the page opens more files dropped on it (larger "
+                "page; docs/app.md)");
   cmd->add_flag("-q,--quiet", opt->quiet, "No progress or summary on stderr");
 }
 

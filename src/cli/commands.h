@@ -6,6 +6,7 @@ namespace etviz::cli {
 
 void register_info(CLI::App& app);
 void register_view(CLI::App& app);
+void register_app(CLI::App& app);
 // What the first word of argv is: a subcommand (or an option), a file to view (`etviz
 // model.pte -o model.html`), or a word that is neither (a mistyped or unknown command).
 enum class DefaultInvocation { kSubcommand, kViewFile, kUnknownCommand };

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   etviz::cli::register_info(app);
   etviz::cli::register_view(app);
+  etviz::cli::register_app(app);
   etviz::cli::register_delegation(app);
   etviz::cli::register_profile(app);
   etviz::cli::register_diff(app);

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/number_text.h"
+
 namespace etviz {
 namespace {
 
@@ -234,8 +236,7 @@ Result<Colour> parse_colour(std::string_view css) {
     std::string_view item = body.substr(0, comma);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     double v = 0;
-    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (ec != std::errc() || end != item.data() + item.size()) return bad();
+    if (parse_double(item, v) != NumberText::kOk) return bad();
     parts.push_back(v);
     if (comma == std::string_view::npos) break;
     body.remove_prefix(comma + 1);

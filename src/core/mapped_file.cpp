@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -17,6 +18,7 @@ namespace {
 
 std::mutex g_inputs_mutex;
 std::set<std::pair<dev_t, ino_t>> g_inputs;
+std::map<std::string, std::shared_ptr<const MappedFile>> g_memory_files;  // g_inputs_mutex
 
 void note(const struct stat& st) {
   std::lock_guard<std::mutex> lock(g_inputs_mutex);
@@ -37,7 +39,21 @@ bool is_input_file(const std::string& path) {
   return g_inputs.count({st.st_dev, st.st_ino}) > 0;
 }
 
+void register_memory_file(const std::string& path, std::shared_ptr<const MappedFile> file) {
+  std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  g_memory_files[path] = std::move(file);
+}
+
+void unregister_memory_file(const std::string& path) {
+  std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  g_memory_files.erase(path);
+}
+
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
+  {
+    std::lock_guard<std::mutex> lock(g_inputs_mutex);
+    if (auto it = g_memory_files.find(path); it != g_memory_files.end()) return it->second;
+  }
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Error(path + ": cannot open: " + std::strerror(errno));
@@ -81,6 +97,17 @@ std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::string name,
   auto* storage = reinterpret_cast<uint8_t*>(file->owned_.data());
   if (!bytes.empty()) std::memcpy(storage, bytes.data(), bytes.size());
   file->data_ = storage;
+  return file;
+}
+
+std::shared_ptr<const MappedFile> MappedFile::over_memory(std::string name,
+                                                          std::span<const uint8_t> bytes,
+                                                          std::shared_ptr<const void> owner) {
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->path_ = std::move(name);
+  file->size_ = bytes.size();
+  file->data_ = bytes.data();
+  file->owner_ = std::move(owner);
   return file;
 }
 

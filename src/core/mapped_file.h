@@ -22,6 +22,11 @@ class MappedFile {
   // Wraps bytes already in memory (embedded programs, tests); the view owns a copy.
   static std::shared_ptr<const MappedFile> from_bytes(std::string name,
                                                       std::span<const uint8_t> bytes);
+  // Wraps memory someone else filled and keeps alive through `owner` (no copy): the app's
+  // large programs, of which only the parts a view needs were read (docs/app.md).
+  static std::shared_ptr<const MappedFile> over_memory(std::string name,
+                                                       std::span<const uint8_t> bytes,
+                                                       std::shared_ptr<const void> owner);
 
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
@@ -37,8 +42,14 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
-  std::vector<uint64_t> owned_;  // 8-byte aligned storage for from_bytes()
+  std::vector<uint64_t> owned_;        // 8-byte aligned storage for from_bytes()
+  std::shared_ptr<const void> owner_;  // what keeps over_memory()'s bytes alive
 };
+
+// Files in memory that open() returns by path before looking at the file system: the app page
+// registers the programs it read in part (File.slice) under their names (docs/app.md).
+void register_memory_file(const std::string& path, std::shared_ptr<const MappedFile> file);
+void unregister_memory_file(const std::string& path);
 
 // Files this process has read (device and inode of each MappedFile::open, and of any path
 // passed to note_input_file). Outputs refuse to replace them (cli/output.h), whatever name,

@@ -52,6 +52,7 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
   page.file_name = files.front().file_name;
   page.file_size = files.front().file_size;
   page.allow_compression = request.compress;
+  page.app = request.app;
   page.progress = request.progress;
 
   ProfileSession profile;

@@ -22,6 +22,7 @@ struct PageRequest {
   // Model Explorer node data JSON (`--node-data`): values and colours over the nodes.
   std::string node_data;
   bool compress = true;
+  bool app = false;  // an app page: carries the WebAssembly readers (docs/app.md)
   void (*progress)(const std::string&) = nullptr;
   std::vector<std::string> warnings;  // filled: profile join warnings, to show the user
 };

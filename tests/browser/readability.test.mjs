@@ -149,6 +149,21 @@ test('chrome at 1024x700: legend folded, header readable, graph selector titled'
   } finally {
     await context.close();
   }
+  // A page of two files adds the file selector; every button still fits from 1024 px up
+  // (the header's narrow rules shrink the selectors and the search box first).
+  const two = path.join(OUT, 'chrome_two_files.html');
+  execFileSync(BIN, [QNN(), PT2(), '-o', two, '-q']);
+  for (const width of [1024, 1200, 1280, 1440]) {
+    const opened = await openViewer(browser, two, { width, height: 700 });
+    try {
+      assert.equal(await opened.page.isVisible('#file-select'), true, 'the file selector is shown');
+      const past = await opened.page.$$eval('#bar .btn', (bs) => bs.filter((b) => b.getBoundingClientRect().right > window.innerWidth).map((b) => b.textContent));
+      assert.deepEqual(past, [], `two files at ${width} px: buttons past the right edge: ${past}`);
+      if (width === 1024) await opened.page.screenshot({ path: path.join(OUT, 'chrome_two_files_1024.png') });
+    } finally {
+      await opened.context.close();
+    }
+  }
 });
 
 test('delegation in the page: the summary agrees with etviz delegation, ops are findable', { skip: ONLY && ONLY !== 'delegation' }, async () => {

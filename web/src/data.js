@@ -37,9 +37,12 @@ async function decodeData(el) {
   if (encoding === 'json') return JSON.parse(el.textContent);
   if (encoding === 'columns') {
     const parts = Array.from(el.ownerDocument.querySelectorAll(`script[data-part-of="${el.id}"]`));
+    // The page keeps no second copy of the data, except an app page (--app, web/src/app.js):
+    // it starts its viewer again on the same elements when more files join.
+    const keep = !!el.ownerDocument.getElementById('etviz-app-module');
     return decodeColumns(JSON.parse(el.textContent), parts.map((p) => () => {
       const text = p.textContent;
-      p.textContent = '';  // the page keeps no second copy of the data
+      if (!keep) p.textContent = '';
       return base64Bytes(text);
     }));
   }

@@ -24,6 +24,7 @@ import { SizeOverlay } from './size_overlay.js';
 import { NodeDataOverlay } from './node_data_overlay.js';
 import { installTestFacade } from './test_facade.js';
 import { viewToSvg, viewToPng, download, pictureName } from './export_view.js';
+import { startApp } from './app.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -727,7 +728,8 @@ class App {
     });
     search.addEventListener('blur', () => setTimeout(() => { $('search-results').hidden = true; }, 150));
     search.addEventListener('focus', () => { if (search.value.trim()) $('search-results').hidden = false; });
-    window.addEventListener('keydown', (ev) => this.keys.handle(ev));
+    this.onWindowKey = (ev) => this.keys.handle(ev);
+    window.addEventListener('keydown', this.onWindowKey);
     this.bindPanel();
   }
 
@@ -873,8 +875,14 @@ class App {
     const scale = Math.min(4096 / Math.max(b.w, 1), 4096 / Math.max(b.h, 1), 0.25);
     return this.view.camera.scale * this.dpr <= scale * 1.6;
   }
+  // An app page (app.js) replaces the viewer when it opens other files: this one lets go of
+  // the window and stops drawing (its elements are gone with the old markup).
+  dispose() {
+    this.disposed = true;
+    window.removeEventListener('keydown', this.onWindowKey);
+  }
   requestRender() {
-    if (this.pending) return;
+    if (this.pending || this.disposed) return;
     this.pending = true;
     requestAnimationFrame(() => this.frame());
   }
@@ -1011,6 +1019,10 @@ async function main() {
   }
   app.engineSettled = true;
   app.requestRender();
+  return app;
 }
 
-main();
+// An app page (`etviz app`, `view --app`: docs/app.md) opens files itself and starts the viewer
+// on each page it makes; any other page shows its embedded data.
+if (document.getElementById('etviz-app-module')) startApp(main);
+else main();

@@ -4,9 +4,11 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
+#include "core/number_text.h"
 namespace etviz::torch_export {
 
 class JsonParser {
@@ -372,10 +374,9 @@ std::optional<double> JsonRef::as_double() const {
   if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
   if (s == "Infinity") return std::numeric_limits<double>::infinity();
   if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
+  // Out of range reads as 0 (what from_chars leaves), in every build.
   double v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() && ec != std::errc::result_out_of_range) return std::nullopt;
-  if (ptr != s.data() + s.size()) return std::nullopt;
+  if (parse_double(s, v) == NumberText::kInvalid) return std::nullopt;
   return v;
 }
 

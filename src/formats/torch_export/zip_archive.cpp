@@ -1,13 +1,13 @@
 #include "formats/torch_export/zip_archive.h"
 
 #include <fmt/format.h>
-#include <zip.h>
 
 #include <algorithm>
 #include <cstring>
 
 #include "core/budget.h"
 #include "core/bytes.h"
+#include "formats/torch_export/zip_backend.h"
 
 namespace etviz::torch_export {
 namespace {
@@ -36,13 +36,6 @@ bool looks_like_zip(std::span<const uint8_t> bytes) {
   if (bytes.size() >= 4 && load_le<uint32_t>(bytes.data()) == kLocalHeader) return true;
   return find_eocd(bytes) >= 0;
 }
-
-struct ZipArchive::Impl {
-  zip_t* archive = nullptr;
-  ~Impl() {
-    if (archive) zip_discard(archive);
-  }
-};
 
 ZipArchive::~ZipArchive() = default;
 
@@ -86,44 +79,16 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
   za->cd_start_ = cd_end - std::min<uint64_t>(cd_size, cd_end);
   const auto body = bytes.subspan(za->prefix_);
 
-  zip_error_t err;
-  zip_error_init(&err);
-  zip_source_t* src = zip_source_buffer_create(body.data(), body.size(), 0, &err);
-  if (!src) {
-    std::string msg = zip_error_strerror(&err);
-    zip_error_fini(&err);
-    return Error(fmt::format("{}: cannot read as zip: {}", za->path_, msg));
-  }
-  za->impl_ = std::make_unique<Impl>();
-  za->impl_->archive = zip_open_from_source(src, ZIP_RDONLY, &err);
-  if (!za->impl_->archive) {
-    zip_source_free(src);
-    std::string msg = zip_error_strerror(&err);
-    zip_error_fini(&err);
-    return Error(fmt::format("{}: corrupt zip archive: {}", za->path_, msg));
-  }
-  zip_error_fini(&err);
+  // The directory's extent within `body`, for a backend that reads it itself.
+  const uint64_t dir_begin = za->cd_start_ > za->prefix_ ? za->cd_start_ - za->prefix_ : 0;
+  const uint64_t dir_end = std::max(dir_begin, cd_end > za->prefix_ ? cd_end - za->prefix_ : 0);
+  auto backend = detail::open_zip_backend(body, za->path_, {dir_begin, dir_end}, za->entries_);
+  if (!backend) return backend.error();
+  za->backend_ = std::move(*backend);
 
-  const zip_int64_t n = zip_get_num_entries(za->impl_->archive, 0);
-  if (n < 0 || static_cast<uint64_t>(n) > body.size() / 22 + 1)
-    return Error(
-        fmt::format("{}: corrupt zip archive: {} entries in {} bytes", za->path_, n, body.size()));
-  za->entries_.reserve(static_cast<size_t>(n));
-  for (zip_int64_t i = 0; i < n; ++i) {
-    zip_stat_t st;
-    zip_stat_init(&st);
-    if (zip_stat_index(za->impl_->archive, static_cast<zip_uint64_t>(i), 0, &st) != 0) continue;
-    ZipEntry e;
-    e.name = (st.valid & ZIP_STAT_NAME) && st.name ? st.name : fmt::format("<entry {}>", i);
-    e.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
-    e.compressed_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
-    e.method = (st.valid & ZIP_STAT_COMP_METHOD) ? static_cast<uint16_t>(st.comp_method) : 0;
-    e.index = i;
-    za->entries_.push_back(std::move(e));
-  }
-
-  // Data offsets of stored entries, from the central directory, so weights can be referenced
-  // in place without reading them. Best effort: a failure only leaves the offset unknown.
+  // Data offsets of entries, from the central directory, so stored weights can be referenced
+  // in place without reading them (and the page knows what to inflate). Best effort: a
+  // failure only leaves the offset unknown.
   uint64_t pos = cd_offset;
   for (size_t k = 0; k < za->entries_.size() && pos + 46 <= body.size(); ++k) {
     const uint8_t* c = body.data() + pos;
@@ -136,12 +101,15 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
     const std::string_view name(reinterpret_cast<const char*>(c + 46), name_len);
     ZipEntry& e = za->entries_[k];
     if (e.name == name) e.local_header_offset = local;
-    if (e.name == name && e.method == 0 && local != 0xffffffffu && local + 30ull <= body.size()) {
+    if (e.name == name && local != 0xffffffffu && local + 30ull <= body.size()) {
       const uint8_t* l = body.data() + local;
       if (load_le<uint32_t>(l) == kLocalHeader) {
         const uint64_t data = local + 30ull + load_le<uint16_t>(l + 26) + load_le<uint16_t>(l + 28);
-        if (data + e.size <= body.size())
-          e.stored_data_offset = static_cast<int64_t>(data + za->prefix_);
+        const uint64_t stored_bytes = e.method == 0 ? e.size : e.compressed_size;
+        if (data + stored_bytes <= body.size()) {
+          e.data_offset = static_cast<int64_t>(data + za->prefix_);
+          if (e.method == 0) e.stored_data_offset = e.data_offset;
+        }
       }
     }
     pos += 46ull + name_len + extra_len + comment_len;
@@ -174,37 +142,29 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry, uint64_t max_bytes) 
     return Error(
         fmt::format("{}: entries inflate to more than {} bytes in total; refusing (a zip bomb?)",
                     path_, total_bound));
-  zip_file_t* f = zip_fopen_index(impl_->archive, static_cast<zip_uint64_t>(entry.index), 0);
-  if (!f) {
-    const std::string why = zip_strerror(impl_->archive);
-    if (entry.method == 0) return salvage_stored(entry, why);
-    return Error(fmt::format("{}: cannot open zip entry '{}': {}", path_, entry.name, why));
+  detail::ZipBackendRead r = backend_->read(entry);
+  // A stored entry whose local header is not where the directory says is described in the
+  // archive's words, not the backend's ("Invalid argument" from libzip), so both builds say
+  // the same.
+  if (r.failure != detail::ZipReadFailure::kNone && entry.method == 0 &&
+      entry.stored_data_offset < 0)
+    r.why = "its local header is not where the central directory says";
+  if (r.failure == detail::ZipReadFailure::kOpen) {
+    if (entry.method == 0) return salvage_stored(entry, r.why);
+    return Error(fmt::format("{}: cannot open zip entry '{}': {}", path_, entry.name, r.why));
   }
-  std::string out;
-  out.resize(entry.size);
-  uint64_t got = 0;
-  while (got < entry.size) {
-    const zip_int64_t r = zip_fread(f, out.data() + got, entry.size - got);
-    if (r < 0) {
-      std::string msg = zip_file_strerror(f);
-      zip_fclose(f);
-      if (entry.method == 0) return salvage_stored(entry, msg);
-      return Error(fmt::format("{}: zip entry '{}' is corrupt: {}", path_, entry.name, msg));
-    }
-    if (r == 0) break;
-    got += static_cast<uint64_t>(r);
+  if (r.failure == detail::ZipReadFailure::kCorrupt) {
+    if (entry.method == 0) return salvage_stored(entry, r.why);
+    return Error(fmt::format("{}: zip entry '{}' is corrupt: {}", path_, entry.name, r.why));
   }
-  char extra = 0;
-  const zip_int64_t more = got == entry.size ? zip_fread(f, &extra, 1) : 0;
-  zip_fclose(f);
-  if (got != entry.size)
+  if (r.bytes.size() != entry.size)
     return Error(fmt::format("{}: zip entry '{}' holds {} bytes, its header says {}", path_,
-                             entry.name, got, entry.size));
-  if (more > 0)
+                             entry.name, r.bytes.size(), entry.size));
+  if (r.past_declared)
     return Error(fmt::format("{}: zip entry '{}' inflates past its declared {} bytes; refusing",
                              path_, entry.name, entry.size));
   inflated_total_ += entry.size;
-  return out;
+  return std::move(r.bytes);
 }
 
 Result<std::string> ZipArchive::salvage_stored(const ZipEntry& entry, const std::string& why) {

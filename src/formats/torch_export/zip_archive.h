@@ -1,9 +1,13 @@
 #pragma once
-// Read-only zip access (libzip) over a memory-mapped file, hardened for hostile input:
+// Read-only zip access over a memory-mapped file, hardened for hostile input:
 // junk before the first local header (self-extracting stubs, the 12-byte-prefixed ETRecord in
 // the corpus) is found from the end-of-central-directory record and skipped; entries whose
 // declared size is out of proportion to the file (zip bombs) are refused before inflating, and
 // an entry that inflates past its declared size is refused too.
+// Listing and inflating go through a backend (zip_backend.h): libzip in the native build; in
+// the WebAssembly app (docs/app.md) the central directory is read here and deflated members
+// are handed in already inflated by the page (the browser's DecompressionStream), through
+// provide_inflated_member().
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -21,15 +25,21 @@ struct ZipEntry {
   uint64_t size = 0;  // declared uncompressed size
   uint64_t compressed_size = 0;
   uint16_t method = 0;  // 0 stored, 8 deflate
-  int64_t index = -1;   // libzip index
+  int64_t index = -1;   // position in the central directory
   // Offset of the entry's bytes in the file when stored uncompressed, else -1.
   int64_t stored_data_offset = -1;
+  // Offset of the entry's (compressed) bytes in the file whatever the method, else -1.
+  int64_t data_offset = -1;
   uint64_t local_header_offset = 0;  // as the central directory states it
 };
 
 // True when the bytes end with a zip end-of-central-directory record (or start with a local
 // header), whatever precedes the archive.
 bool looks_like_zip(std::span<const uint8_t> bytes);
+
+namespace detail {
+class ZipBackend;  // zip_backend.h
+}  // namespace detail
 
 class ZipArchive {
  public:
@@ -56,8 +66,7 @@ class ZipArchive {
 
  private:
   ZipArchive() = default;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<detail::ZipBackend> backend_;
   std::string path_;
   std::vector<ZipEntry> entries_;
   uint64_t prefix_ = 0;
@@ -72,6 +81,13 @@ class ZipArchive {
   // header and the next entry's. Returns an error when that cannot be established.
   Result<std::string> salvage_stored(const ZipEntry& entry, const std::string& why);
 };
+
+// What the page inflated for the WebAssembly build's backend: the bytes of member `entry` of
+// the archive read as `archive_path`, or why it could not (the stream's error). Ignored by the
+// native build, which inflates with libzip. Members stay until clear_inflated_members().
+void provide_inflated_member(const std::string& archive_path, const std::string& entry,
+                             std::string bytes, std::string error = {});
+void clear_inflated_members();
 
 // Adds what reading the archive noticed to `doc` as warnings, and every entry as a size
 // section (offset 0 when the entry's data position could not be worked out).

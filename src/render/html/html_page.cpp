@@ -1,7 +1,6 @@
 #include "render/html/html_page.h"
 
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include <array>
 #include <random>
@@ -93,6 +92,10 @@ bool viewer_has_wasm_layout() {
   return !assets::kLayoutWasmJs.empty();
 }
 
+bool viewer_has_wasm_app() {
+  return !assets::kAppModuleJs.empty();
+}
+
 namespace {
 
 // One file's views and its encoded page data.
@@ -121,6 +124,67 @@ Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
 
 }  // namespace
 
+namespace {
+
+// Everything before the page's data elements: the policy, the styles and the viewer's markup.
+// An app page (docs/app.md) may also start a worker from a blob: URL (the readers run off the
+// main thread); no page may fetch anything ('wasm-unsafe-eval' lets it compile its embedded
+// WebAssembly without allowing eval).
+std::string page_head(const std::string& title, const std::string& nonce, bool app,
+                      size_t reserve) {
+  const std::string csp = fmt::format(
+      "default-src 'none'; script-src 'nonce-{0}' 'wasm-unsafe-eval'; style-src 'nonce-{0}'; "
+      "img-src data: blob:; font-src 'none'; connect-src 'none'; worker-src {1}; "
+      "frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'",
+      nonce, app ? "blob:" : "'none'");
+  std::string page;
+  page.reserve(reserve + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() +
+               (app ? assets::kAppModuleJs.size() : 0) + 65536);
+  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  page += "<meta name=\"generator\" content=\"etviz\">\n";
+  page += "<title>" + html_escape(title) + " — etviz</title>\n";
+  page += "<style nonce=\"" + nonce + "\">\n";
+  page += assets::kViewerCss;
+  page += "\n</style>\n</head>\n<body>\n";
+  page += assets::kViewerBody;
+  return page;
+}
+
+// The scripts after the data: the layout module, for an app page the readers' module and the
+// worker's code as inert text (web/src/app.js starts the worker from them), then the viewer.
+std::string page_scripts(const std::string& nonce, bool app) {
+  std::string page;
+  if (!assets::kLayoutWasmJs.empty()) {
+    page += "<script nonce=\"" + nonce + "\">\n";
+    page += script_safe(assets::kLayoutWasmJs);
+    page += "\n</script>\n";
+  }
+  if (app) {
+    page += "<script type=\"text/plain\" id=\"etviz-app-module\">";
+    page += script_safe(assets::kAppModuleJs);
+    page += "</script>\n<script type=\"text/plain\" id=\"etviz-app-worker\">";
+    page += script_safe(assets::kAppWorkerJs);
+    page += "</script>\n";
+  }
+  page += "<script nonce=\"" + nonce + "\">\n";
+  page += script_safe(assets::kViewerJs);
+  page += "\n</script>\n</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace
+
+Result<std::string> write_app_page(const std::string& title) {
+  if (!viewer_has_wasm_app())
+    return Error(
+        "this etviz build has no WebAssembly app module (it needs Emscripten's emcc at build "
+        "time; Debian: apt-get install emscripten)");
+  const std::string nonce = make_nonce();
+  return page_head(title, nonce, true, 0) + page_scripts(nonce, true);
+}
+
 Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
                                     PageStats* stats) {
   return write_html_page(doc, options, {}, stats);
@@ -129,6 +193,10 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
 Result<std::string> write_html_page(const Document& doc, const PageOptions& options,
                                     const std::vector<PageFile>& more_files, PageStats* stats) {
   if (doc.graphs.empty()) return Error("the file holds no graph to show");
+  if (options.app && !viewer_has_wasm_app())
+    return Error(
+        "--app: this etviz build has no WebAssembly app module (it needs Emscripten's emcc at "
+        "build time)");
   for (const PageFile& f : more_files)
     if (!f.doc || f.doc->graphs.empty())
       return Error(fmt::format("{}: the file holds no graph to show", f.file_name));
@@ -148,28 +216,12 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   const std::vector<ViewModel>& views = files.front().views;
 
   const std::string nonce = make_nonce();
-  const std::string csp = fmt::format(
-      "default-src 'none'; script-src 'nonce-{0}' 'wasm-unsafe-eval'; style-src 'nonce-{0}'; "
-      "img-src data: blob:; font-src 'none'; connect-src 'none'; worker-src 'none'; "
-      "frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'",
-      nonce);
-
   size_t payload_bytes = 0;
   for (const EncodedFile& f : files)
     payload_bytes += f.data.head.size() + (f.data.compressed.size() + 2) / 3 * 4;
   std::string title = options.file_name;
   if (!more_files.empty()) title += fmt::format(" and {} more", more_files.size());
-  std::string page;
-  page.reserve(payload_bytes + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() + 65536);
-  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
-  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  page += "<meta name=\"generator\" content=\"etviz\">\n";
-  page += "<title>" + html_escape(title) + " — etviz</title>\n";
-  page += "<style nonce=\"" + nonce + "\">\n";
-  page += assets::kViewerCss;
-  page += "\n</style>\n</head>\n<body>\n";
-  page += assets::kViewerBody;
+  std::string page = page_head(title, nonce, options.app, payload_bytes);
   // One data element per file: etviz-data, then etviz-data-2, -3, ... (web/src/data.js), each
   // followed by the base64 parts of its column stream (kPagePartBytes of it per element, so
   // no element's text nears a browser's string limit).
@@ -239,14 +291,7 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       break;
     }
   }
-  if (!assets::kLayoutWasmJs.empty()) {
-    page += "<script nonce=\"" + nonce + "\">\n";
-    page += script_safe(assets::kLayoutWasmJs);
-    page += "\n</script>\n";
-  }
-  page += "<script nonce=\"" + nonce + "\">\n";
-  page += script_safe(assets::kViewerJs);
-  page += "\n</script>\n</body>\n</html>\n";
+  page += page_scripts(nonce, options.app);
 
   if (stats) {
     stats->data_bytes = 0;

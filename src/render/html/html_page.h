@@ -40,6 +40,9 @@ struct PageOptions {
   // User-supplied grouping (`--groups FILE.json`): node name -> partition name, as Model
   // Explorer's visualize_with_clusters takes it (ViewOptions::partitions).
   std::map<std::string, std::string> partitions;
+  // An app page (`view --app`, docs/app.md): it carries the WebAssembly readers and opens
+  // more files dropped on it. Needs viewer_has_wasm_app().
+  bool app = false;
 };
 
 struct PageStats {
@@ -76,5 +79,11 @@ Result<std::string> write_timeline_page(Document& doc, const std::vector<int32_t
 
 // True when this binary carries the WebAssembly layout module (expand/collapse re-layout).
 bool viewer_has_wasm_layout();
+// True when this binary carries the WebAssembly app module (readers in the page).
+bool viewer_has_wasm_app();
+
+// `etviz app`: the blank app page (docs/app.md), the viewer and the WebAssembly readers with
+// no file; it opens files dropped on it or picked. An error when the build has no app module.
+Result<std::string> write_app_page(const std::string& title);
 
 }  // namespace etviz::render::html

@@ -1,12 +1,15 @@
 #include "render/html/page_data.h"
 
 #include <fmt/format.h>
+#ifndef ETVIZ_NO_ZLIB
 #include <zlib.h>
+#endif
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -31,15 +34,22 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
 }
 
 // The columns of a page as one gzip stream, compressed as they are written so the
-// uncompressed bytes (hundreds of MiB at a million nodes) never exist at once.
+// uncompressed bytes (hundreds of MiB at a million nodes) never exist at once. The app's
+// WebAssembly build has no zlib (docs/app.md): it never makes one (encode_page_data).
 class ColumnSink {
  public:
   ColumnSink() {
     // Level 1: at a million nodes the columns are ~0.5 GiB; level 1 takes a third of level
     // 3's time for ~10% more bytes, and the page is read once.
+#ifndef ETVIZ_NO_ZLIB
     ok_ = deflateInit2(&zs_, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+#endif
   }
-  ~ColumnSink() { deflateEnd(&zs_); }
+  ~ColumnSink() {
+#ifndef ETVIZ_NO_ZLIB
+    deflateEnd(&zs_);
+#endif
+  }
   ColumnSink(const ColumnSink&) = delete;
   ColumnSink& operator=(const ColumnSink&) = delete;
 
@@ -48,11 +58,11 @@ class ColumnSink {
     directory_.push_back({type, count, bytes});
     raw_bytes_ += bytes;
     if (bytes > largest_) largest_ = bytes;
-    feed(data, bytes, Z_NO_FLUSH);
+    feed(data, bytes, false);
     return directory_.size() - 1;
   }
   Status finish() {
-    feed(nullptr, 0, Z_FINISH);
+    feed(nullptr, 0, true);
     if (!ok_) return Error("compressing the page data failed (zlib)");
     return {};
   }
@@ -61,14 +71,24 @@ class ColumnSink {
     uint64_t count;
     uint64_t bytes;
   };
-  const std::vector<Column>& directory() const { return directory_; }
-  uint64_t raw_bytes() const { return raw_bytes_; }
-  uint64_t largest() const { return largest_; }
-  std::string take() { return std::move(out_); }
+  const std::vector<Column>& directory() const {
+    return directory_;
+  }
+  uint64_t raw_bytes() const {
+    return raw_bytes_;
+  }
+  uint64_t largest() const {
+    return largest_;
+  }
+  std::string take() {
+    return std::move(out_);
+  }
 
  private:
-  void feed(const void* data, size_t bytes, int flush) {
+  void feed(const void* data, size_t bytes, bool last) {
     if (!ok_) return;
+#ifndef ETVIZ_NO_ZLIB
+    const int flush = last ? Z_FINISH : Z_NO_FLUSH;
     zs_.next_in = static_cast<Bytef*>(const_cast<void*>(data));
     zs_.avail_in = static_cast<uInt>(bytes);
     // deflate takes at most uInt bytes at a time; columns stay far below (kMaxPageColumnBytes).
@@ -84,8 +104,15 @@ class ColumnSink {
       out_.append(buf, sizeof buf - zs_.avail_out);
       if (flush == Z_FINISH ? rc == Z_STREAM_END : zs_.avail_in == 0 && zs_.avail_out != 0) return;
     }
+#else
+    (void)data;
+    (void)bytes;
+    (void)last;
+#endif
   }
+#ifndef ETVIZ_NO_ZLIB
   z_stream zs_{};
+#endif
   bool ok_ = false;
   std::string out_;
   std::vector<Column> directory_;
@@ -147,17 +174,30 @@ class Writer {
     comma();
     const double r = layout::round_tenth(v);
     char buf[64];
+#if defined(__cpp_lib_to_chars)
     const auto res = r == std::floor(r) && std::fabs(r) < 1e15
                          ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(r))
                          : std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1);
     out.append(buf, res.ec == std::errc() ? res.ptr : buf);
+#else
+    // Emscripten's libc++ (the app's WebAssembly build, docs/app.md) has no floating-point
+    // to_chars; fmt writes the same correctly rounded digits.
+    if (r == std::floor(r) && std::fabs(r) < 1e15)
+      out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(r)).ptr);
+    else
+      fmt::format_to(std::back_inserter(out), "{:.1f}", r);
+#endif
   }
   // Shortest text that reads back as the same double (for values the page hands back to C++).
   void exact(double v) {
     comma();
+#if defined(__cpp_lib_to_chars)
     char buf[64];
     const auto res = std::to_chars(buf, buf + sizeof buf, std::isfinite(v) ? v : 0.0);
     out.append(buf, res.ec == std::errc() ? res.ptr : buf);
+#else
+    fmt::format_to(std::back_inserter(out), "{}", std::isfinite(v) ? v : 0.0);
+#endif
   }
   void boolean(bool b) {
     comma();
@@ -599,6 +639,9 @@ void append_json_string(std::string& out, std::string_view s) {
 Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
                                          const analysis::CategoryConfig& categories,
                                          const std::vector<ViewModel>& views, bool columns) {
+#ifdef ETVIZ_NO_ZLIB
+  columns = false;  // the app's WebAssembly build: plain JSON (docs/app.md)
+#endif
   Writer w;
   std::optional<ColumnSink> sink;
   if (columns) w.sink = &sink.emplace();

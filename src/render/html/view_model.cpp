@@ -501,14 +501,16 @@ void add_group_contents(const Document& doc, ViewModel& m) {
     const bool payload = graph.kind == GraphKind::kDelegate;
     if (node.kind == NodeKind::kDelegate || (payload ? analysis::counts_as_payload_operator(node)
                                                      : analysis::counts_as_operator(node))) {
-      const auto [it, fresh] = op_id.try_emplace(node.op, static_cast<int32_t>(op_name.size()));
-      if (fresh) op_name.push_back(node.op);
+      // A named variable, not a structured binding: clang 14 (the app's WebAssembly build)
+      // cannot capture bindings in a lambda.
+      const auto inserted = op_id.try_emplace(node.op, static_cast<int32_t>(op_name.size()));
+      if (inserted.second) op_name.push_back(node.op);
+      const int32_t op = inserted.first->second;
       for_each_enclosing_group(m, self, [&](int32_t g) {
         auto& h = hist[static_cast<size_t>(g)];
-        auto at =
-            std::find_if(h.begin(), h.end(), [&](const auto& e) { return e.first == it->second; });
+        auto at = std::find_if(h.begin(), h.end(), [&](const auto& e) { return e.first == op; });
         if (at == h.end())
-          h.emplace_back(it->second, 1);
+          h.emplace_back(op, 1);
         else
           ++at->second;
       });
@@ -546,8 +548,9 @@ void add_group_contents(const Document& doc, ViewModel& m) {
   // of the group's nodes read it.
   std::sort(reads.begin(), reads.end());
   std::vector<int32_t> stamp(ng, -1);
-  for (const auto& [c, node] : reads)
-    for_each_enclosing_group(m, node, [&](int32_t g) {
+  for (const auto& read : reads) {
+    const int32_t c = read.first;
+    for_each_enclosing_group(m, read.second, [&](int32_t g) {
       if (stamp[static_cast<size_t>(g)] == c) return;
       stamp[static_cast<size_t>(g)] = c;
       ViewGroup& vg = m.groups[static_cast<size_t>(g)];
@@ -555,6 +558,7 @@ void add_group_contents(const Document& doc, ViewModel& m) {
       vg.parameters += numel[static_cast<size_t>(c)];
       vg.parameter_bytes += nbytes[static_cast<size_t>(c)];
     });
+  }
 }
 
 }  // namespace

@@ -10,5 +10,8 @@ extern const std::string_view kViewerCss;     // web/src/viewer.css
 extern const std::string_view kViewerBody;    // web/src/body.html: the page's markup
 extern const std::string_view kLayoutWasmJs;  // layout engine as single-file JS+wasm; empty
                                               // when the build had no Emscripten
+extern const std::string_view kAppModuleJs;   // readers, analysis, page data (src/wasm) as
+                                              // single-file JS+wasm; empty without Emscripten
+extern const std::string_view kAppWorkerJs;   // web/src/app_worker.js: the app's worker
 
 }  // namespace etviz::render::html::assets

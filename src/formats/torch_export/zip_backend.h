@@ -1,0 +1,47 @@
+#pragma once
+// What ZipArchive needs from a zip implementation: the entry list and one entry's bytes. The
+// archive's own code (zip_archive.cpp) does everything else: finding the archive behind junk,
+// data offsets, size limits against zip bombs, salvaging edited stored entries, messages.
+// Two definitions, one per build: zip_libzip.cpp (native, libzip) and zip_page_members.cpp
+// (WebAssembly: the central directory read by us, deflated members inflated by the page).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "formats/torch_export/zip_archive.h"
+
+namespace etviz::torch_export::detail {
+
+// Why an entry could not be read; the archive decides whether a stored entry is salvaged.
+enum class ZipReadFailure { kNone, kOpen, kCorrupt };
+
+struct ZipBackendRead {
+  std::string bytes;  // at most the declared size
+  ZipReadFailure failure = ZipReadFailure::kNone;
+  std::string why;             // the implementation's words, when failure != kNone
+  bool past_declared = false;  // there were more bytes than declared
+};
+
+class ZipBackend {
+ public:
+  virtual ~ZipBackend() = default;
+  virtual ZipBackendRead read(const ZipEntry& entry) = 0;
+};
+
+// Opens the archive `body` (from its first local header to the end of the file). Fills
+// `entries` (name, sizes, method, index) in central-directory order. `path` names the archive
+// in messages (and, in the WebAssembly build, keys the members the page inflated);
+// `directory` is where the central directory lies in `body` ([begin, end)), as the archive
+// found it from the end records.
+struct ZipDirectoryExtent {
+  uint64_t begin = 0, end = 0;
+};
+Result<std::unique_ptr<ZipBackend>> open_zip_backend(std::span<const uint8_t> body,
+                                                     const std::string& path,
+                                                     ZipDirectoryExtent directory,
+                                                     std::vector<ZipEntry>& entries);
+
+}  // namespace etviz::torch_export::detail

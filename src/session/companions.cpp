@@ -1,0 +1,118 @@
+#include "session/companions.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+
+#include "core/mapped_file.h"
+#include "formats/open_document.h"
+#include "formats/torch_export/archive_reader.h"
+
+namespace etviz::session {
+namespace {
+
+std::string base_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+}  // namespace
+
+Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
+  if (paths.empty()) return Error("no file to open");
+  CompanionFiles out;
+  std::vector<std::string> flat_tensors, etrecords;
+  bool has_program = false;
+  for (const std::string& path : paths) {
+    auto file = MappedFile::open(path);
+    if (!file) return file.error();
+    const FileKind kind = sniff_file_kind((*file)->bytes());
+    if (kind == FileKind::kFlatTensor) {
+      flat_tensors.push_back(path);
+    } else if (kind == FileKind::kETDump) {
+      if (!out.etdump.empty())
+        return Error(fmt::format("{} and {} are both ETDumps; a page shows one profile",
+                                 base_name(out.etdump), base_name(path)));
+      out.etdump = path;
+    } else if (kind == FileKind::kZip) {
+      auto zip = torch_export::ZipArchive::open((*file)->bytes(), path);
+      if (zip && torch_export::is_etrecord(**zip))
+        etrecords.push_back(path);
+      else
+        out.shown.push_back(path);
+    } else {
+      has_program |= kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
+      out.shown.push_back(path);
+    }
+  }
+  // Weights join the program they belong to; on their own they are a file to look at.
+  if (has_program) {
+    out.data = flat_tensors;
+    for (const std::string& d : flat_tensors)
+      out.notes.push_back(
+          fmt::format("{}: external weights of {}", base_name(d), base_name(out.shown.front())));
+  } else {
+    out.shown.insert(out.shown.end(), flat_tensors.begin(), flat_tensors.end());
+  }
+  if (!out.etdump.empty()) {
+    if (!has_program)
+      return Error(fmt::format(
+          "{} is an ETDump runtime profile: open it together with the program it ran (.pte or "
+          ".bpte)",
+          base_name(out.etdump)));
+    if (etrecords.size() > 1)
+      return Error(fmt::format("{} and {} are both ETRecords; a profile joins one",
+                               base_name(etrecords[0]), base_name(etrecords[1])));
+    if (!etrecords.empty()) out.etrecord = etrecords.front();
+    out.notes.push_back(fmt::format(
+        "{}: profile of {}{}", base_name(out.etdump), base_name(out.shown.front()),
+        out.etrecord.empty() ? std::string() : fmt::format(", with {}", base_name(out.etrecord))));
+  } else {
+    out.shown.insert(out.shown.end(), etrecords.begin(), etrecords.end());
+  }
+  // The program goes first: --data and the profile apply to the page's first file.
+  if (has_program) {
+    for (size_t k = 0; k < out.shown.size(); ++k) {
+      auto file = MappedFile::open(out.shown[k]);
+      if (!file) return file.error();
+      const FileKind kind = sniff_file_kind((*file)->bytes());
+      if (kind == FileKind::kProgram || kind == FileKind::kBundledProgram) {
+        std::rotate(out.shown.begin(), out.shown.begin() + static_cast<ptrdiff_t>(k),
+                    out.shown.begin() + static_cast<ptrdiff_t>(k) + 1);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRequest request) {
+  auto roles = pair_companions(paths);
+  if (!roles) return roles.error();
+  PagedFiles out;
+  out.roles = std::move(*roles);
+  std::deque<Document> docs;  // stable addresses for the page inputs
+  std::vector<PageInput> inputs;
+  for (size_t k = 0; k < out.roles.shown.size(); ++k) {
+    OpenOptions open;
+    if (k == 0) open.data_files = out.roles.data;
+    const std::string& path = out.roles.shown[k];
+    auto doc = open_document(path, open);
+    if (!doc) return doc.error();
+    if (request.progress) request.progress("read " + base_name(path));
+    docs.push_back(std::move(*doc));
+    // The mapped size: the app's large programs are in memory, not in a file system.
+    auto file = MappedFile::open(path);
+    inputs.push_back({&docs.back(), base_name(path), file ? (*file)->size() : 0});
+  }
+  request.etdump = out.roles.etdump;
+  request.etrecord = out.roles.etrecord;
+  auto html = render_page(inputs, request);
+  out.warnings = request.warnings;
+  if (!html) return html.error();
+  out.html = std::move(*html);
+  return out;
+}
+
+}  // namespace etviz::session

@@ -1,0 +1,34 @@
+#pragma once
+// Files given together, sorted into the roles the CLI's options give them: a FlatTensor
+// (.ptd) holds the external weights of the program beside it (`--data`), an ETDump is the
+// profile of that program (`--etdump`) and an ETRecord beside an ETDump is its debug record
+// (`--etrecord`); everything else is a file of its own in the page. Roles come from the
+// bytes (never the names). The app page (docs/app.md) opens dropped files through here.
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "session/page_session.h"
+
+namespace etviz::session {
+
+struct CompanionFiles {
+  std::vector<std::string> shown;  // the page's files; the first is the one the others join
+  std::vector<std::string> data;   // .ptd files of the first program
+  std::string etdump, etrecord;
+  std::vector<std::string> notes;  // how the files were paired, one line each
+};
+
+// An error names the file when roles clash (two ETDumps, a profile without a program).
+Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths);
+
+// Opens paired files and writes the page `etviz FIRST MORE... --data D --etdump E
+// --etrecord R -o page.html` writes; the page names files by their paths' file names.
+struct PagedFiles {
+  std::string html;
+  CompanionFiles roles;
+  std::vector<std::string> warnings;
+};
+Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRequest request);
+
+}  // namespace etviz::session

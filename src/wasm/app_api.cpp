@@ -1,0 +1,218 @@
+// The app's WebAssembly entry points (docs/app.md). The page's worker (web/src/app_worker.js,
+// through app_api.js) writes dropped files into Emscripten's in-memory file system, inflates
+// the zip members etviz_app_zip_plan() lists with the browser's DecompressionStream and hands
+// them back, then asks for the page data etviz_app_open() writes: the same session code the
+// CLI runs (session/companions.h), so the page shows what `etviz FILES -o page.html` shows.
+#include <emscripten.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/summary.h"
+#include "core/mapped_file.h"
+#include "formats/executorch/program_header.h"
+#include "formats/flatbuffer_verify.h"
+#include "formats/open_document.h"
+#include "formats/torch_export/zip_archive.h"
+#include "program_generated.h"
+#include "render/summary_report.h"
+#include "session/companions.h"
+
+// Progress lines go to the worker, which posts them to the page.
+EM_JS(void, etviz_app_report_progress, (const char* text), {
+  if (Module['onProgress']) Module['onProgress'](UTF8ToString(text));
+});
+
+namespace {
+
+std::string g_result;  // what the last call produced, read by app_api.js
+
+void progress(const std::string& text) {
+  etviz_app_report_progress(text.c_str());
+}
+
+std::vector<std::string> lines(const char* text) {
+  std::vector<std::string> out;
+  std::istringstream in(text ? text : "");
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+int fail(const etviz::Error& error) {
+  g_result = error.message();
+  return 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* etviz_app_result_data() {
+  return g_result.data();
+}
+
+EMSCRIPTEN_KEEPALIVE size_t etviz_app_result_size() {
+  return g_result.size();
+}
+
+// The deflated members of the zip at `path` the readers may ask for, as JSON
+// [{"name", "offset", "compressed", "size"}] (offset: where its deflate stream starts in the
+// file); [] for any other file. Members the archive would refuse (zip bombs) are left out: the
+// reader then reports them as ZipArchive::read does natively.
+EMSCRIPTEN_KEEPALIVE int etviz_app_zip_plan(const char* path) {
+  using etviz::torch_export::ZipArchive;
+  nlohmann::json plan = nlohmann::json::array();
+  auto file = etviz::MappedFile::open(path);
+  if (file && etviz::sniff_file_kind((*file)->bytes()) == etviz::FileKind::kZip) {
+    auto zip = ZipArchive::open((*file)->bytes(), path);
+    uint64_t total = 0;
+    const uint64_t total_bound = (*file)->size() * ZipArchive::kMaxCompressionRatio + (64u << 20);
+    if (zip) {
+      for (const auto& e : (*zip)->entries()) {
+        const uint64_t ratio_bound =
+            std::max<uint64_t>(e.compressed_size, 1) * ZipArchive::kMaxCompressionRatio +
+            (1u << 16);
+        if (e.method != 8 || e.data_offset < 0 || e.size > ZipArchive::kDefaultMaxEntryBytes ||
+            e.size > ratio_bound || total + e.size > total_bound)
+          continue;
+        total += e.size;
+        plan.push_back({{"name", e.name},
+                        {"offset", e.data_offset},
+                        {"compressed", e.compressed_size},
+                        {"size", e.size}});
+      }
+    }
+  }
+  g_result = plan.dump();
+  return 0;
+}
+
+// A member the page inflated (or `error`, non-empty, when its stream was corrupt).
+EMSCRIPTEN_KEEPALIVE void etviz_app_provide_member(const char* path, const char* name,
+                                                   const uint8_t* data, size_t size,
+                                                   const char* error) {
+  etviz::torch_export::provide_inflated_member(
+      path, name, std::string(reinterpret_cast<const char*>(data), size), error ? error : "");
+}
+
+// What of a large program the page must read (docs/app.md). `file` is memory the size of the
+// file (`file_size`) of which the first `have` bytes are read. Either {"prefix": N} (read the
+// first N bytes, the header and the flatbuffer, and ask again) or {"ranges": [[offset, size],
+// ...]}: the segments a view reads (delegate payloads), never the weights (the constant
+// segment, named data, mutable data), which stay unread and zero. {"error": ...} when the
+// bytes are no such program; the worker then reads the file whole and the reader says what
+// is wrong.
+EMSCRIPTEN_KEEPALIVE int etviz_app_program_ranges(const uint8_t* file, double have,
+                                                  double file_size) {
+  namespace et = etviz::executorch;
+  const std::span<const uint8_t> whole(file, static_cast<size_t>(file_size));
+  auto header = et::read_program_header(whole);
+  nlohmann::json out;
+  if (!header || !header->extended) {
+    out["error"] = header ? "no extended header" : header.error().message();
+  } else if (have < static_cast<double>(header->extended->program_size)) {
+    out["prefix"] = header->extended->program_size;
+  } else {
+    const auto fb_bytes = whole.first(header->extended->program_size);
+    if (auto ok = etviz::verify_flatbuffer<etviz::pte::Program>(fb_bytes, "ET12", "program"); !ok) {
+      out["error"] = ok.error().message();
+    } else {
+      const auto* program = flatbuffers::GetRoot<etviz::pte::Program>(fb_bytes.data());
+      std::vector<bool> weights(program->segments() ? program->segments()->size() : 0);
+      auto mark = [&](uint64_t i) {
+        if (i < weights.size()) weights[i] = true;
+      };
+      if (const auto* cs = program->constant_segment()) mark(cs->segment_index());
+      if (const auto* m = program->mutable_data_segments())
+        for (const auto* d : *m) mark(d->segment_index());
+      if (const auto* n = program->named_data())
+        for (const auto* d : *n) mark(d->segment_index());
+      out["ranges"] = nlohmann::json::array();
+      for (size_t i = 0; i < weights.size(); ++i) {
+        const auto* s = program->segments()->Get(static_cast<flatbuffers::uoffset_t>(i));
+        const uint64_t start = header->extended->segment_base_offset + s->offset();
+        if (weights[i] || s->size() == 0 || start > file_size || s->size() > file_size - start)
+          continue;  // weights stay unread; the reader reports segments past the end
+        out["ranges"].push_back({start, s->size()});
+      }
+    }
+  }
+  g_result = out.dump();
+  return 0;
+}
+
+// Memory for a whole large file, outside malloc's heap: this Emscripten's malloc hands out
+// less than 2 GiB at once, so the break is moved in steps under 1 GiB. Untouched pages cost
+// nothing; the memory is never given back (the worker starts a fresh module after using it).
+// Null when the module cannot grow that far.
+EMSCRIPTEN_KEEPALIVE uint8_t* etviz_app_reserve(double size) {
+  uint64_t left = static_cast<uint64_t>(size);
+  uint8_t* start = nullptr;
+  uint8_t* next = nullptr;
+  while (left > 0) {
+    const uint64_t step = std::min<uint64_t>(left, 1u << 30);
+    void* p = sbrk(static_cast<intptr_t>(step));
+    if (p == reinterpret_cast<void*>(-1) || (next && p != next)) return nullptr;
+    if (!start) start = static_cast<uint8_t*>(p);
+    next = static_cast<uint8_t*>(p) + step;
+    left -= step;
+  }
+  return start;
+}
+
+// A program read in part: the `size` bytes at `data` (from etviz_app_reserve, the file's
+// size) become the file at `path` for the readers.
+EMSCRIPTEN_KEEPALIVE void etviz_app_register_memory_file(const char* path, uint8_t* data,
+                                                         double size) {
+  etviz::register_memory_file(
+      path, etviz::MappedFile::over_memory(
+                path, std::span<const uint8_t>(data, static_cast<size_t>(size)), nullptr));
+}
+
+EMSCRIPTEN_KEEPALIVE void etviz_app_unregister_memory_file(const char* path) {
+  etviz::unregister_memory_file(path);
+}
+
+// Forgets the members handed in (the worker removes the files too).
+EMSCRIPTEN_KEEPALIVE void etviz_app_forget() {
+  etviz::torch_export::clear_inflated_members();
+}
+
+// Opens the newline-separated paths as one page. 0: the result is one line of JSON
+// {"notes": [...], "warnings": [...]} (how files were paired, what the readers noticed), a
+// newline, then the page's HTML (its data elements are what the viewer reads). 1: the result
+// is the error, naming the file.
+EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths) {
+  etviz::session::PageRequest request;
+  request.compress = false;  // no zlib here; the JSON goes to the page in memory anyway
+  request.progress = &progress;
+  auto page = etviz::session::page_from_files(lines(paths), request);
+  if (!page) return fail(page.error());
+  const nlohmann::json meta = {
+      {"notes", page->roles.notes}, {"warnings", page->warnings}, {"shown", page->roles.shown}};
+  g_result = meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  g_result += '\n';
+  g_result += page->html;
+  return 0;
+}
+
+// `etviz info --json PATH [--data D...]`, the document the native-vs-WebAssembly test compares.
+EMSCRIPTEN_KEEPALIVE int etviz_app_info(const char* path, const char* data_paths) {
+  etviz::OpenOptions open;
+  open.data_files = lines(data_paths);
+  auto doc = etviz::open_document(path, open);
+  if (!doc) return fail(doc.error());
+  auto summary = etviz::analysis::summarize(*doc, "");
+  if (!summary) return fail(summary.error().within(path));
+  g_result = etviz::render::summary_json(*summary);
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+// JS side of the app module (appended to the Emscripten output with --post-js): strings in
+// and out of app_api.cpp's entry points, files into Emscripten's in-memory file system.
+//
+//   const app = (await createEtvizApp()).etvizApp;
+//   app.writeFile('/in/1/model.pte', bytes);
+//   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
+//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html} or {ok: false, error}
+//   const i = app.info(path, dataPaths);       // {ok, text} or {ok: false, error}
+Module['etvizApp'] = (function () {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  // A NUL-terminated copy of `text` in the module's memory; the caller frees it.
+  function cString(text) {
+    const bytes = encoder.encode(text);
+    const ptr = _malloc(bytes.length + 1);
+    HEAPU8.set(bytes, ptr);
+    HEAPU8[ptr + bytes.length] = 0;
+    return ptr;
+  }
+  function withStrings(texts, fn) {
+    const ptrs = texts.map(cString);
+    try {
+      return fn(...ptrs);
+    } finally {
+      ptrs.forEach((p) => _free(p));
+    }
+  }
+  function result() {
+    const ptr = _etviz_app_result_data();
+    const size = _etviz_app_result_size();
+    return decoder.decode(HEAPU8.subarray(ptr, ptr + size));
+  }
+  return {
+    writeFile(path, bytes) {
+      FS.mkdirTree(path.slice(0, path.lastIndexOf('/')) || '/');
+      FS.writeFile(path, bytes);
+    },
+    chdir(dir) { FS.mkdirTree(dir); FS.chdir(dir); },
+    removeFile(path) {
+      try { FS.unlink(path); } catch (e) { /* already gone */ }
+    },
+    zipPlan(path) {
+      withStrings([path], (p) => _etviz_app_zip_plan(p));
+      return JSON.parse(result());
+    },
+    provideMember(path, name, bytes, error) {
+      const data = _malloc(Math.max(bytes.length, 1));
+      HEAPU8.set(bytes, data);
+      try {
+        withStrings([path, name, error || ''], (p, n, e) => _etviz_app_provide_member(p, n, data, bytes.length, e));
+      } finally {
+        _free(data);
+      }
+    },
+    forget() { _etviz_app_forget(); },
+    // A large program read in part (docs/app.md): what to read of it, given bytes read so far.
+    programRanges(ptr, have, fileSize) {
+      _etviz_app_program_ranges(ptr, have, fileSize);
+      return JSON.parse(result());
+    },
+    // Memory for a whole file, of which only some ranges will be written (the rest stays
+    // untouched pages); 0 when the module cannot grow that far. Never given back.
+    reserve(size) { return _etviz_app_reserve(size) >>> 0; },
+    put(ptr, bytes) { HEAPU8.set(bytes, ptr); },
+    registerMemoryFile(path, ptr, size) {
+      withStrings([path], (p) => _etviz_app_register_memory_file(p, ptr, size));
+    },
+    unregisterMemoryFile(path) {
+      withStrings([path], (p) => _etviz_app_unregister_memory_file(p));
+    },
+    open(paths) {
+      const rc = withStrings([paths.join('\n')], (p) => _etviz_app_open(p));
+      const text = result();
+      if (rc !== 0) return { ok: false, error: text };
+      const cut = text.indexOf('\n');
+      return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1) };
+    },
+    info(path, dataPaths) {
+      const rc = withStrings([path, (dataPaths || []).join('\n')], (p, d) => _etviz_app_info(p, d));
+      return rc === 0 ? { ok: true, text: result() } : { ok: false, error: result() };
+    },
+  };
+})();

@@ -1,0 +1,114 @@
+// How files dropped together on the app page pair (session/companions.h): roles from the
+// bytes, as the CLI's --data, --etdump and --etrecord give them, on corpus files.
+#include "session/companions.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/mapped_file.h"
+#include "formats/open_document.h"
+
+namespace etviz::session {
+namespace {
+
+std::string corpus(const std::string& rel) {
+  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
+}
+
+const std::string kLinearPte =
+    corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte");
+const std::string kLinearPtd =
+    corpus("ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd");
+const std::string kBundled =
+    corpus("bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp");
+const std::string kETDump =
+    corpus("etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp");
+const std::string kETRecord =
+    corpus("etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin");
+const std::string kPt2 =
+    corpus("pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2");
+
+TEST(Companions, WeightsJoinTheProgramWhateverTheOrder) {
+  auto r = pair_companions({kLinearPtd, kLinearPte});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kLinearPte}) << "the program is the page's file";
+  EXPECT_EQ(r->data, std::vector<std::string>{kLinearPtd}) << "the .ptd is its --data";
+  EXPECT_TRUE(r->etdump.empty());
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_NE(r->notes[0].find("external weights of"), std::string::npos) << r->notes[0];
+}
+
+TEST(Companions, WeightsAloneAreAFileToLookAt) {
+  auto r = pair_companions({kLinearPtd});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kLinearPtd});
+  EXPECT_TRUE(r->data.empty());
+}
+
+TEST(Companions, ProfileAndRecordJoinTheProgram) {
+  auto r = pair_companions({kETRecord, kETDump, kBundled});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kBundled}) << "only the program is shown";
+  EXPECT_EQ(r->etdump, kETDump);
+  EXPECT_EQ(r->etrecord, kETRecord) << "an ETRecord beside an ETDump is its --etrecord";
+}
+
+TEST(Companions, RecordWithoutProfileIsShownAndArchivesAreNotRecords) {
+  auto r = pair_companions({kETRecord, kPt2, kLinearPte});
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_EQ(r->shown.size(), 3u);
+  EXPECT_EQ(r->shown[0], kLinearPte) << "the program goes first";
+  EXPECT_TRUE(r->etrecord.empty());
+}
+
+TEST(Companions, ProfileWithoutProgramSaysWhatIsMissing) {
+  auto r = pair_companions({kETDump});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("open it together with the program it ran"), std::string::npos)
+      << r.error().message();
+  auto two = pair_companions({kBundled, kETDump, kETDump});
+  ASSERT_FALSE(two);
+  EXPECT_NE(two.error().message().find("are both ETDumps"), std::string::npos);
+}
+
+TEST(Companions, PageFromFilesEqualsTheCliWiring) {
+  PageRequest request;
+  request.compress = false;
+  auto paired = page_from_files({kLinearPtd, kLinearPte}, request);
+  ASSERT_TRUE(paired) << paired.error().message();
+  EXPECT_NE(paired->html.find("id=\"etviz-data\""), std::string::npos);
+  EXPECT_EQ(paired->html.find("id=\"etviz-data-2\""), std::string::npos)
+      << "the weights are not a second file";
+  auto bad = page_from_files({kETDump}, request);
+  EXPECT_FALSE(bad);
+}
+
+}  // namespace
+}  // namespace etviz::session
+
+namespace etviz {
+namespace {
+
+// The app registers programs it read in part under their names; the readers open them as files.
+TEST(MemoryFiles, RegisteredBytesOpenByPathWithoutACopy) {
+  const std::string pte =
+      std::string(ETVIZ_CORPUS_DIR) +
+      "/pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte";
+  auto mapped = MappedFile::open(pte);
+  ASSERT_TRUE(mapped) << mapped.error().message();
+  register_memory_file(
+      "linear-in-memory.pte",
+      MappedFile::over_memory("linear-in-memory.pte", (*mapped)->bytes(), *mapped));
+  auto again = MappedFile::open("linear-in-memory.pte");
+  ASSERT_TRUE(again) << again.error().message();
+  EXPECT_EQ((*again)->bytes().data(), (*mapped)->bytes().data()) << "the same bytes, not a copy";
+  auto doc = open_document("linear-in-memory.pte");
+  ASSERT_TRUE(doc) << doc.error().message();
+  EXPECT_EQ(doc->format, DocumentFormat::kExecuTorchProgram);
+  unregister_memory_file("linear-in-memory.pte");
+  EXPECT_FALSE(MappedFile::open("linear-in-memory.pte")) << "gone once unregistered";
+}
+
+}  // namespace
+}  // namespace etviz

@@ -1,0 +1,125 @@
+// Native and WebAssembly readers give identical documents (docs/app.md): for every file of the
+// corpus, `etviz info --json FILE` from the native binary and from the app's WebAssembly module
+// (build/app-wasm/etviz_app.js, run by node) are the same text, or fail with the same message.
+// Programs with external weights are compared with their .ptd (--data); zip archives are also
+// compared re-zipped with deflate, the members inflated outside the module as the page does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+
+const BIN = process.env.ETVIZ_BIN;
+const APP_JS = process.env.ETVIZ_APP_JS;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const require = createRequire(import.meta.url);
+
+function native(file, data = []) {
+  const r = spawnSync(BIN, ['info', '--json', file, ...data.flatMap((d) => ['--data', d])], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return r.status === 0 ? { ok: true, text: r.stdout } : { ok: false, error: r.stderr };
+}
+
+let app;
+async function wasm() {
+  if (!app) {
+    const createEtvizApp = require(APP_JS);
+    app = (await createEtvizApp()).etvizApp;
+  }
+  return app;
+}
+
+// Puts the file into the module's file system at the same path, so messages name it alike.
+async function wasmInfo(file, data = []) {
+  const a = await wasm();
+  for (const f of [file, ...data]) a.writeFile(f, fs.readFileSync(f));
+  let inflated = 0;
+  try {
+    for (const m of a.zipPlan(file)) {
+      inflated++;
+      const bytes = fs.readFileSync(file).subarray(m.offset, m.offset + m.compressed);
+      let out = Buffer.alloc(0), error = '';
+      try { out = zlib.inflateRawSync(bytes); } catch (e) { error = e.message; }
+      a.provideMember(file, m.name, out, error);
+    }
+    return { ...a.info(file, data), inflated };
+  } finally {
+    a.forget();
+    for (const f of [file, ...data]) a.removeFile(f);
+  }
+}
+
+function same(file, n, w) {
+  if (n.ok) {
+    assert.ok(w.ok, `${file}: the WebAssembly reader fails where the native one reads: ${w.error}`);
+    assert.equal(w.text.trimEnd(), n.text.trimEnd(), `${file}: identical info --json`);
+  } else {
+    assert.ok(!w.ok, `${file}: the WebAssembly reader reads what the native one refuses (${n.error.trim()})`);
+    assert.ok(n.error.includes(w.error), `${file}: the same error: native '${n.error.trim()}', wasm '${w.error}'`);
+  }
+}
+
+const PAIRS = [
+  ['pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte', 'ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd'],
+  ['pte/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte', 'ptd/pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.ptd'],
+  ['pte/barakugav__executorch-rs__examples__data_map__model__model.pte', 'ptd/barakugav__executorch-rs__examples__data_map__model___default_external_constant.ptd'],
+];
+
+test('every corpus file: native and WebAssembly info --json are identical', async () => {
+  let files = 0, read = 0;
+  for (const dir of fs.readdirSync(CORPUS).sort()) {
+    const full = path.join(CORPUS, dir);
+    if (!fs.statSync(full).isDirectory()) continue;
+    for (const name of fs.readdirSync(full).sort()) {
+      const file = path.join(full, name);
+      const n = native(file);
+      same(file, n, await wasmInfo(file));
+      files++;
+      if (n.ok) read++;
+    }
+  }
+  console.log(`# ${files} corpus files compared, ${read} read, ${files - read} refused alike`);
+  const manifest = fs.readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('kind\t'));
+  assert.equal(files, manifest.length, 'every file the corpus manifest lists was compared');
+  assert.ok(read > files / 2, `most of the corpus reads (${read} of ${files})`);
+});
+
+test('programs with their external weights (--data) agree', async () => {
+  for (const [pte, ptd] of PAIRS) {
+    const file = path.join(CORPUS, pte), data = [path.join(CORPUS, ptd)];
+    const n = native(file, data);
+    assert.ok(n.ok, `${pte} reads with its .ptd`);
+    same(file, n, await wasmInfo(file, data));
+  }
+});
+
+test('deflated archives: members inflated outside the module read as libzip reads them', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'etviz-deflate-'));
+  let compared = 0;
+  for (const dir of ['pt2', 'etrecord']) {
+    for (const name of fs.readdirSync(path.join(CORPUS, dir))) {
+      const out = path.join(tmp, `${name}.zip`);
+      execFileSync('python3', ['-c', `
+import zipfile, sys
+try:
+    a = zipfile.ZipFile(sys.argv[1]); names = [(i.filename, a.read(i.filename)) for i in a.infolist()]
+except zipfile.BadZipFile:
+    sys.exit(0)  # an edited archive Python cannot read: nothing to re-zip
+with zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED) as b:
+    for n, data in names:
+        b.writestr(n, data)
+`, path.join(CORPUS, dir, name), out]);
+      if (!fs.existsSync(out)) continue;
+      const n = native(out);
+      const w = await wasmInfo(out);
+      same(out, n, w);
+      assert.ok(w.inflated > 0, `${name}: the re-zipped archive has deflated members to inflate`);
+      compared++;
+    }
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  assert.ok(compared >= 3, `${compared} re-zipped archives (Python cannot re-zip an edited one)`);
+});

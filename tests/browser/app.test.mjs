@@ -1,0 +1,339 @@
+// The page as an offline app (docs/app.md) in headless Chromium: a blank `etviz app` page
+// opens corpus files of every kind through the real file chooser and through drop events, and
+// shows exactly the page data the CLI writes for the same files (decoded data elements equal,
+// the viewer's graph facts equal); companions are paired as --data/--etdump/--etrecord pair
+// them; a bad file shows the reader's error and the app keeps working; nothing is fetched and
+// nothing is logged as an error.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+const ONLY = process.env.ETVIZ_APP_CASE;
+fs.mkdirSync(OUT, { recursive: true });
+const C = (...p) => path.join(CORPUS, ...p);
+const skip = (name) => (ONLY && ONLY !== name) || !CORPUS || !BIN;
+
+let browser;
+let appPage;
+before(async () => {
+  browser = await launch();
+  appPage = path.join(OUT, 'etviz.html');
+  execFileSync(BIN, ['app', '-o', appPage, '-q']);
+});
+after(async () => { if (browser) await browser.close(); });
+
+// Requests other than the page itself and its own blob: worker.
+const remote = (log) => log.requests.filter((u) => !u.startsWith('blob:'));
+
+async function openApp() {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) log.requests.push(r.url()); });
+  await page.goto('file://' + appPage);
+  await page.waitForSelector('body[data-app-state="blank"]', { timeout: 30000 });
+  return { context, page, log };
+}
+
+// Opens files through the real file chooser (the landing card's or the header's Open…).
+async function choose(page, files, button = '#app-open-landing') {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click(button)]);
+  await chooser.setFiles(files);
+}
+
+// Drops files on the page: a drop event carrying a DataTransfer with the files' bytes.
+async function drop(page, files) {
+  const payload = files.map((f) => ({ name: path.basename(f), bytes: fs.readFileSync(f).toString('base64') }));
+  const dt = await page.evaluateHandle((items) => {
+    const t = new DataTransfer();
+    for (const it of items) {
+      const bin = atob(it.bytes);
+      const b = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+      t.items.add(new File([b], it.name));
+    }
+    return t;
+  }, payload);
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+}
+
+async function waitShown(page) {
+  await page.waitForFunction(() => document.body.dataset.appState !== 'busy', null, { timeout: 60000 });
+  const state = await page.evaluate(() => document.body.dataset.appState);
+  if (state !== 'shown') {
+    const error = await page.evaluate(() => document.querySelector('#app-error .app-error-text').textContent);
+    assert.fail(`the app did not show the files: ${state}: ${error}`);
+  }
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+}
+
+// Every JSON data element of the page. The app's WebAssembly writer has no zlib, so its page
+// data is plain JSON; the CLI pages it is compared with are written with --no-compress, so
+// both are the same writer's JSON text (the column encoding is checked against that JSON in
+// tests/viewer, PageData.ColumnsDecodeToTheJsonEncoding, and in browser_scale).
+async function pageData(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const el of document.querySelectorAll('script[type="application/json"][id^="etviz-"]')) {
+      if (el.dataset.encoding && el.dataset.encoding !== 'json') throw new Error(`${el.id}: ${el.dataset.encoding} data, not JSON`);
+      out[el.id] = JSON.parse(el.textContent);
+    }
+    return out;
+  });
+}
+
+const viewerFacts = (page) => page.evaluate(() => ({ files: window.etvizTest.files(), graphs: window.etvizTest.graphs() }));
+
+// The CLI's page of the same files, and what its viewer shows. The CLI runs beside links to
+// the files and is given their names, as the app is given files by name: messages that quote
+// a path (the --data file's) then read the same.
+async function cliPage(name, args) {
+  const html = path.join(OUT, `${name}.html`);
+  const links = path.join(OUT, 'links');
+  fs.mkdirSync(links, { recursive: true });
+  const named = args.map((a) => {
+    if (!a.startsWith('/') || !fs.existsSync(a)) return a;
+    const link = path.join(links, path.basename(a));
+    if (!fs.existsSync(link)) fs.symlinkSync(a, link);
+    return path.basename(a);
+  });
+  execFileSync(BIN, [...named, '-o', html, '-q', '--no-compress'], { cwd: links });
+  const { context, page } = await openViewer(browser, html);
+  try {
+    return { data: await pageData(page), facts: await viewerFacts(page) };
+  } finally {
+    await context.close();
+  }
+}
+
+// The app shows what the CLI's page shows: the same data elements, decoded, and the same graphs.
+async function assertSameAsCli(page, cli) {
+  const app = await pageData(page);
+  assert.deepEqual(Object.keys(app).sort(), Object.keys(cli.data).sort(), 'the same data elements as the CLI page');
+  for (const id of Object.keys(cli.data)) assert.deepEqual(app[id], cli.data[id], `data element ${id} equals the CLI page's`);
+  assert.deepEqual(await viewerFacts(page), cli.facts, 'the viewer shows the same files and graphs');
+}
+
+const KINDS = {
+  pte: [C('pte', 'pytorch__executorch__extension__apple__ExecuTorch____tests____resources__add.pte')],
+  xnnpack: [C('pte', 'dinusha94__executorch__model-u55-128.ae136a62.pte')],
+  bpte: [C('bpte', 'pytorch__executorch__extension__module__test__resources__bundled_program.bpte')],
+  pt2: [C('pt2', 'pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2')],
+  etrecord: [C('etrecord', 'pytorch__executorch__examples__devtools__scripts__etrecord.bin')],
+  json: [C('json', 'arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_vgf__expected_main.json')],
+};
+
+test('every kind of corpus file opens through the file chooser as the CLI shows it', { skip: skip('kinds') }, async () => {
+  const { context, page, log } = await openApp();
+  try {
+    assert.equal(await page.isVisible('#app-landing'), true, 'the blank app shows its landing card');
+    const csp = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
+    assert.match(csp, /connect-src 'none'/, 'no request of any kind');
+    assert.match(csp, /worker-src blob:;/, 'only a blob: worker');
+    assert.match(csp, /script-src 'nonce-[^']+' 'wasm-unsafe-eval';/, 'scripts by nonce, WebAssembly without eval');
+    assert.ok(await page.evaluate(() => {
+      const r = document.getElementById('minimap').getBoundingClientRect();
+      return !!document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest('#app-landing');
+    }), 'the landing card covers the empty viewer');
+    await page.screenshot({ path: path.join(OUT, 'app_blank.png') });
+    let first = true;
+    for (const [kind, files] of Object.entries(KINDS)) {
+      const cli = await cliPage(`cli_${kind}`, files);
+      // The first through the landing card; the others replace the page through Open… after
+      // a fresh load, so each compares one file's page.
+      if (!first) {
+        await page.goto('file://' + appPage);
+        await page.waitForSelector('body[data-app-state="blank"]');
+      }
+      first = false;
+      const t0 = Date.now();
+      await choose(page, files);
+      await waitShown(page);
+      const ms = Date.now() - t0;
+      await assertSameAsCli(page, cli);
+      const timings = await page.evaluate(() => window.etvizAppTimings || null);
+      console.log(`# ${kind}: ${path.basename(files[0])} opened in ${ms} ms ${JSON.stringify(timings)}`);
+      await page.screenshot({ path: path.join(OUT, `app_${kind}.png`) });
+    }
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('dropped companions pair as --data and --etdump/--etrecord pair them', { skip: skip('pairs') }, async () => {
+  const pte = C('pte', 'pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte');
+  const ptd = C('ptd', 'pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd');
+  const bp = C('bpte', 'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
+  const etdp = C('etdp', 'pytorch__executorch__docs__source__tutorials_source__etdump.etdp');
+  const { context, page, log } = await openApp();
+  try {
+    // Weights after the program in the drop: still the program's --data.
+    const cliData = await cliPage('cli_pair_data', [pte, '--data', ptd]);
+    await drop(page, [ptd, pte]);
+    await waitShown(page);
+    await assertSameAsCli(page, cliData);
+
+    // A profile with its program: the overlay is on, with the CLI page's figures.
+    await page.goto('file://' + appPage);
+    await page.waitForSelector('body[data-app-state="blank"]');
+    const cliProfile = await cliPage('cli_pair_profile', [bp, '--etdump', etdp]);
+    assert.ok(cliProfile.data['etviz-profile'], 'the CLI page carries a profile');
+    await drop(page, [etdp, bp]);
+    await waitShown(page);
+    await assertSameAsCli(page, cliProfile);
+    const overlay = await page.evaluate(() => window.etvizTest.overlay('profile'));
+    assert.ok(overlay, 'the profile overlay is on');
+    await page.screenshot({ path: path.join(OUT, 'app_profile.png') });
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a bad file shows the reader\'s error and the app keeps working; more files join the selector', { skip: skip('errors') }, async () => {
+  const bad = path.join(OUT, 'notes.pte');
+  fs.writeFileSync(bad, 'these are meeting notes, not a program\n');
+  const good = KINDS.pte[0];
+  const { context, page, log } = await openApp();
+  try {
+    await drop(page, [bad]);
+    await page.waitForSelector('body[data-app-state="error"]');
+    const error = await page.textContent('#app-error .app-error-text');
+    let cliError = '';
+    try {
+      execFileSync(BIN, ['info', bad], { stdio: 'pipe' });
+    } catch (e) {
+      cliError = String(e.stderr);
+    }
+    assert.match(error, /^notes\.pte: not a file etviz recognises/, 'the reader\'s message, naming the file');
+    assert.ok(cliError.includes(error.replace(/^notes\.pte/, '')), 'the same words as the CLI');
+    assert.equal(await page.isVisible('#app-error'), true, 'the error is on the page');
+    await page.screenshot({ path: path.join(OUT, 'app_error.png') });
+
+    // Weights alone: the CLI's page refuses them (no graph), and so does the app, in its words.
+    const ptd = C('ptd', 'pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd');
+    await drop(page, [ptd]);
+    await page.waitForFunction(() => document.body.dataset.appState === 'error' &&
+      /no graph/.test(document.querySelector('#app-error .app-error-text').textContent));
+    const ptdError = await page.textContent('#app-error .app-error-text');
+    const cliPtd = spawnSync(BIN, [ptd, '-o', path.join(OUT, 'ptd.html'), '-q'], { encoding: 'utf8' });
+    assert.equal(cliPtd.stderr.trim(), `etviz: error: ${ptdError}`, 'the CLI page refuses the lone .ptd alike');
+
+    // The app keeps working: a good file opens, then a second one joins the file selector.
+    await drop(page, [good]);
+    await waitShown(page);
+    await choose(page, [KINDS.pt2[0]], '#btn-open');
+    await waitShown(page);
+    const facts = await viewerFacts(page);
+    assert.deepEqual(facts.files.map((f) => f.name), [path.basename(good), path.basename(KINDS.pt2[0])], 'the second file joins the first');
+    assert.equal(await page.isVisible('#file-select'), true, 'the file selector is shown');
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('deflated zip members are inflated by the browser', { skip: skip('deflate') }, async () => {
+  // The corpus archives are stored; the same .pt2 re-zipped with deflate must read the same.
+  const src = KINDS.pt2[0];
+  const deflated = path.join(OUT, 'linear_deflated.pt2');
+  execFileSync('python3', ['-c', `
+import zipfile, sys
+with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED) as b:
+    for i in a.infolist():
+        b.writestr(i.filename, a.read(i.filename))
+`, src, deflated]);
+  const { context, page, log } = await openApp();
+  try {
+    const cli = await cliPage('cli_deflated', [deflated]);
+    await choose(page, [deflated]);
+    await waitShown(page);
+    await assertSameAsCli(page, cli);
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a CLI page written with --app opens more files: they join its file selector', { skip: skip('cli') }, async () => {
+  const first = KINDS.xnnpack[0];
+  const html = path.join(OUT, 'cli_app.html');
+  execFileSync(BIN, [first, '--app', '-o', html, '-q']);
+  const plain = path.join(OUT, 'cli_plain.html');
+  execFileSync(BIN, [first, '-o', plain, '-q']);
+  const sizes = { app: fs.statSync(html).size, plain: fs.statSync(plain).size };
+  console.log(`# page of ${path.basename(first)}: ${sizes.plain} bytes, with --app ${sizes.app} bytes`);
+  assert.ok(sizes.app > sizes.plain + 1000000, 'the --app page carries the readers; the plain page does not');
+  assert.doesNotMatch(fs.readFileSync(plain, 'utf8'), /id="etviz-app-module"|worker-src blob:/, 'a plain page carries no app and allows no worker');
+  const { context, page, log } = await openViewer(browser, html);
+  try {
+    assert.equal(await page.evaluate(() => document.body.dataset.appState), 'shown', 'the page shows its own file at once');
+    // The open button costs the header little: every button still fits a 1024 px window.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const overflow = await page.evaluate(() => Array.from(document.querySelectorAll('#bar button'))
+      .filter((b) => b.offsetWidth && b.getBoundingClientRect().right > window.innerWidth + 0.5).map((b) => b.id));
+    assert.deepEqual(overflow, [], 'every header button fits at 1024 px');
+    assert.equal(await page.isVisible('#btn-open'), true, 'the open button is in the header');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await drop(page, [KINDS.pt2[0]]);
+    await waitShown(page);
+    const facts = await viewerFacts(page);
+    assert.deepEqual(facts.files.map((f) => f.name), [path.basename(first), path.basename(KINDS.pt2[0])], 'the dropped file joins');
+    const ids = await page.evaluate(() => Array.from(document.querySelectorAll('script[type="application/json"]'), (e) => e.id));
+    assert.ok(ids.includes('etviz-data-2'), 'as the second data element');
+    assert.equal(ids.filter((id) => id === 'etviz-size').length, 1, 'the size data still describes the first file');
+    await page.screenshot({ path: path.join(OUT, 'cli_app_joined.png') });
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a 2.6 GB program opens from its flatbuffer: the weights are never read', { skip: skip('large') || !process.env.ETVIZ_GEN }, async () => {
+  // Sparse on disk: the generator pads the constant segment without writing it.
+  const huge = path.join(OUT, 'huge.pte');
+  execFileSync(process.env.ETVIZ_GEN, ['program', '--blocks', '25', '--dim', '16', '--hidden', '32', '--vocab', '64',
+    '--pad-constants', '2600M', '-o', huge], { stdio: 'ignore' });
+  const small = path.join(OUT, 'small.pte');
+  execFileSync(process.env.ETVIZ_GEN, ['program', '--blocks', '25', '--dim', '16', '--hidden', '32', '--vocab', '64',
+    '-o', small], { stdio: 'ignore' });
+  assert.ok(fs.statSync(huge).size > 2600 * 1048576, 'the program is over 2.6 GB');
+  const { context, page, log } = await openApp();
+  try {
+    const cli = await cliPage('cli_huge', [huge]);
+    await choose(page, [huge]);
+    await waitShown(page);
+    const hugeTimings = await page.evaluate(() => window.etvizAppTimings);
+    await assertSameAsCli(page, cli);
+    await page.goto('file://' + appPage);
+    await page.waitForSelector('body[data-app-state="blank"]');
+    await choose(page, [small]);
+    await waitShown(page);
+    const smallTimings = await page.evaluate(() => window.etvizAppTimings);
+    console.log(`# 2.6 GB program: read ${hugeTimings.read.toFixed(0)} ms, page data ${hugeTimings.page.toFixed(0)} ms, ` +
+      `to viewer ${hugeTimings.total.toFixed(0)} ms; same program without weights: read ${smallTimings.read.toFixed(0)} ms, ` +
+      `page data ${smallTimings.page.toFixed(0)} ms, to viewer ${smallTimings.total.toFixed(0)} ms`);
+    // Reading whole would take seconds and more memory than the test machine's browser gives.
+    assert.ok(hugeTimings.read < 2000, `the program was read in part (${hugeTimings.read.toFixed(0)} ms)`);
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});

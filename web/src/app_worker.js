@@ -1,0 +1,181 @@
+// The app page's worker (docs/app.md). app.js starts it from a blob: URL holding the
+// WebAssembly readers' module (src/wasm, createEtvizApp) followed by this file, so the page
+// never freezes while a file is read. It is not part of the viewer bundle (web/build.mjs):
+// it runs in the worker's own scope.
+//
+// Messages in:  {type: 'open', id, files: [File]}
+// Messages out: {type: 'progress', text}
+//               {type: 'page', id, html, meta, timings}  (meta: how files were paired, warnings)
+//               {type: 'error', id, error}               (the reader's message)
+'use strict';
+
+let modulePromise = null;
+let moduleSpent = false;  // holds memory it cannot give back: start afresh after this open
+
+// The module carries its wasm as a data: URI and would try fetch() on it first, which the
+// page's policy (connect-src 'none') refuses; without fetch it decodes the URI itself.
+function loadModule() {
+  if (!modulePromise) {
+    const savedFetch = self.fetch;
+    try {
+      self.fetch = undefined;
+      modulePromise = createEtvizApp({ onProgress: (text) => self.postMessage({ type: 'progress', text }) });
+    } finally {
+      self.fetch = savedFetch;
+    }
+  }
+  return modulePromise.then((m) => m.etvizApp);
+}
+
+function mib(n) {
+  return `${(n / 1048576).toFixed(n < 10485760 ? 1 : 0)} MiB`;
+}
+
+// A zip member's deflate stream, inflated by the browser, stopping one byte past the declared
+// size (more is an error the C++ archive reports, as it does natively).
+async function inflate(file, member) {
+  const raw = file.slice(member.offset, member.offset + member.compressed);
+  const reader = raw.stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const out = new Uint8Array(member.size + 1);
+  let got = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = Math.min(value.length, out.length - got);
+      out.set(value.subarray(0, take), got);
+      got += take;
+      if (got > member.size) break;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return out.subarray(0, got);
+}
+
+// The page's data elements, as the HTML parser would give them: a script element's text is
+// raw (no entities), and the writer escapes '<' in the data, so it ends at the first
+// '</script>'. Not DOMParser: parsing the whole page would apply its style element under this
+// page's policy (a console error), and the data is all the viewer needs.
+function dataElements(html) {
+  const out = [];
+  const re = /<script type="application\/json" id="(etviz-[a-z0-9-]+)"(?: data-encoding="([a-z0-9-]+)")?>([\s\S]*?)<\/script>/g;
+  for (const m of html.matchAll(re)) out.push({ id: m[1], encoding: m[2] || '', text: m[3] });
+  return out;
+}
+
+let openCount = 0;
+// Files are read whole into the module's file system for now; past this the browser's
+// ArrayBuffer and the module's 4 GiB memory run out (docs/app.md, "What is left": reading the
+// flatbuffer only, through File.slice).
+const MAX_FILE_BYTES = 1536 * 1048576;
+// Programs from this size on are read in part: the header and flatbuffer, then the segments a
+// view reads (delegate payloads), never the weights; up to what the module's memory can hold.
+const PARTIAL_FROM_BYTES = 64 * 1048576;
+const MAX_PARTIAL_BYTES = 3 * 1024 * 1048576;
+
+// Reads a large program's header, flatbuffer and non-weight segments into module memory the
+// size of the file, registered under `path`; false when the file is no such program (it is
+// then read whole, and the reader says what it is).
+function readProgramInPart(app, reader, file, path) {
+  const slice = (a, b) => new Uint8Array(reader.readAsArrayBuffer(file.slice(a, b)));
+  const magic = slice(0, 8);
+  if (magic.length < 8 || magic[4] !== 0x45 || magic[5] !== 0x54) return false;  // "ET"
+  if (file.size > MAX_PARTIAL_BYTES)
+    throw new Error(`${file.name}: ${mib(file.size)}; the page holds programs up to ${mib(MAX_PARTIAL_BYTES)}`);
+  // Memory the size of the file: the parts not read are pages never touched. It is never
+  // given back: the worker starts a fresh module after this open (moduleSpent).
+  moduleSpent = true;
+  const ptr = app.reserve(file.size);
+  if (!ptr) throw new Error(`${file.name}: no memory for a ${mib(file.size)} program in this page`);
+  {
+    let have = Math.min(4096, file.size);
+    app.put(ptr, slice(0, have));
+    let plan = app.programRanges(ptr, have, file.size);
+    if (plan.prefix) {
+      app.put(ptr + have, slice(have, plan.prefix));
+      have = plan.prefix;
+      plan = app.programRanges(ptr, have, file.size);
+    }
+    if (!plan.ranges) return false;
+    for (const [offset, size] of plan.ranges) app.put(ptr + offset, slice(offset, offset + size));
+    app.registerMemoryFile(path, ptr, file.size);
+    return true;
+  }
+}
+
+async function open(msg) {
+  const app = await loadModule();
+  const t0 = performance.now();
+  // Each open gets its own directory, the working directory while it runs, so the readers'
+  // messages and the page name files as the user knows them ("model.pte: ...").
+  const dir = `/open/${++openCount}`;
+  const paths = [];
+  const inMemory = [];
+  const taken = new Set();
+  const reader = new FileReaderSync();
+  try {
+    msg.files.forEach((file, k) => {
+      // Two dropped files may share a name (from different folders): keep both.
+      const path = taken.has(file.name) ? `${k}/${file.name}` : file.name;
+      taken.add(file.name);
+      paths.push(path);
+      if (file.size >= PARTIAL_FROM_BYTES) {
+        self.postMessage({ type: 'progress', text: `Reading the program in ${file.name} (${mib(file.size)}; not its weights)…` });
+        if (readProgramInPart(app, reader, file, path)) {
+          inMemory.push(path);
+          return;
+        }
+      }
+      if (file.size > MAX_FILE_BYTES)
+        throw new Error(`${file.name}: ${mib(file.size)}; the page reads files up to ${mib(MAX_FILE_BYTES)} ` +
+          'for now (larger programs: etviz FILE -o page.html on the command line)');
+      self.postMessage({ type: 'progress', text: `Reading ${file.name} (${mib(file.size)})…` });
+      app.writeFile(`${dir}/${path}`, new Uint8Array(reader.readAsArrayBuffer(file)));
+    });
+    const t1 = performance.now();
+    app.chdir(dir);
+    for (let k = 0; k < paths.length; k++) {
+      for (const member of app.zipPlan(paths[k])) {
+        self.postMessage({ type: 'progress', text: `Inflating ${member.name}…` });
+        let bytes = new Uint8Array(0);
+        let error = '';
+        try {
+          bytes = await inflate(msg.files[k], member);
+        } catch (e) {
+          error = `the deflate stream is corrupt (${e.message || e})`;
+        }
+        app.provideMember(paths[k], member.name, bytes, error);
+      }
+    }
+    const t2 = performance.now();
+    self.postMessage({ type: 'progress', text: 'Building the page…' });
+    const r = app.open(paths);
+    const t3 = performance.now();
+    if (!r.ok) {
+      self.postMessage({ type: 'error', id: msg.id, error: r.error });
+      return;
+    }
+    self.postMessage({ type: 'page', id: msg.id, elements: dataElements(r.html), meta: r.meta,
+      timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2 } });
+  } finally {
+    app.forget();
+    for (const p of inMemory) app.unregisterMemoryFile(p);
+    if (moduleSpent) {
+      modulePromise = null;
+      moduleSpent = false;
+    }
+    for (const p of paths) if (!inMemory.includes(p)) app.removeFile(`${dir}/${p}`);
+  }
+}
+
+self.onmessage = (ev) => {
+  const msg = ev.data;
+  if (msg.type !== 'open') return;
+  open(msg).catch((e) => {
+    const trap = e instanceof WebAssembly.RuntimeError || /abort|memory/i.test(String(e && e.message));
+    // A trap (out of memory, a bug) leaves the module unusable: the next open starts afresh.
+    if (trap) modulePromise = null;
+    self.postMessage({ type: 'error', id: msg.id, error: trap ? `The reader failed: ${e.message || e}` : String(e && e.message ? e.message : e) });
+  });
+};
