@@ -70,33 +70,19 @@ Result<pic::ExpandRequest> parse_expand(const std::string& text) {
   return pic::ExpandRequest{pic::ExpandMode::kDepth, depth};
 }
 
-// `--etdump` loaded as `etviz view` loads it, for the drawn graph's method, with the page's
-// overlay settings over it (stats point into the session: keep both together).
-struct LoadedProfile {
-  session::ProfileSession session;
-  render::html::ProfileOverlay overlay;
-};
-Result<std::unique_ptr<LoadedProfile>> load_profile(const ExportOptions& opt, const Document& doc,
-                                                    const std::string& method) {
+// `--etdump` loaded as `etviz view` loads it, for the drawn graph's method.
+Result<std::unique_ptr<session::ProfileOverlaySession>> load_profile(const ExportOptions& opt,
+                                                                     const Document& doc,
+                                                                     const std::string& method) {
   session::ProfileSessionOptions load;
   load.etdump = opt.etdump;
   load.etrecord = opt.etrecord;
   load.method = method;
   load.source_unit = opt.source_unit;
   load.unit = opt.unit;
-  auto s = session::load_profile_session(load, &doc);
-  if (!s) return s.error();
-  auto block = s->choose_block(opt.block);
-  if (!block) return block.error().within(opt.etdump);
-  auto p = std::make_unique<LoadedProfile>();
-  p->session = std::move(*s);
-  if (!opt.quiet)
-    for (const auto& w : p->session.warnings) warn(w);
-  p->overlay.file_name = std::filesystem::path(opt.etdump).filename().string();
-  p->overlay.stats = &p->session.stats;
-  p->overlay.method = p->session.join ? p->session.join->method : "";
-  p->overlay.block = *block;
-  p->overlay.scale = p->session.scale;
+  auto p = session::load_profile_overlay(load, opt.block, doc);
+  if (p && !opt.quiet)
+    for (const auto& w : (*p)->session.warnings) warn(w);
   return p;
 }
 

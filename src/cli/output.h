@@ -1,7 +1,6 @@
 #pragma once
 // Shared CLI plumbing: results to stdout or -o, errors as one line on stderr.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/text.h"
+
 namespace etviz {
 
 Budget& run_budget() {
@@ -13,15 +15,7 @@ namespace {
 std::string amount_text(uint64_t n, bool bytes) {
   char buf[64];
   const double v = static_cast<double>(n);
-  if (!bytes) {
-    const std::string digits = std::to_string(n);
-    std::string out;
-    for (size_t k = 0; k < digits.size(); ++k) {
-      if (k > 0 && (digits.size() - k) % 3 == 0) out += ',';
-      out += digits[k];
-    }
-    return out;
-  }
+  if (!bytes) return grouped_digits(n);
   if (n >= (uint64_t{1} << 30))
     std::snprintf(buf, sizeof buf, "%.1f GiB", v / double(uint64_t{1} << 30));
   else if (n >= (uint64_t{1} << 20))

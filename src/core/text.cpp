@@ -42,13 +42,17 @@ std::string shown_text(std::string_view text, size_t max) {
   // Back up over continuation bytes so the kept part ends on a whole character.
   while (cut > 0 && max - cut < 3 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   std::string out(text.substr(0, cut));
-  const std::string digits = std::to_string(text.size() - cut);
-  out += "\u2026[+";
+  out += "\u2026[+" + grouped_digits(text.size() - cut) + " bytes]";
+  return out;
+}
+
+std::string grouped_digits(uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
   for (size_t k = 0; k < digits.size(); ++k) {
     if (k > 0 && (digits.size() - k) % 3 == 0) out += ',';
     out += digits[k];
   }
-  out += " bytes]";
   return out;
 }
 

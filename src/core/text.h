@@ -4,6 +4,7 @@
 // can retitle a terminal, clear it, fake output or reorder what is read. They are shown
 // escaped, as `ls` and git do: "\x1b", "\u202e"; invalid UTF-8 bytes as "\xff".
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,9 @@ inline constexpr size_t kMaxShownText = size_t{64} << 10;
 // `text` when it fits in `max` bytes, else its first whole UTF-8 characters up to `max` bytes
 // and the marker.
 std::string shown_text(std::string_view text, size_t max = kMaxShownText);
+
+// n with its digits grouped in threes: 1234567 -> "1,234,567" (reports, messages).
+std::string grouped_digits(uint64_t n);
 
 // For text reports and messages: newline and tab kept, everything above escaped.
 std::string terminal_safe(std::string_view text);

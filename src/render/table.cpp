@@ -156,13 +156,8 @@ std::string human_bytes(uint64_t bytes) {
 }
 
 std::string with_thousands(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
+  const uint64_t magnitude = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  return n < 0 ? "-" + grouped_digits(magnitude) : grouped_digits(magnitude);
 }
 
 std::string with_thousands(double x, int decimals) {

@@ -10,7 +10,6 @@
 #include "analysis/node_data.h"
 #include "core/mapped_file.h"
 #include "formats/model_explorer/node_data_reader.h"
-#include "render/html/profile_data.h"
 #include "session/profile_session.h"
 
 namespace etviz::session {
@@ -34,6 +33,23 @@ Result<std::map<std::string, std::string>> load_partitions(const std::string& pa
   return out;
 }
 
+Result<std::unique_ptr<ProfileOverlaySession>> load_profile_overlay(
+    const ProfileSessionOptions& load, const std::string& block, const Document& doc) {
+  auto s = load_profile_session(load, &doc);
+  if (!s) return s.error();
+  auto chosen = s->choose_block(block);
+  if (!chosen) return chosen.error().within(load.etdump);
+  auto p = std::make_unique<ProfileOverlaySession>();
+  p->session = std::move(*s);
+  p->overlay.warnings = p->session.warnings;
+  p->overlay.method = p->session.join ? p->session.join->method : "";
+  p->overlay.file_name = std::filesystem::path(load.etdump).filename().string();
+  p->overlay.scale = p->session.scale;
+  p->overlay.block = *chosen;
+  p->overlay.stats = &p->session.stats;
+  return p;
+}
+
 Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest& request,
                                 render::html::PageStats* stats) {
   if (files.empty() || !files.front().doc) return Error("no document to show");
@@ -55,8 +71,7 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
   page.app = request.app;
   page.progress = request.progress;
 
-  ProfileSession profile;
-  render::html::ProfileOverlay overlay;
+  std::unique_ptr<ProfileOverlaySession> profile;
   if (request.etdump.empty() &&
       (!request.etrecord.empty() || !request.source_unit.empty() || !request.unit.empty() ||
        !request.block.empty() || !request.method.empty()))
@@ -70,22 +85,14 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
     load.method = request.method;
     load.source_unit = request.source_unit;
     load.unit = request.unit;
-    auto s = load_profile_session(load, &doc);
-    if (!s) return s.error();
-    profile = std::move(*s);
-    auto block = profile.choose_block(request.block);
-    if (!block) return block.error().within(request.etdump);
-    overlay.warnings = profile.warnings;
-    overlay.method = profile.join ? profile.join->method : "";
-    overlay.file_name = std::filesystem::path(request.etdump).filename().string();
-    overlay.scale = profile.scale;
-    overlay.block = *block;
-    overlay.stats = &profile.stats;
-    for (const auto& w : overlay.warnings) request.warnings.push_back(w);
+    auto loaded = load_profile_overlay(load, request.block, doc);
+    if (!loaded) return loaded.error();
+    profile = std::move(*loaded);
+    for (const auto& w : profile->overlay.warnings) request.warnings.push_back(w);
     if (request.progress)
       request.progress(fmt::format("joined {} ({} event rows) with method '{}'", request.etdump,
-                                   profile.stats.events.size(), overlay.method));
-    page.profile = &overlay;
+                                   profile->session.stats.events.size(), profile->overlay.method));
+    page.profile = &profile->overlay;
   }
   analysis::NodeDataJoin node_data;
   if (!request.node_data.empty()) {

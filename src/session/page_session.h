@@ -4,11 +4,14 @@
 // ETRecord's stages. The CLI and the Python module call this, so a page is the same whatever
 // made it.
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/document.h"
 #include "render/html/html_page.h"
+#include "render/html/profile_data.h"
+#include "session/profile_session.h"
 
 namespace etviz::session {
 
@@ -32,6 +35,16 @@ struct PageInput {
   std::string file_name;
   uint64_t file_size = 0;
 };
+
+// A runtime profile (ETDump) with the page's overlay settings over it, for the page and for
+// `etviz export`'s heat colours: `overlay.stats` points into `session`, so the two stay
+// together. `block`: the ETDump run to show (empty: Execute).
+struct ProfileOverlaySession {
+  ProfileSession session;
+  render::html::ProfileOverlay overlay;
+};
+Result<std::unique_ptr<ProfileOverlaySession>> load_profile_overlay(
+    const ProfileSessionOptions& load, const std::string& block, const Document& doc);
 
 // A `--groups FILE.json` file: {node name: group name}; errors name the file.
 Result<std::map<std::string, std::string>> load_partitions(const std::string& path);

@@ -71,19 +71,14 @@ export class OverlayHost {
   nodeLabels() { return this.first('nodeLabels'); }
   panes() { return this.first('panes'); }
 
-  panelSections(node) {
-    const out = [];
-    for (const o of this.overlays) {
-      const el = o.panelSection ? o.panelSection(node) : null;
-      if (el) out.push(el);
-    }
-    return out;
-  }
+  panelSections(node) { return this.all('panelSection', node); }
+  groupPanelSections(g) { return this.all('groupPanelSection', g); }
 
-  groupPanelSections(g) {
+  // What every overlay that has member `name` returns for `arg`, nulls left out.
+  all(name, arg) {
     const out = [];
     for (const o of this.overlays) {
-      const el = o.groupPanelSection ? o.groupPanelSection(g) : null;
+      const el = o[name] ? o[name](arg) : null;
       if (el) out.push(el);
     }
     return out;

@@ -204,15 +204,21 @@ function showContents(root, m, g, onSearch) {
   table.appendChild(head);
   for (const [op, n] of c.ops) {
     const tr = el('tr');
-    const name = el('td');
-    const b = el('button', 'link', op);
-    b.title = `Find the ${op} nodes (op:=${op})`;
-    b.addEventListener('click', () => onSearch && onSearch(`op:=${op}`));
-    name.appendChild(b);
+    const name = opCell(op, onSearch);
     tr.append(name, el('td', 'num', n.toLocaleString('en-US')));
     table.appendChild(tr);
   }
   s.appendChild(table);
+}
+
+// A table cell naming an op: clicking it searches for the op's nodes (op:=NAME).
+function opCell(op, onSearch) {
+  const td = el('td');
+  const b = el('button', 'link', op);
+  b.title = `Find the ${op} nodes (op:=${op})`;
+  b.addEventListener('click', () => onSearch && onSearch(`op:=${op}`));
+  td.appendChild(b);
+  return td;
 }
 
 export function showGroup(root, m, data, g, expanded, onToggle, onSearch) {
@@ -258,11 +264,7 @@ function showDelegation(root, d, onSearch) {
   const ops = [...d.operators].sort((a, b) => (b[1] + b[2]) - (a[1] + a[2]));
   for (const [op, delegated, cpu] of ops) {
     const tr = el('tr');
-    const name = el('td');
-    const b = el('button', 'link', op);
-    b.title = `Find the ${op} nodes (op:=${op})`;
-    b.addEventListener('click', () => onSearch && onSearch(`op:=${op}`));
-    name.appendChild(b);
+    const name = opCell(op, onSearch);
     tr.append(name, el('td', 'num', delegated || ''), el('td', 'num', cpu || ''));
     table.appendChild(tr);
   }

@@ -9,6 +9,16 @@ import { overlaySection } from './panel.js';
 import { formatTime, formatShare } from './profile_format.js';
 import { nodesInside } from './visibility.js';
 
+// A bar as wide as a share of Method::execute (0..1).
+function shareBar(share) {
+  const bar = document.createElement('div');
+  bar.className = 'share-bar';
+  const fill = document.createElement('span');
+  fill.style.width = `${Math.min(100, share * 100).toFixed(1)}%`;
+  bar.appendChild(fill);
+  return bar;
+}
+
 const MODES = [
   { id: 'avg', label: 'avg', title: 'Average time per occurrence' },
   { id: 'p90', label: 'p90', title: '90th percentile of the occurrences' },
@@ -273,12 +283,7 @@ export class ProfileOverlay {
       kv('min / max', `${bare(t.min)} / ${f(t.max)}`);
       kv('total', f(t.total));
       kv('share', formatShare(t.share), 'profile-share');
-      const bar = document.createElement('div');
-      bar.className = 'share-bar';
-      const fill = document.createElement('span');
-      fill.style.width = `${Math.min(100, t.share * 100).toFixed(1)}%`;
-      bar.appendChild(fill);
-      sec.appendChild(bar);
+      sec.appendChild(shareBar(t.share));
     }
     // Events a delegate's backend logged inside this call.
     const m = this.host.model;
@@ -335,12 +340,7 @@ export class ProfileOverlay {
     kv('total', formatTime(t.total, this.data.unit), 'profile-total');
     kv('share', formatShare(t.share), 'profile-share');
     kv('events', `${t.events.toLocaleString('en-US')} (each counted once)`);
-    const bar = document.createElement('div');
-    bar.className = 'share-bar';
-    const fill = document.createElement('span');
-    fill.style.width = `${Math.min(100, t.share * 100).toFixed(1)}%`;
-    bar.appendChild(fill);
-    sec.appendChild(bar);
+    sec.appendChild(shareBar(t.share));
     return sec;
   }
 

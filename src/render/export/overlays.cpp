@@ -8,6 +8,7 @@
 #include <set>
 
 #include "render/html/page_data.h"
+#include "render/table.h"
 
 namespace etviz::render::picture {
 namespace {
@@ -15,17 +16,6 @@ namespace {
 Colour css(std::string_view text) {
   auto c = parse_colour(text);
   return c ? *c : Colour{0.5, 0.5, 0.5, 1};
-}
-
-std::string thousands(double v) {
-  std::string digits = fmt::format("{:.0f}", std::round(v));
-  std::string out;
-  const size_t lead = digits.size() % 3;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (i - lead) % 3 == 0 && digits[i - 1] != '-') out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 }  // namespace
@@ -46,7 +36,7 @@ std::string format_time(double v, const std::string& unit) {
   if (!(v >= 0)) return "";
   std::string text;
   if (unit == "ticks" || v >= 1000)
-    text = thousands(v);
+    text = with_thousands(std::round(v), 0);
   else if (v >= 100)
     text = fmt::format("{:.1f}", v);
   else if (v >= 10)

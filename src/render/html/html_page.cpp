@@ -122,10 +122,6 @@ Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
   return f;
 }
 
-}  // namespace
-
-namespace {
-
 // Everything before the page's data elements: the policy, the styles and the viewer's markup.
 // An app page (docs/app.md) may also start a worker from a blob: URL (the readers run off the
 // main thread); no page may fetch anything ('wasm-unsafe-eval' lets it compile its embedded
@@ -239,6 +235,13 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       page += "</script>\n";
     }
   }
+  auto embed = [&page](const char* id, const std::string& json) {
+    page += "<script type=\"application/json\" id=\"";
+    page += id;
+    page += "\">";
+    page += json;
+    page += "</script>\n";
+  };
   std::vector<std::string> warnings;
   // Each of these elements is parsed as one string in the page (kMaxPageJsonText).
   auto too_big = [](const std::string& json) { return json.size() > kMaxPageJsonText; };
@@ -249,14 +252,10 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   if (options.profile) {
     const std::string profile = profile_data_json(*options.profile, doc, views);
     if (too_big(profile)) return Error(size_note(profile, "the profile overlay"));
-    page += "<script type=\"application/json\" id=\"etviz-profile\">";
-    page += profile;
-    page += "</script>\n";
+    embed("etviz-profile", profile);
   }
   if (options.node_data) {
-    page += "<script type=\"application/json\" id=\"etviz-node-data\">";
-    page += node_data_json(*options.node_data, doc, views);
-    page += "</script>\n";
+    embed("etviz-node-data", node_data_json(*options.node_data, doc, views));
   }
   // The memory plan of every method that has one (the timeline under the canvas), and where
   // the file's bytes go (the treemap beside it).
@@ -265,18 +264,14 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     if (too_big(size))
       warnings.push_back(size_note(size, "the size treemap") + "; the page leaves it out");
     else if (!size.empty()) {
-      page += "<script type=\"application/json\" id=\"etviz-size\">";
-      page += size;
-      page += "</script>\n";
+      embed("etviz-size", size);
     }
     const std::string memory = memory_data_json(doc, views, &warnings);
     if (too_big(memory))
       warnings.push_back(size_note(memory, "the memory timeline") +
                          "; the page leaves it out (`etviz memory` reports it)");
     else if (!memory.empty()) {
-      page += "<script type=\"application/json\" id=\"etviz-memory\">";
-      page += memory;
-      page += "</script>\n";
+      embed("etviz-memory", memory);
     }
   }
   if (options.timeline) {
@@ -285,9 +280,7 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
       const std::string timeline =
           timeline_data_json(*options.timeline, doc, options.timeline_graph, views[k], k);
       if (too_big(timeline)) return Error(size_note(timeline, "the timeline of steps"));
-      page += "<script type=\"application/json\" id=\"etviz-timeline\">";
-      page += timeline;
-      page += "</script>\n";
+      embed("etviz-timeline", timeline);
       break;
     }
   }
