@@ -6,6 +6,7 @@
 // colours `etviz export --node-data` draws.
 import { showControls } from './data.js';
 import { overlaySection } from './panel.js';
+import { dockTable, markSorted, nextSort } from './dock_table.js';
 
 export function readNodeData(doc) {
   const node = doc.getElementById('etviz-node-data');
@@ -199,47 +200,15 @@ export class NodeDataOverlay {
   }
 
   buildTable() {
-    const el = document.createElement('div');
-    el.id = 'node-data-drawer';
-    el.className = 'profile-drawer nd-drawer';
-    const head = document.createElement('div');
-    head.className = 'profile-head';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn profile-toggle';
-    toggle.title = 'Show or hide the node data table (n)';
-    toggle.addEventListener('click', () => this.setOpen(el.classList.contains('closed')));
-    const title = document.createElement('span');
-    title.className = 'profile-title';
     const count = this.data.graphs.reduce((n, g) => n + g.node.length, 0);
-    title.textContent = `${this.data.file} · ${count.toLocaleString('en-US')} nodes with values`;
-    head.append(toggle, title);
-    if (this.data.warnings.length) {
-      const w = document.createElement('span');
-      w.className = 'profile-warn';
-      w.textContent = `⚠ ${this.data.warnings.length} warning${this.data.warnings.length === 1 ? '' : 's'}`;
-      w.title = this.data.warnings.join('\n');
-      head.appendChild(w);
-    }
-    const scroller = document.createElement('div');
-    scroller.className = 'profile-scroll';
-    const table = document.createElement('table');
-    table.className = 'profile-table nd-table';
-    const thead = document.createElement('thead');
-    const tr = document.createElement('tr');
-    for (const c of COLUMNS) {
-      const th = document.createElement('th');
-      th.dataset.key = c.key;
-      th.textContent = c.label;
-      if (c.title) th.title = c.title;
-      if (!c.text) th.className = 'num';
-      th.addEventListener('click', () => this.sortBy(c.key));
-      tr.appendChild(th);
-    }
-    thead.appendChild(tr);
-    const tbody = document.createElement('tbody');
-    table.append(thead, tbody);
-    scroller.appendChild(table);
-    el.append(head, scroller);
+    const { el, toggle, table, tbody } = dockTable({
+      id: 'node-data-drawer', className: 'profile-drawer nd-drawer', tableClass: 'profile-table nd-table',
+      toggleTitle: 'Show or hide the node data table (n)',
+      title: `${this.data.file} · ${count.toLocaleString('en-US')} nodes with values`,
+      warnings: this.data.warnings, columns: COLUMNS,
+      onToggle: () => this.setOpen(el.classList.contains('closed')),
+      onSort: (key) => this.sortBy(key),
+    });
     this.host.dock.appendChild(el);
     this.ui = { el, toggle, table, tbody };
     // One row per valued node of every page graph.
@@ -261,11 +230,7 @@ export class NodeDataOverlay {
   }
 
   sortBy(key) {
-    if (this.sortKey === key) this.sortDesc = !this.sortDesc;
-    else {
-      this.sortKey = key;
-      this.sortDesc = !COLUMNS.find((c) => c.key === key).text;
-    }
+    ({ key: this.sortKey, desc: this.sortDesc } = nextSort(COLUMNS, this.sortKey, this.sortDesc, key));
     this.renderTable();
   }
 
@@ -288,10 +253,7 @@ export class NodeDataOverlay {
 
   renderTable() {
     const { table, tbody } = this.ui;
-    for (const th of table.tHead.rows[0].cells) {
-      th.classList.toggle('sorted', th.dataset.key === this.sortKey);
-      th.dataset.dir = th.dataset.key === this.sortKey ? (this.sortDesc ? 'desc' : 'asc') : '';
-    }
+    markSorted(table, this.sortKey, this.sortDesc);
     // The first 2000 rows in order: a table longer than that is read by sorting, not scrolling.
     const order = this.sortedRows().slice(0, 2000);
     const out = [];

@@ -1,6 +1,7 @@
 // The profile table: one row per ETDump event of the shown block, sortable by any column;
 // clicking a row that joins a node selects that node. Model strings go through textContent.
 import { formatTime, formatShare } from './profile_format.js';
+import { dockTable, markSorted, nextSort } from './dock_table.js';
 
 const COLUMNS = [
   { key: 'name', label: 'event', text: true },
@@ -21,49 +22,23 @@ export class ProfileTable {
     this.sortKey = 'total';
     this.sortDesc = true;
     this.selected = -1;
-    this.el = document.createElement('div');
-    this.el.id = 'profile-drawer';
-    this.el.className = 'profile-drawer';
-    const head = document.createElement('div');
-    head.className = 'profile-head';
-    this.toggle = document.createElement('button');
-    this.toggle.className = 'btn profile-toggle';
-    this.toggle.title = 'Show or hide the profile table (p)';
-    this.toggle.addEventListener('click', () => this.setOpen(this.el.classList.contains('closed')));
-    const title = document.createElement('span');
-    title.className = 'profile-title';
     const p = profile;
     const exec = p.methodEvents.find((e) => e.name === 'Method::execute');
-    title.textContent = `${p.file} · block ${p.block} · ${p.rows.length} event rows` +
-      (exec ? ` · Method::execute ${formatTime(exec.avg, p.unit)} avg over ${exec.count}` : '');
-    head.append(this.toggle, title);
-    if (p.warnings.length) {
-      const w = document.createElement('span');
-      w.className = 'profile-warn';
-      w.textContent = `⚠ ${p.warnings.length} warning${p.warnings.length === 1 ? '' : 's'}`;
-      w.title = p.warnings.join('\n');
-      head.appendChild(w);
-    }
-    this.scroller = document.createElement('div');
-    this.scroller.className = 'profile-scroll';
-    this.table = document.createElement('table');
-    this.table.className = 'profile-table';
-    const thead = document.createElement('thead');
-    const tr = document.createElement('tr');
-    for (const c of COLUMNS) {
-      const th = document.createElement('th');
-      th.dataset.key = c.key;
-      th.textContent = c.time ? `${c.label} (${unitLabel(p.unit)})` : c.label;
-      if (c.title) th.title = c.title;
-      if (!c.text) th.className = 'num';
-      th.addEventListener('click', () => this.sortBy(c.key));
-      tr.appendChild(th);
-    }
-    thead.appendChild(tr);
-    this.tbody = document.createElement('tbody');
-    this.table.append(thead, this.tbody);
-    this.scroller.appendChild(this.table);
-    this.el.append(head, this.scroller);
+    const ui = dockTable({
+      id: 'profile-drawer', className: 'profile-drawer', tableClass: 'profile-table',
+      toggleTitle: 'Show or hide the profile table (p)',
+      title: `${p.file} · block ${p.block} · ${p.rows.length} event rows` +
+        (exec ? ` · Method::execute ${formatTime(exec.avg, p.unit)} avg over ${exec.count}` : ''),
+      warnings: p.warnings, columns: COLUMNS,
+      headLabel: (c) => (c.time ? `${c.label} (${unitLabel(p.unit)})` : c.label),
+      onToggle: () => this.setOpen(this.el.classList.contains('closed')),
+      onSort: (key) => this.sortBy(key),
+    });
+    this.el = ui.el;
+    this.toggle = ui.toggle;
+    this.scroller = ui.scroller;
+    this.table = ui.table;
+    this.tbody = ui.tbody;
     this.setOpen(true);
     this.render();
   }
@@ -74,11 +49,7 @@ export class ProfileTable {
   }
 
   sortBy(key) {
-    if (this.sortKey === key) this.sortDesc = !this.sortDesc;
-    else {
-      this.sortKey = key;
-      this.sortDesc = !COLUMNS.find((c) => c.key === key).text;
-    }
+    ({ key: this.sortKey, desc: this.sortDesc } = nextSort(COLUMNS, this.sortKey, this.sortDesc, key));
     this.render();
   }
 
@@ -113,10 +84,7 @@ export class ProfileTable {
       order.push(k);
       for (const c of (children.get(k) || []).sort(compare)) order.push(c);
     }
-    for (const th of this.table.tHead.rows[0].cells) {
-      th.classList.toggle('sorted', th.dataset.key === key);
-      th.dataset.dir = th.dataset.key === key ? (this.sortDesc ? 'desc' : 'asc') : '';
-    }
+    markSorted(this.table, key, this.sortDesc);
     const rows = [];
     for (const k of order) {
       const r = p.rows[k];
