@@ -32,6 +32,57 @@ int64_t find_eocd(std::span<const uint8_t> b) {
 
 }  // namespace
 
+namespace detail {
+
+CentralRecord read_central_record(std::span<const uint8_t> body, uint64_t pos, uint64_t end,
+                                  ZipEntry& e, uint64_t& next) {
+  end = std::min<uint64_t>(end, body.size());
+  if (pos > end || end - pos < 46) return CentralRecord::kPastEnd;
+  const uint8_t* c = body.data() + pos;
+  if (load_le<uint32_t>(c) != kCentralHeader) return CentralRecord::kNoSignature;
+  const uint16_t name_len = load_le<uint16_t>(c + 28);
+  const uint16_t extra_len = load_le<uint16_t>(c + 30);
+  const uint16_t comment_len = load_le<uint16_t>(c + 32);
+  next = pos + 46ull + name_len + extra_len + comment_len;
+  if (next > end) return CentralRecord::kPastEnd;
+  e.name.assign(reinterpret_cast<const char*>(c + 46), name_len);
+  e.method = load_le<uint16_t>(c + 10);
+  e.compressed_size = load_le<uint32_t>(c + 20);
+  e.size = load_le<uint32_t>(c + 24);
+  e.local_header_offset = load_le<uint32_t>(c + 42);
+  // Zip64: the fields stated as 0xffffffff follow in the extra field 0x0001, in this order.
+  const uint64_t extra_end = pos + 46ull + name_len + extra_len;
+  for (uint64_t x = pos + 46ull + name_len; x + 4 <= extra_end;) {
+    const uint16_t id = load_le<uint16_t>(body.data() + x);
+    const uint16_t len = load_le<uint16_t>(body.data() + x + 2);
+    const uint64_t field_end = x + 4 + len;
+    if (field_end > extra_end) break;
+    if (id == 1) {
+      uint64_t at = x + 4;
+      auto take = [&](uint64_t& v) {
+        if (v != 0xffffffffu || at + 8 > field_end) return;
+        v = load_le<uint64_t>(body.data() + at);
+        at += 8;
+      };
+      take(e.size);
+      take(e.compressed_size);
+      take(e.local_header_offset);
+    }
+    x = field_end;
+  }
+  return CentralRecord::kOk;
+}
+
+std::optional<uint64_t> local_data_start(std::span<const uint8_t> body, uint64_t local) {
+  if (local > body.size() || body.size() - local < 30 ||
+      load_le<uint32_t>(body.data() + local) != kLocalHeader)
+    return std::nullopt;
+  return local + 30ull + load_le<uint16_t>(body.data() + local + 26) +
+         load_le<uint16_t>(body.data() + local + 28);
+}
+
+}  // namespace detail
+
 bool looks_like_zip(std::span<const uint8_t> bytes) {
   if (bytes.size() >= 4 && load_le<uint32_t>(bytes.data()) == kLocalHeader) return true;
   return find_eocd(bytes) >= 0;
@@ -90,29 +141,23 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
   // in place without reading them (and the page knows what to inflate). Best effort: a
   // failure only leaves the offset unknown.
   uint64_t pos = cd_offset;
-  for (size_t k = 0; k < za->entries_.size() && pos + 46 <= body.size(); ++k) {
-    const uint8_t* c = body.data() + pos;
-    if (load_le<uint32_t>(c) != kCentralHeader) break;
-    const uint16_t name_len = load_le<uint16_t>(c + 28);
-    const uint16_t extra_len = load_le<uint16_t>(c + 30);
-    const uint16_t comment_len = load_le<uint16_t>(c + 32);
-    const uint32_t local = load_le<uint32_t>(c + 42);
-    if (pos + 46 + name_len > body.size()) break;
-    const std::string_view name(reinterpret_cast<const char*>(c + 46), name_len);
+  for (size_t k = 0; k < za->entries_.size(); ++k) {
+    ZipEntry record;
+    uint64_t next = 0;
+    if (detail::read_central_record(body, pos, body.size(), record, next) !=
+        detail::CentralRecord::kOk)
+      break;
     ZipEntry& e = za->entries_[k];
-    if (e.name == name) e.local_header_offset = local;
-    if (e.name == name && local != 0xffffffffu && local + 30ull <= body.size()) {
-      const uint8_t* l = body.data() + local;
-      if (load_le<uint32_t>(l) == kLocalHeader) {
-        const uint64_t data = local + 30ull + load_le<uint16_t>(l + 26) + load_le<uint16_t>(l + 28);
-        const uint64_t stored_bytes = e.method == 0 ? e.size : e.compressed_size;
-        if (data + stored_bytes <= body.size()) {
-          e.data_offset = static_cast<int64_t>(data + za->prefix_);
-          if (e.method == 0) e.stored_data_offset = e.data_offset;
-        }
+    if (e.name == record.name) {
+      e.local_header_offset = record.local_header_offset;
+      const auto data = detail::local_data_start(body, record.local_header_offset);
+      const uint64_t stored_bytes = e.method == 0 ? e.size : e.compressed_size;
+      if (data && *data <= body.size() && body.size() - *data >= stored_bytes) {
+        e.data_offset = static_cast<int64_t>(*data + za->prefix_);
+        if (e.method == 0) e.stored_data_offset = e.data_offset;
       }
     }
-    pos += 46ull + name_len + extra_len + comment_len;
+    pos = next;
   }
   return za;
 }

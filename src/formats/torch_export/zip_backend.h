@@ -6,6 +6,7 @@
 // (WebAssembly: the central directory read by us, deflated members inflated by the page).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,16 @@ class ZipBackend {
   virtual ~ZipBackend() = default;
   virtual ZipBackendRead read(const ZipEntry& entry) = 0;
 };
+
+// One central directory record at `pos` of `body`, which must end by `end`: name, method,
+// sizes and local header offset (zip64 values from the extra field 0x0001) into `e`. Both
+// backends' listings and the archive's data offsets read records through this.
+enum class CentralRecord { kOk, kNoSignature, kPastEnd };
+CentralRecord read_central_record(std::span<const uint8_t> body, uint64_t pos, uint64_t end,
+                                  ZipEntry& e, uint64_t& next);
+// Where an entry's data starts in `body`: after the local header at `local` (its name and
+// extra field); nullopt when no local header is there.
+std::optional<uint64_t> local_data_start(std::span<const uint8_t> body, uint64_t local);
 
 // Opens the archive `body` (from its first local header to the end of the file). Fills
 // `entries` (name, sizes, method, index) in central-directory order. `path` names the archive
