@@ -1,23 +1,68 @@
 #!/usr/bin/env bash
-# The long fuzzing campaign (not part of CI): builds like run.sh, then runs every target for
-# FUZZ_RUNS executions each (default 10 million), in sequence, keeping the work corpora in
-# build-fuzz/work so a campaign resumes where the last stopped. Prints each target's execution
-# count and result; exits non-zero on the first crash (the input is in build-fuzz/artifacts/).
+# The long fuzzing campaign (not part of CI): builds like run.sh, then runs every target until it
+# has FUZZ_RUNS executions (default 10 million), in slices of FUZZ_SLICE seconds (default 1200)
+# with a fresh random seed each. After every slice the executions it made are added to a ledger,
+# build-fuzz/campaign.tsv (target, executions, slices, seconds), and the work corpora stay in
+# build-fuzz/work, so a campaign that is stopped (a session ending, a reboot) resumes where the
+# last slice ended and the ledger's counts are what has really run. `fuzz/long.sh --status`
+# prints the ledger. Exits non-zero on the first crash, leak, timeout or out-of-memory input
+# (the input is in build-fuzz/artifacts/).
+#   FUZZ_RUNS   executions per target (default 10000000)
+#   FUZZ_SLICE  seconds per slice (default 1200)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-fuzz"
 runs="${FUZZ_RUNS:-10000000}"
-FUZZ_SECONDS=1 bash "$root/fuzz/run.sh" >/dev/null  # builds the targets and the seeds
-for t in fuzz_exported_program:json fuzz_torch_archive:archive fuzz_open_document:document fuzz_etdump:etdump; do
+slice="${FUZZ_SLICE:-1200}"
+ledger="$build/campaign.tsv"
+targets="fuzz_exported_program:json fuzz_torch_archive:archive fuzz_open_document:document fuzz_etdump:etdump"
+
+ledger_field() {  # target column -> value (0 when the target has no row yet)
+  [ -f "$ledger" ] && awk -F'\t' -v t="$1" -v c="$2" '$1 == t { print $c; found = 1 } END { if (!found) print 0 }' "$ledger" || echo 0
+}
+ledger_add() {  # target executions seconds
+  local execs slices secs
+  execs=$(( $(ledger_field "$1" 2) + $2 ))
+  slices=$(( $(ledger_field "$1" 3) + 1 ))
+  secs=$(( $(ledger_field "$1" 4) + $3 ))
+  { [ -f "$ledger" ] && awk -F'\t' -v t="$1" '$1 != t' "$ledger"; printf '%s\t%s\t%s\t%s\n' "$1" "$execs" "$slices" "$secs"; } \
+    >"$ledger.tmp"
+  mv "$ledger.tmp" "$ledger"
+}
+status() {
+  printf '%-24s %14s %8s %10s\n' target executions slices seconds
+  for t in $targets; do
+    local target=${t%%:*}
+    printf '%-24s %14s %8s %10s\n' "$target" "$(ledger_field "$target" 2)" "$(ledger_field "$target" 3)" "$(ledger_field "$target" 4)"
+  done
+}
+if [ "${1:-}" = "--status" ]; then
+  status
+  exit 0
+fi
+
+FUZZ_SECONDS=1 bash "$root/fuzz/run.sh" >/dev/null 2>&1  # builds the targets and the seeds
+for t in $targets; do
   target=${t%%:*} seeds=${t##*:}
   mkdir -p "$build/work/$seeds"
-  echo "fuzz: $target for $runs executions" >&2
-  "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs="$runs" -max_len=262144 \
-    -rss_limit_mb=2048 -timeout=20 -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 \
-    2>&1 | grep -E "stat::number_of_executed_units|ERROR|SUMMARY" || true
-  if ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
-    echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"*)" >&2
-    exit 1
-  fi
+  while :; do
+    done_runs=$(ledger_field "$target" 2)
+    [ "$done_runs" -ge "$runs" ] && break
+    echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s" >&2
+    started=$(date +%s)
+    log="$build/slice-$target.log"
+    status_code=0
+    "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs=$(( runs - done_runs )) \
+      -max_total_time="$slice" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
+      -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status_code=$?
+    executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
+    if [ "$status_code" -ne 0 ] || ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
+      grep -E "ERROR|SUMMARY" "$log" >&2 || true
+      echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"* 2>/dev/null)" >&2
+      exit 1
+    fi
+  done
 done
+status
 echo "fuzz: $runs executions per target, no crash found"

@@ -37,10 +37,10 @@ enum class ValueKind {
 struct Value {
   std::string name;
   ValueKind kind = ValueKind::kTensor;
+  NodeId producer = kNoId;        // node writing this value, if any
   TensorInfo tensor;              // meaningful for kTensor
   std::string literal;            // text of a scalar or list value, e.g. "3", "[1, 2]", "True"
   std::vector<ValueId> elements;  // members of a tensor list (kNoId for a None slot)
-  NodeId producer = kNoId;        // node writing this value, if any
   std::vector<NodeId> consumers;  // nodes reading it, in execution order
 };
 

@@ -6,12 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/boxed.h"
+
 namespace etviz {
 
 // One dimension: a concrete size, or a symbol (torch.export's "s0") with an optional hint.
 struct Dim {
-  int64_t size = -1;   // -1 when only symbolic
-  std::string symbol;  // empty when concrete
+  int64_t size = -1;  // -1 when only symbolic
+  RareString symbol;  // empty when concrete (a pointer: shapes of millions of tensors are held)
   bool is_symbolic() const { return !symbol.empty(); }
 };
 
@@ -43,18 +45,19 @@ struct Quantization {
   int64_t num_scales = 0;  // total count even when `scales` holds only a prefix
 };
 
+// Small fields sit together (no padding between them): a 1M-op program holds 2.2M of these.
 struct TensorInfo {
   std::string dtype;  // canonical lower-case name: "float32", "int8", "bfloat16", "qint8", ...
   std::vector<Dim> shape;
   std::vector<uint8_t> dim_order;  // empty = contiguous / not stated
-  ShapeDynamism dynamism = ShapeDynamism::kStatic;
   std::optional<MemoryPlacement> placement;
-  DataLocation data_location = DataLocation::kNone;
   std::string data_key;     // fully qualified name or named-data key, when known
   int64_t data_index = -1;  // buffer / segment-offset index, format specific
   int64_t nbytes = -1;      // -1 when unknown (symbolic shape, unknown dtype)
+  ShapeDynamism dynamism = ShapeDynamism::kStatic;
+  DataLocation data_location = DataLocation::kNone;
   bool requires_grad = false;
-  std::optional<Quantization> quantization;
+  Boxed<Quantization> quantization;  // rare: a pointer, not 112 bytes, in every value
 
   bool is_constant() const { return data_location != DataLocation::kNone; }
   // Element count if every dim is concrete, else nullopt.

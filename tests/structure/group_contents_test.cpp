@@ -324,7 +324,7 @@ TEST(Partitions, DelegationTagsBecomeBoxes) {
   Graph g;
   g.groups.push_back(Group{"layers.0", "0 (Block)", GroupKind::kModule, kNoId});
   g.groups.push_back(Group{"layers.0.mlp", "mlp (MLP)", GroupKind::kModule, 0});
-  ValueId prev = g.add_value(Value{"x", ValueKind::kTensor, {}, "", {}, kNoId, {}});
+  ValueId prev = g.add_value(Value{"x", ValueKind::kTensor, kNoId, {}, "", {}, {}});
   auto node = [&](const std::string& name, GroupId group, const std::string& tag) {
     Node n;
     n.name = name;
@@ -332,7 +332,7 @@ TEST(Partitions, DelegationTagsBecomeBoxes) {
     n.group = group;
     if (!tag.empty()) n.attributes.push_back({"delegation_tag", tag});
     n.inputs.push_back({"", prev});
-    prev = g.add_value(Value{name + "_out", ValueKind::kTensor, {}, "", {}, kNoId, {}});
+    prev = g.add_value(Value{name + "_out", ValueKind::kTensor, kNoId, {}, "", {}, {}});
     n.outputs.push_back({"", prev});
     g.add_node(n);
   };

@@ -292,7 +292,8 @@ class XnnpackGraphReader {
       } else if (auto b = info.byte_size()) {
         info.nbytes = *b;
       }
-      if (q) info.quantization = quantization(*q, t->datatype());
+      if (q)
+        if (auto parameters = quantization(*q, t->datatype())) info.quantization = std::move(*parameters);
       const uint32_t id = t->id_out();
       if (ids_.count(id))
         return Error(

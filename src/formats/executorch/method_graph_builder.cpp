@@ -64,6 +64,7 @@ class Builder {
     produced_.assign(graph_.values.size(), false);
     is_graph_input_.assign(graph_.values.size(), false);
     scan_mentions();
+    reserve_nodes();
     if (auto s = add_inputs(); !s) return s.error();
     if (auto s = add_instructions(); !s) return s.error();
     if (auto s = add_outputs(); !s) return s.error();
@@ -78,6 +79,20 @@ class Builder {
   }
   bool valid_value(int64_t id) const {
     return id >= 0 && static_cast<size_t>(id) < graph_.values.size();
+  }
+
+  // One node per instruction, input, output and constant, at most: reserved up front so a
+  // million-instruction method never holds its node array twice while it grows.
+  void reserve_nodes() {
+    size_t count = 0;
+    if (const auto* chains = plan_.chains())
+      for (const fb::Chain* chain : *chains)
+        if (chain && chain->instructions()) count += chain->instructions()->size();
+    if (const auto* inputs = plan_.inputs()) count += inputs->size();
+    if (const auto* outputs = plan_.outputs()) count += outputs->size();
+    for (const Value& v : graph_.values)
+      if (v.kind == ValueKind::kTensor && v.tensor.is_constant()) ++count;
+    graph_.nodes.reserve(count);
   }
 
   Status read_values() {
@@ -310,6 +325,7 @@ class Builder {
       --first_output;
     }
     std::vector<ValueId> outputs;
+    node.inputs.reserve(first_output);
     for (size_t i = 0; i < n; ++i) {
       const ValueId id = args.Get(static_cast<flatbuffers::uoffset_t>(i));
       if (i < first_output) {

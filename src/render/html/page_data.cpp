@@ -332,7 +332,7 @@ std::string dim_order_text(const std::vector<uint8_t>& v) {
   return s + "]";
 }
 
-std::string quant_text(const std::optional<Quantization>& q) {
+std::string quant_text(const Boxed<Quantization>& q) {
   if (!q) return {};
   std::string s = q->scheme;
   if (!q->scales.empty()) {
