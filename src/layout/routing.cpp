@@ -25,11 +25,11 @@ void route_self_loop(const FlatGraph::Node& node, Point c, const Options& option
 // target's top: out of the source into the gap below, round the source's right side (the
 // spacing to its neighbour is at least min(node, edge spacing)), up through the dummies,
 // round the target's right side into the gap above it, and down into the target.
-void route_reversed(const FlatGraph::Edge& edge, std::span<const uint32_t> path,
+void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
                     const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
                     const Options& options, std::vector<Point>& points) {
   const size_t start = points.size();
-  const uint32_t source = path.back(), target = path.front();
+  const uint32_t source = path.lower, target = path.upper;
   const uint32_t sl = g.layer[source], tl = g.layer[target];
   const double source_x = x[source] + edge.source_offset;
   const double target_x = x[target] + edge.target_offset;
@@ -42,8 +42,12 @@ void route_reversed(const FlatGraph::Edge& edge, std::span<const uint32_t> path,
   append_point(points, start, {source_x, below});
   append_point(points, start, {source_side, below});
   append_point(points, start, {source_side, bands.top[sl]});
-  for (size_t i = path.size() - 2; i >= 1; --i) {
-    const uint32_t d = path[i], l = g.layer[d];
+  // The dummies bottom-up: collected top-down first (reversed edges are rare and short).
+  std::vector<uint32_t> dummies;
+  for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d))
+    dummies.push_back(d);
+  for (auto it = dummies.rbegin(); it != dummies.rend(); ++it) {
+    const uint32_t d = *it, l = g.layer[d];
     append_point(points, start, {x[d], bands.bottom(l)});
     append_point(points, start, {x[d], bands.top[l]});
   }
@@ -64,18 +68,18 @@ void route_edge(const FlatGraph& flat, const LayeredGraph& g, const std::vector<
     route_self_loop(flat.nodes[edge.source], {x[v], bands.center(g.layer[v])}, options, points);
     return;
   }
-  const auto path = g.path(e);
+  const LayeredGraph::Path& path = g.paths[e];
   if (reversed[e]) {
     route_reversed(edge, path, g, x, bands, options, points);
   } else {
-    const uint32_t upper = path.front(), lower = path.back();
+    const uint32_t upper = path.upper, lower = path.lower;
     const double upper_x = x[upper] + edge.source_offset;
     const double lower_x = x[lower] + edge.target_offset;
     const uint32_t ul = g.layer[upper], ll = g.layer[lower];
     append_point(points, start, {upper_x, bands.center(ul) + g.height[upper] / 2});
     append_point(points, start, {upper_x, bands.bottom(ul)});
-    for (size_t i = 1; i + 1 < path.size(); ++i) {
-      const uint32_t d = path[i], l = g.layer[d];
+    for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
+      const uint32_t l = g.layer[d];
       append_point(points, start, {x[d], bands.top[l]});
       append_point(points, start, {x[d], bands.bottom(l)});
     }
@@ -98,8 +102,7 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
   std::vector<uint32_t> leader_at(g.node_count(), kNone);
   auto trunk_of = [&](uint32_t e) {
     if (reversed[e] || flat.edges[e].source == flat.edges[e].target) return kNone;
-    const auto path = g.path(e);
-    return path.size() >= 3 ? path[1] : kNone;
+    return g.paths[e].first_dummy;
   };
   for (uint32_t e = 0; e < m; ++e) {
     const uint32_t d = trunk_of(e);
@@ -110,7 +113,7 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
       continue;
     }
     const uint32_t current = leader & ~kFollowed;
-    leader = (g.path(e).size() > g.path(current).size() ? e : current) | kFollowed;
+    leader = (g.paths[e].dummies > g.paths[current].dummies ? e : current) | kFollowed;
   }
   // Leaders' routes first, so followers can be compared with them.
   std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone);
