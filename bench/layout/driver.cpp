@@ -289,6 +289,9 @@ int main(int argc, char** argv) {
   out["etviz_cpu_s"] = cpu_times[cpu_times.size() / 2];  // differs from etviz_s under load
   out["etviz_peak_bytes"] = peak_bytes;
   out["etviz_points"] = layout.points.size();  // route points stored by Layout
+  size_t drawn = 0;  // route points drawn: shared trunk points count once per edge
+  for (const lo::EdgeRoute& r : layout.edges) drawn += r.point_count;
+  out["etviz_drawn_points"] = drawn;
   if (!groups && collapse_depth < 0) out["etviz_dummies"] = dummy_nodes(in.graph, options);
   print_metrics(out, eb::measure(boxes, edges), "etviz_");
   std::cout << out.dump() << "\n";
