@@ -188,6 +188,13 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
   number_by_layer(g, n);
   build_adjacency(g);
+  // Dummies and segments were appended one by one; the graph lives through ordering and
+  // coordinates, where the memory peaks, so it gives back what doubling over-allocated.
+  g.width.shrink_to_fit();
+  g.height.shrink_to_fit();
+  g.layer.shrink_to_fit();
+  g.is_dummy.shrink_to_fit();
+  g.segments.shrink_to_fit();
   return g;
 }
 
