@@ -185,10 +185,12 @@ json layout_to_json(const Input& in, const lo::Layout& layout) {
   json nodes = json::array(), groups = json::array(), edges = json::array();
   for (const lo::Rect& r : layout.nodes) nodes.push_back({r.x, r.y, r.width, r.height});
   for (const lo::Rect& r : layout.groups) groups.push_back({r.x, r.y, r.width, r.height});
-  for (const lo::EdgeRoute& e : layout.edges) {
+  for (uint32_t k = 0; k < layout.edges.size(); ++k) {
+    const lo::EdgeRoute& e = layout.edges[k];
     json pts = json::array();
     for (uint32_t i = 0; i < e.point_count; ++i) {
-      pts.push_back({layout.points[e.first_point + i].x, layout.points[e.first_point + i].y});
+      const lo::Point p = lo::route_point(layout, k, i);
+      pts.push_back({p.x, p.y});
     }
     edges.push_back({{"points", pts}, {"label", {e.label.x, e.label.y}}});
   }
@@ -273,8 +275,8 @@ int main(int argc, char** argv) {
     eb::DrawnEdge d{in.graph.edges[e].source, in.graph.edges[e].target, {}};
     const lo::EdgeRoute& route = layout.edges[e];
     for (uint32_t i = 0; i < route.point_count; ++i) {
-      d.route.push_back(
-          {layout.points[route.first_point + i].x, layout.points[route.first_point + i].y});
+      const lo::Point p = lo::route_point(layout, static_cast<uint32_t>(e), i);
+      d.route.push_back({p.x, p.y});
     }
     edges.push_back(std::move(d));
   }
@@ -286,6 +288,10 @@ int main(int argc, char** argv) {
   out["etviz_s"] = times[times.size() / 2];
   out["etviz_cpu_s"] = cpu_times[cpu_times.size() / 2];  // differs from etviz_s under load
   out["etviz_peak_bytes"] = peak_bytes;
+  out["etviz_points"] = layout.points.size();  // route points stored by Layout
+  size_t drawn = 0;  // route points drawn: shared trunk points count once per edge
+  for (const lo::EdgeRoute& r : layout.edges) drawn += r.point_count;
+  out["etviz_drawn_points"] = drawn;
   if (!groups && collapse_depth < 0) out["etviz_dummies"] = dummy_nodes(in.graph, options);
   print_metrics(out, eb::measure(boxes, edges), "etviz_");
   std::cout << out.dump() << "\n";

@@ -112,6 +112,7 @@ class BrandesKoepf {
   std::vector<double> compact(View view) {
     const uint32_t n = g_.node_count();
     constraints_.clear();
+    constraints_.reserve(n);  // one per node but the first of its layer; no doubling
     for (uint32_t l = 0; l < g_.layer_count; ++l) {
       const auto nodes = order_.layer(l);
       for (uint32_t k = 1; k < nodes.size(); ++k) {

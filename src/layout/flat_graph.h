@@ -30,11 +30,25 @@ struct FlatGraph {
   std::vector<Edge> edges;  // self-loops allowed
 };
 
+// Edge e's route: the first shared_count[e] points of edge shared_edge[e]'s route (an edge
+// drawn along the same bundle trunk, which itself shares nothing; kNone: no shared points),
+// then points[route_begin[e] .. route_begin[e + 1]).
 struct FlatLayout {
   std::vector<Point> centers;         // per node
   std::vector<uint32_t> route_begin;  // per edge, into points; size edges + 1
   std::vector<Point> points;          // source end first
-  Rect bounds;                        // nodes and routes
+  std::vector<uint32_t> shared_edge;  // per edge
+  std::vector<uint32_t> shared_count;
+  Rect bounds;  // nodes and routes
+
+  // Appends edge e's whole route to `out`.
+  void append_route(uint32_t e, std::vector<Point>& out) const {
+    if (shared_edge[e] != kNone) {
+      const Point* leader = points.data() + route_begin[shared_edge[e]];
+      out.insert(out.end(), leader, leader + shared_count[e]);
+    }
+    out.insert(out.end(), points.begin() + route_begin[e], points.begin() + route_begin[e + 1]);
+  }
 };
 
 // Runs the layered pipeline on one level. Node and edge order only matter as tie-breakers,

@@ -159,12 +159,22 @@ FlatLayout layout_flat(const FlatGraph& graph, const Options& options, LevelTopo
     const Point p = laid[c].centers[local[v]];
     layout.centers[v] = {p.x + offset[c].x, p.y + offset[c].y};
   }
+  // Edge indices of each component's edges, for the leaders of shared routes.
+  std::vector<std::vector<uint32_t>> edge_of(components.count);
+  for (uint32_t e = 0; e < graph.edges.size(); ++e)
+    edge_of[components.of_node[graph.edges[e].source]].push_back(e);
   std::vector<uint32_t> next_edge(components.count, 0);
   layout.route_begin.push_back(0);
-  for (const FlatGraph::Edge& e : graph.edges) {
-    const uint32_t c = components.of_node[e.source];
+  layout.shared_edge.assign(graph.edges.size(), kNone);
+  layout.shared_count.assign(graph.edges.size(), 0);
+  for (uint32_t e = 0; e < graph.edges.size(); ++e) {
+    const uint32_t c = components.of_node[graph.edges[e].source];
     const FlatLayout& part = laid[c];
     const uint32_t i = next_edge[c]++;
+    if (part.shared_edge[i] != kNone) {
+      layout.shared_edge[e] = edge_of[c][part.shared_edge[i]];
+      layout.shared_count[e] = part.shared_count[i];
+    }
     for (uint32_t p = part.route_begin[i]; p < part.route_begin[i + 1]; ++p) {
       layout.points.push_back({part.points[p].x + offset[c].x, part.points[p].y + offset[c].y});
     }

@@ -36,8 +36,17 @@ struct LayeredGraph {
   std::vector<uint32_t> up_begin, up_segments;
   std::vector<uint32_t> down_begin, down_segments;
 
-  // Per flat edge: the nodes it passes, upper end first (CSR). Empty for self-loops.
-  std::vector<uint32_t> path_begin, path_nodes;
+  // Per flat edge: its upper and lower end and the dummies it passes, one per layer between
+  // them, starting at first_dummy and each the dummy_below() the previous one. Not a list
+  // per edge: the edges of a bundle pass the same trunk, and copies of it were most of the
+  // memory of a per-head LLM (22,000 edges from one rotary table along a 10,000-layer trunk).
+  // Self-loops have no path (upper == kNone).
+  struct Path {
+    uint32_t upper = kNone, lower = kNone;
+    uint32_t first_dummy = kNone;
+    uint32_t dummies = 0;
+  };
+  std::vector<Path> paths;
 
   uint32_t node_count() const { return static_cast<uint32_t>(width.size()); }
   std::span<const uint32_t> ups(uint32_t v) const {
@@ -46,8 +55,13 @@ struct LayeredGraph {
   std::span<const uint32_t> downs(uint32_t v) const {
     return {down_segments.data() + down_begin[v], down_segments.data() + down_begin[v + 1]};
   }
-  std::span<const uint32_t> path(uint32_t edge) const {
-    return {path_nodes.data() + path_begin[edge], path_nodes.data() + path_begin[edge + 1]};
+  // The next dummy down a chain or trunk (a trunk's dummy has one dummy below it; its other
+  // lower neighbours are targets branching off).
+  uint32_t dummy_below(uint32_t d) const {
+    for (const uint32_t s : downs(d)) {
+      if (is_dummy[segments[s].lower]) return segments[s].lower;
+    }
+    return kNone;
   }
 };
 

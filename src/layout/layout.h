@@ -112,10 +112,18 @@ std::vector<double> encode_options(const Options& options);
 // Values beyond the given ones keep their defaults; extra values are ignored.
 Options decode_options(std::span<const double> values);
 
+// An edge's route has point_count points. Routes of edges bundled into one trunk start with
+// the same points (a shared input feeding every decoder layer: thousands of edges repeating
+// thousands of points each), which are stored once: the first shared_count points are those
+// of edge shared_edge's route (which itself shares nothing), the remaining
+// point_count - shared_count are Layout::points[first_point ...]. Read routes through
+// route_point() / append_route().
 struct EdgeRoute {
-  uint32_t first_point = 0;  // index into Layout::points
+  uint32_t first_point = 0;  // index into Layout::points of the first point not shared
   uint32_t point_count = 0;  // 0 when the edge is hidden inside a collapsed group
   Point label;               // anchor at half the route's length
+  uint32_t shared_edge = kNone;
+  uint32_t shared_count = 0;  // < point_count; 0 when shared_edge is kNone
 };
 
 // All coordinates are absolute, in the same unit as the input sizes, with the drawing's
@@ -124,9 +132,14 @@ struct Layout {
   std::vector<Rect> nodes;   // nodes hidden in a collapsed group: zero-size at its centre
   std::vector<Rect> groups;  // groups hidden in a collapsed group: zero-size at its centre
   std::vector<EdgeRoute> edges;
-  std::vector<Point> points;  // route polylines, source end first
+  std::vector<Point> points;  // route polylines, source end first (shared prefixes once)
   Rect bounds;
 };
+
+// Point i (< point_count) of edge e's route.
+Point route_point(const Layout& layout, uint32_t edge, uint32_t i);
+// Appends edge e's whole route to `out`.
+void append_route(const Layout& layout, uint32_t edge, std::vector<Point>& out);
 
 // Lays out `graph` from scratch. Invalid references (edge endpoints or groups out of
 // range, cyclic group parents) are treated as absent; they never cause undefined behaviour.

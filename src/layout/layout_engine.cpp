@@ -185,22 +185,73 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     out.nodes[v] = item == v ? item_rect(v) : center_point(out.groups[h.group_of_item(item)]);
   }
 
-  // Each edge's route is its level edges' routes joined end to end.
-  out.edges.resize(graph.edges.size());
+  // Each edge's route is its level edges' routes joined end to end. An edge whose first level
+  // edge shares a bundle trunk's points with a leader (FlatLayout::shared_edge) shares them
+  // with the model edge that starts with the leader; leaders are routed first.
+  std::vector<std::vector<uint32_t>> starts_at(count);  // model edge starting with a level edge
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
-    const auto start = static_cast<uint32_t>(out.points.size());
+    if (set.chain_begin[e] == set.chain_begin[e + 1]) continue;
+    const auto [c, fe] = set.chain[set.chain_begin[e]];
+    std::vector<uint32_t>& starts = starts_at[c];
+    if (starts.empty()) starts.assign(placed[c].layout->route_begin.size() - 1, kNone);
+    if (starts[fe] == kNone) starts[fe] = e;
+  }
+  auto leader_of = [&](uint32_t e) {
+    if (set.chain_begin[e] == set.chain_begin[e + 1]) return kNone;
+    const auto [c, fe] = set.chain[set.chain_begin[e]];
+    const uint32_t lead = placed[c].layout->shared_edge[fe];
+    return lead == kNone ? kNone : starts_at[c][lead];
+  };
+  std::vector<Point> level_route;
+  auto append_chain = [&](uint32_t e, std::vector<Point>& points) {
+    const size_t start = points.size();
     for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
       const auto [c, fe] = set.chain[k];
       const PlacedLevel& level = placed[c];
       const Point shift = add(level.shift, level.origin);
-      for (uint32_t p = level.layout->route_begin[fe]; p < level.layout->route_begin[fe + 1]; ++p) {
-        append_point(out.points, start, add(level.layout->points[p], shift));
-      }
+      level.layout->append_route(fe, level_route);
+      for (const Point& p : level_route) append_point(points, start, add(p, shift));
+      level_route.clear();
     }
+  };
+  out.edges.resize(graph.edges.size());
+  for (uint32_t e = 0; e < graph.edges.size(); ++e) {
+    const uint32_t lead = leader_of(e);
+    if (lead != kNone && lead != e) continue;
+    const auto start = static_cast<uint32_t>(out.points.size());
+    append_chain(e, out.points);
     EdgeRoute& route = out.edges[e];
     route.first_point = start;
     route.point_count = static_cast<uint32_t>(out.points.size()) - start;
     route.label = halfway_along(out.points.data() + start, route.point_count);
+  }
+  std::vector<Point> scratch;
+  for (uint32_t e = 0; e < graph.edges.size(); ++e) {
+    const uint32_t lead = leader_of(e);
+    if (lead == kNone || lead == e) continue;
+    scratch.clear();
+    append_chain(e, scratch);
+    EdgeRoute& route = out.edges[e];
+    route.point_count = static_cast<uint32_t>(scratch.size());
+    route.label = halfway_along(scratch.data(), route.point_count);
+    // The points it has in common with the leader's route (never its last one) are the
+    // leader's.
+    const EdgeRoute& leader = out.edges[lead];
+    const Point* lead_points = out.points.data() + leader.first_point;
+    const size_t limit = std::min<size_t>(leader.point_count, scratch.size() - 1);
+    size_t common = 0;
+    while (common < limit && lead_points[common].x == scratch[common].x &&
+           lead_points[common].y == scratch[common].y)
+      ++common;
+    if (common >= 2) {
+      route.shared_edge = lead;
+      route.shared_count = static_cast<uint32_t>(common);
+    } else {
+      common = 0;
+    }
+    route.first_point = static_cast<uint32_t>(out.points.size());
+    out.points.insert(out.points.end(), scratch.begin() + static_cast<std::ptrdiff_t>(common),
+                      scratch.end());
   }
   out.bounds = {0, 0, placed[0].width, placed[0].height};
   if (transposed) transpose(out);
@@ -231,6 +282,22 @@ Layout LayoutEngine::run(const Graph& graph, const Options& options) {
 
 LayoutEngine::Stats LayoutEngine::last_run_stats() const {
   return cache_->stats;
+}
+
+Point route_point(const Layout& layout, uint32_t edge, uint32_t i) {
+  const EdgeRoute& r = layout.edges[edge];
+  if (i < r.shared_count) return layout.points[layout.edges[r.shared_edge].first_point + i];
+  return layout.points[r.first_point + (i - r.shared_count)];
+}
+
+void append_route(const Layout& layout, uint32_t edge, std::vector<Point>& out) {
+  const EdgeRoute& r = layout.edges[edge];
+  if (r.shared_count > 0) {
+    const auto lead = layout.points.begin() + layout.edges[r.shared_edge].first_point;
+    out.insert(out.end(), lead, lead + r.shared_count);
+  }
+  const auto own = layout.points.begin() + r.first_point;
+  out.insert(out.end(), own, own + (r.point_count - r.shared_count));
 }
 
 Layout compute_layout(const Graph& graph, const Options& options) {

@@ -57,7 +57,10 @@ void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
     s.upper = new_id[s.upper];
     s.lower = new_id[s.lower];
   }
-  for (uint32_t& v : g.path_nodes) v = new_id[v];
+  for (LayeredGraph::Path& p : g.paths) {
+    for (uint32_t* v : {&p.upper, &p.lower, &p.first_dummy})
+      if (*v != kNone) *v = new_id[*v];
+  }
   g.of_flat.assign(new_id.begin(), new_id.begin() + flat_count);
   g.by_creation = std::move(new_id);
 }
@@ -99,17 +102,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     g.is_dummy.push_back(0);
   }
 
-  // Path lengths are known up front (one node per layer spanned), so paths are written
-  // straight into their CSR slots.
-  g.path_begin.assign(m + 1, 0);
-  for (uint32_t e = 0; e < m; ++e) {
-    const FlatGraph::Edge& edge = graph.edges[e];
-    const uint32_t a = layer[edge.source], b = layer[edge.target];
-    const uint32_t span = a > b ? a - b : b - a;
-    g.path_begin[e + 1] =
-        g.path_begin[e] + (edge.source == edge.target ? 0 : std::max(span, 1u) + 1);
-  }
-  g.path_nodes.resize(g.path_begin[m]);
+  g.paths.assign(m, {});
 
   std::vector<Oriented> long_edges;
   for (uint32_t e = 0; e < m; ++e) {
@@ -124,8 +117,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       if (layer[o.lower] == layer[o.upper] + 1) {
         add_segment(g, o.upper, o.lower, o.upper_offset, o.lower_offset);
       }
-      g.path_nodes[g.path_begin[e]] = o.upper;
-      g.path_nodes[g.path_begin[e] + 1] = o.lower;
+      g.paths[e] = {o.upper, o.lower, kNone, 0};
     } else {
       long_edges.push_back(o);
     }
@@ -165,10 +157,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       const Oriented& o = edges[i];
       const uint32_t span = layer[o.lower] - top;  // >= 2
       add_segment(g, trunk[span - 2], o.lower, 0, o.lower_offset);
-      uint32_t* path = g.path_nodes.data() + g.path_begin[o.edge];
-      path[0] = o.upper;
-      std::copy(trunk.begin(), trunk.begin() + (span - 1), path + 1);
-      path[span] = o.lower;
+      g.paths[o.edge] = {o.upper, o.lower, trunk[0], span - 1};
     }
   };
   for (size_t begin = 0; begin < long_edges.size();) {
@@ -199,6 +188,13 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
   number_by_layer(g, n);
   build_adjacency(g);
+  // Dummies and segments were appended one by one; the graph lives through ordering and
+  // coordinates, where the memory peaks, so it gives back what doubling over-allocated.
+  g.width.shrink_to_fit();
+  g.height.shrink_to_fit();
+  g.layer.shrink_to_fit();
+  g.is_dummy.shrink_to_fit();
+  g.segments.shrink_to_fit();
   return g;
 }
 

@@ -16,15 +16,28 @@ SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edg
   out.share.assign(m, -1);
   out.share_count.assign(m, 0);
   out.offsets.assign(m + 1, 0);
-  // Rounded full routes, one array for all edges.
-  std::vector<Point> rounded(layout.points.size());
-  for (size_t i = 0; i < rounded.size(); ++i)
-    rounded[i] = {round_tenth(layout.points[i].x), round_tenth(layout.points[i].y)};
-  auto route_range = [&](size_t e) {
+  // Routes are read in place (the engine already stores a bundle's common points once), with
+  // what lies outside the points array (a hand-made layout) treated as absent.
+  const size_t stored = layout.points.size();
+  auto own_count = [&](const EdgeRoute& r) {
+    const size_t begin = std::min<size_t>(r.first_point, stored);
+    const size_t own = r.point_count - std::min(r.shared_count, r.point_count);
+    return std::min(own, stored - begin);
+  };
+  auto shared_count = [&](const EdgeRoute& r) -> size_t {
+    if (r.shared_count == 0 || r.shared_edge >= m) return 0;
+    const EdgeRoute& lead = layout.edges[r.shared_edge];
+    return std::min<size_t>(r.shared_count, stored - std::min<size_t>(lead.first_point, stored));
+  };
+  auto length = [&](size_t e) {
+    return shared_count(layout.edges[e]) + own_count(layout.edges[e]);
+  };
+  auto rounded = [&](size_t e, size_t i) {
     const EdgeRoute& r = layout.edges[e];
-    const size_t begin = std::min<size_t>(r.first_point, rounded.size());
-    return std::pair<size_t, size_t>{begin,
-                                     std::min<size_t>(begin + r.point_count, rounded.size())};
+    const size_t shared = shared_count(r);
+    const Point& p = i < shared ? layout.points[layout.edges[r.shared_edge].first_point + i]
+                                : layout.points[r.first_point + (i - shared)];
+    return Point{round_tenth(p.x), round_tenth(p.y)};
   };
   // The last (up to) 8 edges seen per source, in a ring.
   constexpr size_t kRecent = 8;
@@ -33,21 +46,18 @@ SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edg
     if (e < edge_source.size()) sources = std::max(sources, edge_source[e] + 1);
   std::vector<std::array<int32_t, kRecent>> recent(sources);
   std::vector<uint8_t> seen(sources, 0);
-  out.coords.reserve(2 * rounded.size());
   for (size_t e = 0; e < m; ++e) {
-    const auto [begin, end] = route_range(e);
-    const size_t length = end - begin;
+    const size_t route_length = length(e);
     int32_t best = -1;
     size_t best_n = 0;
     const uint32_t src = e < edge_source.size() ? edge_source[e] : kNone;
-    if (src != kNone && length > 0) {
+    if (src != kNone && route_length > 0) {
       auto& ring = recent[src];
       for (size_t k = 0; k < seen[src]; ++k) {
         const auto f = static_cast<size_t>(ring[k]);
-        const auto [fb, fe] = route_range(f);
-        const size_t limit = std::min(fe - fb, length - 1);
+        const size_t limit = std::min(length(f), route_length - 1);
         size_t n = 0;
-        while (n < limit && rounded[fb + n] == rounded[begin + n]) ++n;
+        while (n < limit && rounded(f, n) == rounded(e, n)) ++n;
         if (n > best_n) {
           best_n = n;
           best = static_cast<int32_t>(f);
@@ -63,9 +73,10 @@ SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edg
       out.share[e] = best;
       out.share_count[e] = static_cast<int32_t>(start);
     }
-    for (size_t k = begin + start; k < end; ++k) {
-      out.coords.push_back(rounded[k].x);
-      out.coords.push_back(rounded[k].y);
+    for (size_t k = start; k < route_length; ++k) {
+      const Point p = rounded(e, k);
+      out.coords.push_back(p.x);
+      out.coords.push_back(p.y);
     }
     out.offsets[e + 1] = static_cast<uint32_t>(out.coords.size() / 2);
   }

@@ -25,11 +25,11 @@ void route_self_loop(const FlatGraph::Node& node, Point c, const Options& option
 // target's top: out of the source into the gap below, round the source's right side (the
 // spacing to its neighbour is at least min(node, edge spacing)), up through the dummies,
 // round the target's right side into the gap above it, and down into the target.
-void route_reversed(const FlatGraph::Edge& edge, std::span<const uint32_t> path,
+void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
                     const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
                     const Options& options, std::vector<Point>& points) {
   const size_t start = points.size();
-  const uint32_t source = path.back(), target = path.front();
+  const uint32_t source = path.lower, target = path.upper;
   const uint32_t sl = g.layer[source], tl = g.layer[target];
   const double source_x = x[source] + edge.source_offset;
   const double target_x = x[target] + edge.target_offset;
@@ -42,8 +42,12 @@ void route_reversed(const FlatGraph::Edge& edge, std::span<const uint32_t> path,
   append_point(points, start, {source_x, below});
   append_point(points, start, {source_side, below});
   append_point(points, start, {source_side, bands.top[sl]});
-  for (size_t i = path.size() - 2; i >= 1; --i) {
-    const uint32_t d = path[i], l = g.layer[d];
+  // The dummies bottom-up: collected top-down first (reversed edges are rare and short).
+  std::vector<uint32_t> dummies;
+  for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d))
+    dummies.push_back(d);
+  for (auto it = dummies.rbegin(); it != dummies.rend(); ++it) {
+    const uint32_t d = *it, l = g.layer[d];
     append_point(points, start, {x[d], bands.bottom(l)});
     append_point(points, start, {x[d], bands.top[l]});
   }
@@ -53,38 +57,104 @@ void route_reversed(const FlatGraph::Edge& edge, std::span<const uint32_t> path,
   append_point(points, start, {target_x, bands.center(tl) - g.height[target] / 2});
 }
 
+// Appends edge e's route to `points`.
+void route_edge(const FlatGraph& flat, const LayeredGraph& g, const std::vector<uint8_t>& reversed,
+                const std::vector<double>& x, const LayerBands& bands, const Options& options,
+                uint32_t e, std::vector<Point>& points) {
+  const FlatGraph::Edge& edge = flat.edges[e];
+  const size_t start = points.size();
+  if (edge.source == edge.target) {
+    const uint32_t v = g.of_flat[edge.source];
+    route_self_loop(flat.nodes[edge.source], {x[v], bands.center(g.layer[v])}, options, points);
+    return;
+  }
+  const LayeredGraph::Path& path = g.paths[e];
+  if (reversed[e]) {
+    route_reversed(edge, path, g, x, bands, options, points);
+  } else {
+    const uint32_t upper = path.upper, lower = path.lower;
+    const double upper_x = x[upper] + edge.source_offset;
+    const double lower_x = x[lower] + edge.target_offset;
+    const uint32_t ul = g.layer[upper], ll = g.layer[lower];
+    append_point(points, start, {upper_x, bands.center(ul) + g.height[upper] / 2});
+    append_point(points, start, {upper_x, bands.bottom(ul)});
+    for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
+      const uint32_t l = g.layer[d];
+      append_point(points, start, {x[d], bands.top[l]});
+      append_point(points, start, {x[d], bands.bottom(l)});
+    }
+    append_point(points, start, {lower_x, bands.top[ll]});
+    append_point(points, start, {lower_x, bands.center(ll) - g.height[lower] / 2});
+  }
+  if (points.size() - start == 1) points.push_back(points.back());  // zero-length edge
+}
+
 }  // namespace
 
 void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector<uint8_t>& reversed,
                  const std::vector<double>& x, const LayerBands& bands, const Options& options,
                  FlatLayout& layout) {
+  const auto m = static_cast<uint32_t>(flat.edges.size());
+  // Forward edges that enter the same first dummy run down one bundle trunk. Each bundle's
+  // deepest edge (the first of equals) leads: its route is stored whole, and the others
+  // store only what follows the points they have in common with it.
+  constexpr uint32_t kFollowed = 0x80000000u;  // flag on a leader with at least one follower
+  std::vector<uint32_t> leader_at(g.node_count(), kNone);
+  auto trunk_of = [&](uint32_t e) {
+    if (reversed[e] || flat.edges[e].source == flat.edges[e].target) return kNone;
+    return g.paths[e].first_dummy;
+  };
+  for (uint32_t e = 0; e < m; ++e) {
+    const uint32_t d = trunk_of(e);
+    if (d == kNone) continue;
+    uint32_t& leader = leader_at[d];
+    if (leader == kNone) {
+      leader = e;
+      continue;
+    }
+    const uint32_t current = leader & ~kFollowed;
+    leader = (g.paths[e].dummies > g.paths[current].dummies ? e : current) | kFollowed;
+  }
+  // Leaders' routes first, so followers can be compared with them.
+  std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone);
+  std::vector<Point> lead_points;
+  for (uint32_t e = 0; e < m; ++e) {
+    const uint32_t d = trunk_of(e);
+    if (d == kNone || leader_at[d] != (e | kFollowed)) continue;
+    lead_begin[e] = static_cast<uint32_t>(lead_points.size());
+    route_edge(flat, g, reversed, x, bands, options, e, lead_points);
+    lead_end[e] = static_cast<uint32_t>(lead_points.size());
+  }
+
   std::vector<Point>& points = layout.points;
-  for (uint32_t e = 0; e < flat.edges.size(); ++e) {
-    const FlatGraph::Edge& edge = flat.edges[e];
-    const size_t start = points.size();
-    if (edge.source == edge.target) {
-      const uint32_t v = g.of_flat[edge.source];
-      route_self_loop(flat.nodes[edge.source], {x[v], bands.center(g.layer[v])}, options, points);
+  layout.shared_edge.assign(m, kNone);
+  layout.shared_count.assign(m, 0);
+  std::vector<Point> route;
+  for (uint32_t e = 0; e < m; ++e) {
+    const uint32_t d = trunk_of(e);
+    const uint32_t leader = d == kNone ? kNone : leader_at[d] & ~kFollowed;
+    if (leader == kNone || lead_begin[leader] == kNone) {
+      route_edge(flat, g, reversed, x, bands, options, e, points);
+    } else if (leader == e) {
+      points.insert(points.end(), lead_points.begin() + lead_begin[e],
+                    lead_points.begin() + lead_end[e]);
     } else {
-      const auto path = g.path(e);
-      if (reversed[e]) {
-        route_reversed(edge, path, g, x, bands, options, points);
-      } else {
-        const uint32_t upper = path.front(), lower = path.back();
-        const double upper_x = x[upper] + edge.source_offset;
-        const double lower_x = x[lower] + edge.target_offset;
-        const uint32_t ul = g.layer[upper], ll = g.layer[lower];
-        append_point(points, start, {upper_x, bands.center(ul) + g.height[upper] / 2});
-        append_point(points, start, {upper_x, bands.bottom(ul)});
-        for (size_t i = 1; i + 1 < path.size(); ++i) {
-          const uint32_t d = path[i], l = g.layer[d];
-          append_point(points, start, {x[d], bands.top[l]});
-          append_point(points, start, {x[d], bands.bottom(l)});
-        }
-        append_point(points, start, {lower_x, bands.top[ll]});
-        append_point(points, start, {lower_x, bands.center(ll) - g.height[lower] / 2});
+      route.clear();
+      route_edge(flat, g, reversed, x, bands, options, e, route);
+      // Points equal to the leader's, up to where the edge leaves the trunk (never the last).
+      const Point* lead = lead_points.data() + lead_begin[leader];
+      const size_t limit =
+          std::min<size_t>(lead_end[leader] - lead_begin[leader], route.size() - 1);
+      size_t common = 0;
+      while (common < limit && lead[common].x == route[common].x &&
+             lead[common].y == route[common].y)
+        ++common;
+      if (common < 2) common = 0;
+      if (common > 0) {
+        layout.shared_edge[e] = leader;
+        layout.shared_count[e] = static_cast<uint32_t>(common);
       }
-      if (points.size() - start == 1) points.push_back(points.back());  // zero-length edge
+      points.insert(points.end(), route.begin() + static_cast<std::ptrdiff_t>(common), route.end());
     }
     layout.route_begin.push_back(static_cast<uint32_t>(points.size()));
   }

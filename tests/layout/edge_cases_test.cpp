@@ -35,9 +35,8 @@ TEST(EdgeCases, SelfLoopGoesAroundTheNode) {
   const EdgeRoute& loop = layout.edges[0];
   ASSERT_GE(loop.point_count, 4u);
   const Rect& n = layout.nodes[0];
-  EXPECT_DOUBLE_EQ(layout.points[loop.first_point].y, n.y + n.height);  // leaves the bottom
-  EXPECT_DOUBLE_EQ(layout.points[loop.first_point + loop.point_count - 1].y,
-                   n.y);  // enters the top
+  EXPECT_DOUBLE_EQ(route_point(layout, 0, 0).y, n.y + n.height);          // leaves the bottom
+  EXPECT_DOUBLE_EQ(route_point(layout, 0, loop.point_count - 1).y, n.y);  // enters the top
 }
 
 TEST(EdgeCases, MultiEdgesShareARoute) {
@@ -47,7 +46,7 @@ TEST(EdgeCases, MultiEdgesShareARoute) {
   const Layout layout = compute_layout(g);
   ASSERT_TRUE(IsValidLayout(g, layout));
   EXPECT_EQ(layout.edges[0].point_count, layout.edges[2].point_count);
-  EXPECT_EQ(layout.points[layout.edges[0].first_point], layout.points[layout.edges[2].first_point]);
+  EXPECT_EQ(route_point(layout, 0, 0), route_point(layout, 2, 0));
 }
 
 TEST(EdgeCases, MultiEdgesOnDifferentPortsGetDifferentRoutes) {
@@ -56,8 +55,8 @@ TEST(EdgeCases, MultiEdgesOnDifferentPortsGetDifferentRoutes) {
   g.edges = {{0, 1, 0, 0}, {0, 1, 1, 1}};
   const Layout layout = compute_layout(g);
   ASSERT_TRUE(IsValidLayout(g, layout));
-  const Point a = layout.points[layout.edges[0].first_point];
-  const Point b = layout.points[layout.edges[1].first_point];
+  const Point a = route_point(layout, 0, 0);
+  const Point b = route_point(layout, 1, 0);
   EXPECT_LT(a.x, b.x);  // port 0 left of port 1
 }
 

@@ -8,9 +8,9 @@ namespace etviz::layout::testing {
 namespace {
 
 std::vector<Point> route(const Layout& layout, size_t e) {
-  const EdgeRoute& r = layout.edges[e];
-  return {layout.points.begin() + r.first_point,
-          layout.points.begin() + r.first_point + r.point_count};
+  std::vector<Point> points;
+  append_route(layout, static_cast<uint32_t>(e), points);
+  return points;
 }
 
 TEST(Golden, TwoNodeChain) {

@@ -177,8 +177,9 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
     }
     if (r.point_count < 2)
       return ::testing::AssertionFailure() << "edge " << e << " has " << r.point_count << " points";
-    const Point first = layout.points[r.first_point];
-    const Point last = layout.points[r.first_point + r.point_count - 1];
+    const auto edge_index = static_cast<uint32_t>(e);
+    const Point first = route_point(layout, edge_index, 0);
+    const Point last = route_point(layout, edge_index, r.point_count - 1);
     if (!on_boundary(s, first)) {
       return ::testing::AssertionFailure() << "edge " << e << " starts at (" << first.x << ","
                                            << first.y << "), off its source " << describe(s);
@@ -206,7 +207,8 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   for (size_t e = 0; e < graph.edges.size(); ++e) {
     const EdgeRoute& r = layout.edges[e];
     for (uint32_t i = 1; i < r.point_count; ++i) {
-      const Point a = layout.points[r.first_point + i - 1], b = layout.points[r.first_point + i];
+      const Point a = route_point(layout, static_cast<uint32_t>(e), i - 1);
+      const Point b = route_point(layout, static_cast<uint32_t>(e), i);
       const double top = std::min(a.y, b.y) - tallest, bottom = std::max(a.y, b.y);
       auto it = std::lower_bound(boxes.begin(), boxes.end(), top,
                                  [](const Rect& box, double y) { return box.y < y; });
@@ -218,6 +220,30 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
         }
       }
     }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult SharedRoutesWellFormed(const Layout& layout) {
+  for (size_t e = 0; e < layout.edges.size(); ++e) {
+    const EdgeRoute& r = layout.edges[e];
+    if (r.first_point + uint64_t{r.point_count - std::min(r.shared_count, r.point_count)} >
+        layout.points.size())
+      return ::testing::AssertionFailure() << "edge " << e << "'s points lie past the array";
+    if (r.shared_edge == kNone) {
+      if (r.shared_count != 0)
+        return ::testing::AssertionFailure() << "edge " << e << " shares points with no edge";
+      continue;
+    }
+    if (r.shared_edge >= layout.edges.size())
+      return ::testing::AssertionFailure() << "edge " << e << " shares an edge out of range";
+    const EdgeRoute& lead = layout.edges[r.shared_edge];
+    if (lead.shared_edge != kNone)
+      return ::testing::AssertionFailure() << "edge " << e << "'s leader shares points itself";
+    if (r.shared_count < 2 || r.shared_count >= r.point_count || r.shared_count > lead.point_count)
+      return ::testing::AssertionFailure()
+             << "edge " << e << " shares " << r.shared_count << " of " << r.point_count
+             << " points with a route of " << lead.point_count;
   }
   return ::testing::AssertionSuccess();
 }
@@ -235,6 +261,7 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   for (size_t e = 0; e < a.edges.size(); ++e) {
     const EdgeRoute &x = a.edges[e], &y = b.edges[e];
     if (x.first_point != y.first_point || x.point_count != y.point_count ||
+        x.shared_edge != y.shared_edge || x.shared_count != y.shared_count ||
         std::memcmp(&x.label, &y.label, sizeof(Point)) != 0) {
       return ::testing::AssertionFailure() << "route " << e << " differs";
     }
@@ -257,6 +284,7 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y))
       return ::testing::AssertionFailure() << "non-finite point";
   }
+  if (auto r = SharedRoutesWellFormed(layout); !r) return r;
   if (auto r = ItemsDoNotOverlap(graph, layout); !r) return r;
   if (auto r = GroupsContainChildren(graph, layout); !r) return r;
   if (auto r = RoutesConnectEndpoints(graph, layout); !r) return r;

@@ -29,6 +29,10 @@ namespace etviz::layout::testing {
 // Bit-for-bit equality.
 ::testing::AssertionResult SameLayout(const Layout& a, const Layout& b);
 
+// Shared route prefixes point at an edge that shares nothing, are at least two points and
+// shorter than the route, and every route's own points lie inside Layout::points.
+::testing::AssertionResult SharedRoutesWellFormed(const Layout& layout);
+
 // All of the above that apply to any input (acyclicity not assumed).
 ::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout);
 

@@ -154,7 +154,7 @@ TEST(ModelShapes, FanOutIntoOneLayerIsDrawnAsSeparateEdges) {
     if (g.edges[e].source != 0 || g.edges[e].target == 1) continue;
     const EdgeRoute& r = layout.edges[e];
     ASSERT_GE(r.point_count, 2u);
-    entry_x.insert(layout.points[r.first_point + r.point_count - 2].x);
+    entry_x.insert(route_point(layout, static_cast<uint32_t>(e), r.point_count - 2).x);
   }
   EXPECT_EQ(entry_x.size(), experts.size()) << "edges into one layer share a trunk";
 }
@@ -196,6 +196,46 @@ TEST(ModelShapes, TrunksRunStraightUnderLayerSweeps) {
     if (g.edges[e].source == shared) most = std::max(most, layout.edges[e].point_count);
   }
   EXPECT_LE(most, 12u) << "the trunk bends at every layer";
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing
+
+namespace etviz::layout::testing {
+namespace {
+
+TEST(ModelShapes, BundledRoutesStoreTheirTrunkOnce) {
+  // A shared input feeding every 5th node of a 300-node chain, with side nodes so layer
+  // sweeps give the trunk bends: every edge drawn along the trunk repeats its points, which
+  // Layout keeps once (per-head LLM 200k: 63 M route points stored per edge, 0.85 M shared).
+  Graph g = chain(300);
+  for (uint32_t v = 0; v < 300; v += 2) {
+    g.nodes.push_back(op());
+    g.edges.push_back({v, static_cast<uint32_t>(g.nodes.size() - 1)});
+  }
+  const auto shared = static_cast<uint32_t>(g.nodes.size());
+  g.nodes.push_back(op());
+  for (uint32_t v = 10; v < 300; v += 5) g.edges.push_back({shared, v});
+  for (const CoordinateStrategy strategy :
+       {CoordinateStrategy::kLayerSweeps, CoordinateStrategy::kBrandesKoepf}) {
+    Options options;
+    options.coordinates = strategy;
+    const Layout layout = compute_layout(g, options);
+    ASSERT_TRUE(IsValidLayout(g, layout));
+    size_t drawn = 0, sharing = 0;
+    for (uint32_t e = 0; e < g.edges.size(); ++e) {
+      const EdgeRoute& r = layout.edges[e];
+      drawn += r.point_count;
+      if (r.shared_edge == kNone) continue;
+      ++sharing;
+      EXPECT_EQ(g.edges[r.shared_edge].source, shared) << "edge " << e << " shares another source";
+    }
+    const size_t fan_out = (300 - 10) / 5;
+    // All but the deepest edge (which stores the trunk) and the first one or two (the input
+    // sits right above its first consumers: no trunk to share).
+    EXPECT_GE(sharing, fan_out - 3) << "edges along the trunk store it again";
+    EXPECT_LT(layout.points.size(), drawn);
+  }
 }
 
 }  // namespace

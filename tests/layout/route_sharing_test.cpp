@@ -27,7 +27,7 @@ std::vector<Point> rounded_route(const Layout& l, uint32_t e) {
   std::vector<Point> out;
   const EdgeRoute& r = l.edges[e];
   for (uint32_t k = 0; k < r.point_count; ++k) {
-    const Point p = l.points[r.first_point + k];
+    const Point p = route_point(l, e, k);
     out.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
   }
   return out;

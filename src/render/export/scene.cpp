@@ -357,7 +357,8 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
     const layout::EdgeRoute& er = L.edges[k];
     if (er.point_count < 2) continue;
     route.clear();
-    for (uint32_t i = 0; i < er.point_count; ++i) route.push_back(pt(L.points[er.first_point + i]));
+    for (uint32_t i = 0; i < er.point_count; ++i)
+      route.push_back(pt(layout::route_point(L, static_cast<uint32_t>(k), i)));
     painter.polyline(route, {pal.edge, 1.1, false});
     if (m.edges[e].structural) continue;
     const layout::Point tip = route.back(), prev = route[route.size() - 2];
