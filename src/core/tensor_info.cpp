@@ -29,7 +29,7 @@ std::string TensorInfo::shape_string() const {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i) s += ", ";
-    s += shape[i].is_symbolic() ? shape[i].symbol : std::to_string(shape[i].size);
+    s += shape[i].is_symbolic() ? shape[i].symbol.str() : std::to_string(shape[i].size);
   }
   return s + "]";
 }

@@ -41,7 +41,7 @@ std::string tensor_shape(const TensorInfo& t) {
   for (size_t i = 0; i < t.shape.size(); ++i) {
     if (i) s += ',';
     const Dim& d = t.shape[i];
-    s += d.symbol.empty() ? std::to_string(d.size) : d.symbol;
+    s += d.symbol.empty() ? std::to_string(d.size) : d.symbol.str();
   }
   return s + ']';
 }
