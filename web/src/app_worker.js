@@ -3,7 +3,8 @@
 // never freezes while a file is read. It is not part of the viewer bundle (web/build.mjs):
 // it runs in the worker's own scope.
 //
-// Messages in:  {type: 'open', id, files: [File]}
+// Messages in:  {type: 'init', wasm: ArrayBuffer}  (the module's wasm, first)
+//               {type: 'open', id, files: [File]}
 // Messages out: {type: 'progress', text}
 //               {type: 'page', id, html, meta, timings}  (meta: how files were paired, warnings)
 //               {type: 'error', id, error}               (the reader's message)
@@ -11,19 +12,14 @@
 
 let modulePromise = null;
 let moduleSpent = false;  // holds memory it cannot give back: start afresh after this open
+let wasmBinary = null;    // the module's wasm, from the page ('init')
 
-// The module carries its wasm as a data: URI and would try fetch() on it first, which the
-// page's policy (connect-src 'none') refuses; without fetch it decodes the URI itself.
+// Compiled from the bytes the page handed over (wasmBinary): the module never fetches its
+// wasm, which the page's policy (connect-src 'none') would refuse.
 function loadModule() {
-  if (!modulePromise) {
-    const savedFetch = self.fetch;
-    try {
-      self.fetch = undefined;
-      modulePromise = createEtvizApp({ onProgress: (text) => self.postMessage({ type: 'progress', text }) });
-    } finally {
-      self.fetch = savedFetch;
-    }
-  }
+  if (!wasmBinary) return Promise.reject(new Error('the page sent no WebAssembly module'));
+  if (!modulePromise)
+    modulePromise = createEtvizApp({ wasmBinary, onProgress: (text) => self.postMessage({ type: 'progress', text }) });
   return modulePromise.then((m) => m.etvizApp);
 }
 
@@ -171,6 +167,7 @@ async function open(msg) {
 
 self.onmessage = (ev) => {
   const msg = ev.data;
+  if (msg.type === 'init') wasmBinary = new Uint8Array(msg.wasm);
   if (msg.type !== 'open') return;
   open(msg).catch((e) => {
     const trap = e instanceof WebAssembly.RuntimeError || /abort|memory/i.test(String(e && e.message));

@@ -49,6 +49,13 @@ async function decodeData(el) {
   throw new Error(`unknown data encoding "${encoding}"`);
 }
 
+// Bytes an element carries as base64 of their gzip (data-encoding="gzip-base64": the app
+// module, src/render/html/html_page.cpp), inflated by the browser.
+export async function gunzipBase64(text) {
+  const stream = new Blob([base64Bytes(text)]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 function base64Bytes(text) {
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text.trim());
   const binary = atob(text.trim());

@@ -135,7 +135,7 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
       nonce, app ? "blob:" : "'none'");
   std::string page;
   page.reserve(reserve + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() +
-               (app ? assets::kAppModuleJs.size() : 0) + 65536);
+               (app ? assets::kAppModuleJs.size() + assets::kAppModuleWasm.size() : 0) + 65536);
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -148,8 +148,9 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
   return page;
 }
 
-// The scripts after the data: the layout module, for an app page the readers' module and the
-// worker's code as inert text (web/src/app.js starts the worker from them), then the viewer.
+// The scripts after the data: the layout module, for an app page the readers' module (its JS
+// glue and wasm, gzipped) and the worker's code as inert text (web/src/app.js starts the worker
+// from them), then the viewer.
 std::string page_scripts(const std::string& nonce, bool app) {
   std::string page;
   if (!assets::kLayoutWasmJs.empty()) {
@@ -158,8 +159,13 @@ std::string page_scripts(const std::string& nonce, bool app) {
     page += "\n</script>\n";
   }
   if (app) {
-    page += "<script type=\"text/plain\" id=\"etviz-app-module\">";
-    page += script_safe(assets::kAppModuleJs);
+    // Base64 of gzip (no '<' to escape); web/src/app.js inflates them before starting the worker.
+    page += "<script type=\"text/plain\" id=\"etviz-app-module\" data-encoding=\"gzip-base64\">";
+    page += assets::kAppModuleJs;
+    page +=
+        "</script>\n<script type=\"text/plain\" id=\"etviz-app-wasm\" "
+        "data-encoding=\"gzip-base64\">";
+    page += assets::kAppModuleWasm;
     page += "</script>\n<script type=\"text/plain\" id=\"etviz-app-worker\">";
     page += script_safe(assets::kAppWorkerJs);
     page += "</script>\n";
