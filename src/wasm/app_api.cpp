@@ -32,6 +32,8 @@ EM_JS(void, etviz_app_report_progress, (const char* text), {
 namespace {
 
 std::string g_result;  // what the last call produced, read by app_api.js
+// The last page's column bytes, one per file (etviz_app_open), read by app_api.js.
+std::vector<std::string> g_columns;
 
 void progress(const std::string& text) {
   etviz_app_report_progress(text.c_str());
@@ -60,6 +62,18 @@ EMSCRIPTEN_KEEPALIVE const char* etviz_app_result_data() {
 
 EMSCRIPTEN_KEEPALIVE size_t etviz_app_result_size() {
   return g_result.size();
+}
+
+EMSCRIPTEN_KEEPALIVE size_t etviz_app_columns_count() {
+  return g_columns.size();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* etviz_app_columns_data(size_t k) {
+  return g_columns[k].data();
+}
+
+EMSCRIPTEN_KEEPALIVE size_t etviz_app_columns_size(size_t k) {
+  return g_columns[k].size();
 }
 
 // The deflated members of the zip at `path` the readers may ask for, as JSON
@@ -180,18 +194,22 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_unregister_memory_file(const char* path) {
   etviz::unregister_memory_file(path);
 }
 
-// Forgets the members handed in (the worker removes the files too).
+// Forgets the members handed in and the last page's columns (the worker removes the files too).
 EMSCRIPTEN_KEEPALIVE void etviz_app_forget() {
   etviz::torch_export::clear_inflated_members();
+  g_columns.clear();
 }
 
 // Opens the newline-separated paths as one page. 0: the result is one line of JSON
 // {"notes": [...], "warnings": [...]} (how files were paired, what the readers noticed), a
-// newline, then the page's HTML (its data elements are what the viewer reads). 1: the result
-// is the error, naming the file.
+// newline, then the page's HTML (its data elements are what the viewer reads), and each
+// file's column bytes are in etviz_app_columns_*: the page takes them as bytes, not as text
+// it would parse (numbers as JSON text cost this module twice what the rest of the page
+// data costs). 1: the result is the error, naming the file.
 EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths) {
   etviz::session::PageRequest request;
-  request.compress = false;  // no zlib here; the JSON goes to the page in memory anyway
+  g_columns.clear();
+  request.column_bytes = &g_columns;  // no zlib here: the columns as they are
   request.progress = &progress;
   auto page = etviz::session::page_from_files(lines(paths), request);
   if (!page) return fail(page.error());

@@ -4,7 +4,8 @@
 //   const app = (await createEtvizApp()).etvizApp;
 //   app.writeFile('/in/1/model.pte', bytes);
 //   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
-//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html} or {ok: false, error}
+//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html, columns} or {ok: false, error}
+//                                             // columns: each file's column bytes (a copy)
 //   const i = app.info(path, dataPaths);       // {ok, text} or {ok: false, error}
 Module['etvizApp'] = (function () {
   const encoder = new TextEncoder();
@@ -73,7 +74,12 @@ Module['etvizApp'] = (function () {
       const text = result();
       if (rc !== 0) return { ok: false, error: text };
       const cut = text.indexOf('\n');
-      return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1) };
+      const columns = [];
+      for (let k = 0; k < _etviz_app_columns_count(); k++) {
+        const ptr = _etviz_app_columns_data(k);
+        columns.push(HEAPU8.slice(ptr, ptr + _etviz_app_columns_size(k)));
+      }
+      return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1), columns };
     },
     info(path, dataPaths) {
       const rc = withStrings([path, (dataPaths || []).join('\n')], (p, d) => _etviz_app_info(p, d));

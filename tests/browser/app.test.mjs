@@ -77,20 +77,13 @@ async function waitShown(page) {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
 }
 
-// Every JSON data element of the page. The app's WebAssembly writer has no zlib, so its page
-// data is plain JSON; the CLI pages it is compared with are written with --no-compress, so
-// both are the same writer's JSON text (the column encoding is checked against that JSON in
+// Every data element of the page, decoded as the viewer decodes it (window.etvizTest.pageData:
+// typed arrays as plain arrays). The app's WebAssembly writer has no zlib: its page takes the
+// column bytes as they are from its worker (columns-raw); the CLI pages it is compared with
+// are written with --no-compress, the same writer's JSON, so the two encodings of one writer
+// must decode to the same values (the gzip column encoding is checked against JSON in
 // tests/viewer, PageData.ColumnsDecodeToTheJsonEncoding, and in browser_scale).
-async function pageData(page) {
-  return page.evaluate(() => {
-    const out = {};
-    for (const el of document.querySelectorAll('script[type="application/json"][id^="etviz-"]')) {
-      if (el.dataset.encoding && el.dataset.encoding !== 'json') throw new Error(`${el.id}: ${el.dataset.encoding} data, not JSON`);
-      out[el.id] = JSON.parse(el.textContent);
-    }
-    return out;
-  });
-}
+const pageData = (page) => page.evaluate(() => window.etvizTest.pageData());
 
 const viewerFacts = (page) => page.evaluate(() => ({ files: window.etvizTest.files(), graphs: window.etvizTest.graphs() }));
 
@@ -161,6 +154,8 @@ test('every kind of corpus file opens through the file chooser as the CLI shows 
       await waitShown(page);
       const ms = Date.now() - t0;
       await assertSameAsCli(page, cli);
+      assert.equal(await page.evaluate(() => document.getElementById('etviz-data').dataset.encoding), 'columns-raw',
+        'the app\'s page data comes as column bytes from its worker, not as JSON text');
       const timings = await page.evaluate(() => window.etvizAppTimings || null);
       console.log(`# ${kind}: ${path.basename(files[0])} opened in ${ms} ms ${JSON.stringify(timings)}`);
       await page.screenshot({ path: path.join(OUT, `app_${kind}.png`) });

@@ -225,12 +225,13 @@ class PageApp {
   // or the new files carry a profile (which belongs to the page's first file); otherwise the
   // new files join the file selector, as `etviz A B -o page.html` shows several files.
   showPage(elements, meta) {
-    const incoming = elements.map(({ id, encoding, text }) => {
+    const incoming = elements.map(({ id, encoding, text, columns }) => {
       const el = document.createElement('script');
       el.type = 'application/json';
       el.id = id;
       if (encoding) el.dataset.encoding = encoding;
       el.textContent = text;
+      if (columns) el.etvizColumns = columns;  // columns-raw: the bytes (web/src/data.js)
       return el;
     });
     const existing = Array.from(document.querySelectorAll('script[type="application/json"][id^="etviz-"]'));

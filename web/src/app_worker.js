@@ -6,7 +6,9 @@
 // Messages in:  {type: 'init', wasm: ArrayBuffer}  (the module's wasm, first)
 //               {type: 'open', id, files: [File]}
 // Messages out: {type: 'progress', text}
-//               {type: 'page', id, html, meta, timings}  (meta: how files were paired, warnings)
+//               {type: 'page', id, elements, meta, timings}  (meta: how files were paired,
+//                 warnings; elements: the page's data elements, a columns-raw one with its
+//                 column bytes, transferred)
 //               {type: 'error', id, error}               (the reader's message)
 'use strict';
 
@@ -152,8 +154,13 @@ async function open(msg) {
       self.postMessage({ type: 'error', id: msg.id, error: r.error });
       return;
     }
-    self.postMessage({ type: 'page', id: msg.id, elements: dataElements(r.html), meta: r.meta,
-      timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2 } });
+    // Each file's column bytes go with its data element (columns-raw, in file order), moved
+    // to the page rather than copied.
+    const elements = dataElements(r.html);
+    let next = 0;
+    for (const el of elements) if (el.encoding === 'columns-raw') el.columns = r.columns[next++];
+    self.postMessage({ type: 'page', id: msg.id, elements, meta: r.meta,
+      timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2 } }, r.columns.map((c) => c.buffer));
   } finally {
     app.forget();
     for (const p of inMemory) app.unregisterMemoryFile(p);

@@ -231,9 +231,16 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     const std::string id = k == 0 ? "etviz-data" : fmt::format("etviz-data-{}", k + 1);
     const EncodedPageData& data = files[k].data;
     page += "\n<script type=\"application/json\" id=\"" + id + "\" data-encoding=\"" +
-            (data.compressed.empty() ? "json" : "columns") + "\">";
+            (data.compressed.empty() ? "json"
+             : data.raw_columns      ? "columns-raw"
+                                     : "columns") +
+            "\">";
     page += data.head;
     page += "</script>\n";
+    if (data.raw_columns && options.column_bytes) {
+      options.column_bytes->push_back(std::move(files[k].data.compressed));
+      continue;
+    }
     const std::string_view z = data.compressed;
     for (size_t off = 0; off < z.size(); off += kPagePartBytes) {
       page += "<script type=\"application/octet-stream\" data-part-of=\"" + id + "\">";
