@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "analysis/summary.h"
 #include "core/mapped_file.h"
+#include "formats/executorch/flat_tensor_reader.h"
 #include "formats/executorch/program_header.h"
 #include "formats/flatbuffer_verify.h"
 #include "formats/open_document.h"
@@ -116,19 +118,31 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_provide_member(const char* path, const char*
       path, name, std::string(reinterpret_cast<const char*>(data), size), error ? error : "");
 }
 
-// What of a large program the page must read (docs/app.md). `file` is memory the size of the
-// file (`file_size`) of which the first `have` bytes are read. Either {"prefix": N} (read the
-// first N bytes, the header and the flatbuffer, and ask again) or {"ranges": [[offset, size],
-// ...]}: the segments a view reads (delegate payloads), never the weights (the constant
-// segment, named data, mutable data), which stay unread and zero. {"error": ...} when the
-// bytes are no such program; the worker then reads the file whole and the reader says what
-// is wrong.
-EMSCRIPTEN_KEEPALIVE int etviz_app_program_ranges(const uint8_t* file, double have,
+// What of a large program or .ptd the page must read (docs/app.md). `file` is memory the
+// size of the file (`file_size`) of which the first `have` bytes are read. Either
+// {"prefix": N} (read the first N bytes, the header and the flatbuffer, and ask again) or
+// {"ranges": [[offset, size], ...]}: the segments a view reads (a program's delegate
+// payloads), never the weights (the constant segment, named data, mutable data; a .ptd's
+// segment data), which stay unread and zero. {"error": ...} when the bytes are neither; the
+// worker then reads the file whole and the reader says what is wrong.
+EMSCRIPTEN_KEEPALIVE int etviz_app_partial_ranges(const uint8_t* file, double have,
                                                   double file_size) {
   namespace et = etviz::executorch;
   const std::span<const uint8_t> whole(file, static_cast<size_t>(file_size));
-  auto header = et::read_program_header(whole);
   nlohmann::json out;
+  if (have >= 8 && std::memcmp(file + 4, "FT01", 4) == 0) {
+    // Weights (.ptd): its header and flatbuffer say everything the page shows.
+    auto ft = et::read_flat_tensor_header(whole);
+    if (!ft)
+      out["error"] = ft.error().message();
+    else if (have < static_cast<double>(ft->flatbuffer_offset + ft->flatbuffer_size))
+      out["prefix"] = ft->flatbuffer_offset + ft->flatbuffer_size;
+    else
+      out["ranges"] = nlohmann::json::array();
+    g_result = out.dump();
+    return 0;
+  }
+  auto header = et::read_program_header(whole);
   if (!header || !header->extended) {
     out["error"] = header ? "no extended header" : header.error().message();
   } else if (have < static_cast<double>(header->extended->program_size)) {

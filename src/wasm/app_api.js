@@ -27,8 +27,8 @@ Module['etvizApp'] = (function () {
     }
   }
   function result() {
-    const ptr = _etviz_app_result_data();
-    const size = _etviz_app_result_size();
+    const ptr = _etviz_app_result_data() >>> 0;
+    const size = _etviz_app_result_size() >>> 0;
     return decoder.decode(HEAPU8.subarray(ptr, ptr + size));
   }
   return {
@@ -54,9 +54,10 @@ Module['etvizApp'] = (function () {
       }
     },
     forget() { _etviz_app_forget(); },
-    // A large program read in part (docs/app.md): what to read of it, given bytes read so far.
-    programRanges(ptr, have, fileSize) {
-      _etviz_app_program_ranges(ptr, have, fileSize);
+    // A large program or .ptd read in part (docs/app.md): what to read of it, given the bytes
+    // read so far.
+    partialRanges(ptr, have, fileSize) {
+      _etviz_app_partial_ranges(ptr, have, fileSize);
       return JSON.parse(result());
     },
     // Memory for a whole file, of which only some ranges will be written (the rest stays
@@ -76,8 +77,9 @@ Module['etvizApp'] = (function () {
       const cut = text.indexOf('\n');
       const columns = [];
       for (let k = 0; k < _etviz_app_columns_count(); k++) {
-        const ptr = _etviz_app_columns_data(k);
-        columns.push(HEAPU8.slice(ptr, ptr + _etviz_app_columns_size(k)));
+        // Unsigned: past 2 GiB (a large file's memory, etviz_app_reserve) pointers are negative.
+        const ptr = _etviz_app_columns_data(k) >>> 0;
+        columns.push(HEAPU8.slice(ptr, ptr + (_etviz_app_columns_size(k) >>> 0)));
       }
       return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1), columns };
     },
