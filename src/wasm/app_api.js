@@ -63,6 +63,9 @@ Module['etvizApp'] = (function () {
     // Memory for a whole file, of which only some ranges will be written (the rest stays
     // untouched pages); 0 when the module cannot grow that far. Never given back.
     reserve(size) { return _etviz_app_reserve(size) >>> 0; },
+    // Heap memory for a file read whole (0 when there is none); free() after the open.
+    alloc(size) { return _malloc(Math.max(size, 1)) >>> 0; },
+    free(ptr) { _free(ptr); },
     put(ptr, bytes) { HEAPU8.set(bytes, ptr); },
     registerMemoryFile(path, ptr, size) {
       withStrings([path], (p) => _etviz_app_register_memory_file(p, ptr, size));

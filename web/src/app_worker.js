@@ -120,6 +120,7 @@ async function open(msg) {
   const inMemory = [];
   const taken = new Set();
   const reader = new FileReaderSync();
+  const allocated = [];  // module memory holding files read whole, freed after the open
   let bytesRead = 0;  // of the files, for the page's timings (tests check what was read)
   const count = (n) => { bytesRead += n; };
   try {
@@ -141,6 +142,16 @@ async function open(msg) {
       self.postMessage({ type: 'progress', text: `Reading ${file.name} (${mib(file.size)})…` });
       const bytes = new Uint8Array(reader.readAsArrayBuffer(file));
       count(bytes.length);
+      // Straight into module memory, registered as the file (as large programs are): no copy
+      // into Emscripten's file system and none by its mmap when the reader opens it.
+      const ptr = app.alloc(bytes.length);
+      if (ptr) {
+        allocated.push(ptr);
+        app.put(ptr, bytes);
+        app.registerMemoryFile(path, ptr, bytes.length);
+        inMemory.push(path);
+        return;
+      }
       app.writeFile(`${dir}/${path}`, bytes);
     });
     const t1 = performance.now();
@@ -177,6 +188,7 @@ async function open(msg) {
   } finally {
     app.forget();
     for (const p of inMemory) app.unregisterMemoryFile(p);
+    for (const ptr of allocated) app.free(ptr);
     if (moduleSpent) {
       modulePromise = null;
       moduleSpent = false;
