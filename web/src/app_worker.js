@@ -64,9 +64,8 @@ function dataElements(html) {
 }
 
 let openCount = 0;
-// Files are read whole into the module's file system for now; past this the browser's
-// ArrayBuffer and the module's 4 GiB memory run out (docs/app.md, "What is left": reading the
-// flatbuffer only, through File.slice).
+// Other files are read whole into module memory; past this the browser's ArrayBuffer and the
+// module's 4 GiB memory run out (docs/app.md, "What is left": .bpte and .pt2 read in part).
 const MAX_FILE_BYTES = 1536 * 1048576;
 // Programs and weights (.ptd) from this size on are read in part: the header and flatbuffer,
 // then the segments a view reads (a program's delegate payloads), never the weights; up to
