@@ -69,6 +69,7 @@ Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest
   page.file_size = files.front().file_size;
   page.allow_compression = request.compress;
   page.app = request.app;
+  page.column_bytes = request.column_bytes;
   page.progress = request.progress;
 
   std::unique_ptr<ProfileOverlaySession> profile;

@@ -26,6 +26,8 @@ struct PageRequest {
   std::string node_data;
   bool compress = true;
   bool app = false;  // an app page: carries the WebAssembly readers (docs/app.md)
+  // The app's worker: each file's uncompressed column bytes (PageOptions::column_bytes).
+  std::vector<std::string>* column_bytes = nullptr;
   void (*progress)(const std::string&) = nullptr;
   std::vector<std::string> warnings;  // filled: profile join warnings, to show the user
 };

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "analysis/summary.h"
 #include "core/mapped_file.h"
+#include "formats/executorch/flat_tensor_reader.h"
 #include "formats/executorch/program_header.h"
 #include "formats/flatbuffer_verify.h"
 #include "formats/open_document.h"
@@ -32,6 +34,8 @@ EM_JS(void, etviz_app_report_progress, (const char* text), {
 namespace {
 
 std::string g_result;  // what the last call produced, read by app_api.js
+// The last page's column bytes, one per file (etviz_app_open), read by app_api.js.
+std::vector<std::string> g_columns;
 
 void progress(const std::string& text) {
   etviz_app_report_progress(text.c_str());
@@ -60,6 +64,18 @@ EMSCRIPTEN_KEEPALIVE const char* etviz_app_result_data() {
 
 EMSCRIPTEN_KEEPALIVE size_t etviz_app_result_size() {
   return g_result.size();
+}
+
+EMSCRIPTEN_KEEPALIVE size_t etviz_app_columns_count() {
+  return g_columns.size();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* etviz_app_columns_data(size_t k) {
+  return g_columns[k].data();
+}
+
+EMSCRIPTEN_KEEPALIVE size_t etviz_app_columns_size(size_t k) {
+  return g_columns[k].size();
 }
 
 // The deflated members of the zip at `path` the readers may ask for, as JSON
@@ -102,19 +118,31 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_provide_member(const char* path, const char*
       path, name, std::string(reinterpret_cast<const char*>(data), size), error ? error : "");
 }
 
-// What of a large program the page must read (docs/app.md). `file` is memory the size of the
-// file (`file_size`) of which the first `have` bytes are read. Either {"prefix": N} (read the
-// first N bytes, the header and the flatbuffer, and ask again) or {"ranges": [[offset, size],
-// ...]}: the segments a view reads (delegate payloads), never the weights (the constant
-// segment, named data, mutable data), which stay unread and zero. {"error": ...} when the
-// bytes are no such program; the worker then reads the file whole and the reader says what
-// is wrong.
-EMSCRIPTEN_KEEPALIVE int etviz_app_program_ranges(const uint8_t* file, double have,
+// What of a large program or .ptd the page must read (docs/app.md). `file` is memory the
+// size of the file (`file_size`) of which the first `have` bytes are read. Either
+// {"prefix": N} (read the first N bytes, the header and the flatbuffer, and ask again) or
+// {"ranges": [[offset, size], ...]}: the segments a view reads (a program's delegate
+// payloads), never the weights (the constant segment, named data, mutable data; a .ptd's
+// segment data), which stay unread and zero. {"error": ...} when the bytes are neither; the
+// worker then reads the file whole and the reader says what is wrong.
+EMSCRIPTEN_KEEPALIVE int etviz_app_partial_ranges(const uint8_t* file, double have,
                                                   double file_size) {
   namespace et = etviz::executorch;
   const std::span<const uint8_t> whole(file, static_cast<size_t>(file_size));
-  auto header = et::read_program_header(whole);
   nlohmann::json out;
+  if (have >= 8 && std::memcmp(file + 4, "FT01", 4) == 0) {
+    // Weights (.ptd): its header and flatbuffer say everything the page shows.
+    auto ft = et::read_flat_tensor_header(whole);
+    if (!ft)
+      out["error"] = ft.error().message();
+    else if (have < static_cast<double>(ft->flatbuffer_offset + ft->flatbuffer_size))
+      out["prefix"] = ft->flatbuffer_offset + ft->flatbuffer_size;
+    else
+      out["ranges"] = nlohmann::json::array();
+    g_result = out.dump();
+    return 0;
+  }
+  auto header = et::read_program_header(whole);
   if (!header || !header->extended) {
     out["error"] = header ? "no extended header" : header.error().message();
   } else if (have < static_cast<double>(header->extended->program_size)) {
@@ -180,18 +208,22 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_unregister_memory_file(const char* path) {
   etviz::unregister_memory_file(path);
 }
 
-// Forgets the members handed in (the worker removes the files too).
+// Forgets the members handed in and the last page's columns (the worker removes the files too).
 EMSCRIPTEN_KEEPALIVE void etviz_app_forget() {
   etviz::torch_export::clear_inflated_members();
+  g_columns.clear();
 }
 
 // Opens the newline-separated paths as one page. 0: the result is one line of JSON
 // {"notes": [...], "warnings": [...]} (how files were paired, what the readers noticed), a
-// newline, then the page's HTML (its data elements are what the viewer reads). 1: the result
-// is the error, naming the file.
+// newline, then the page's HTML (its data elements are what the viewer reads), and each
+// file's column bytes are in etviz_app_columns_*: the page takes them as bytes, not as text
+// it would parse (numbers as JSON text cost this module twice what the rest of the page
+// data costs). 1: the result is the error, naming the file.
 EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths) {
   etviz::session::PageRequest request;
-  request.compress = false;  // no zlib here; the JSON goes to the page in memory anyway
+  g_columns.clear();
+  request.column_bytes = &g_columns;  // no zlib here: the columns as they are
   request.progress = &progress;
   auto page = etviz::session::page_from_files(lines(paths), request);
   if (!page) return fail(page.error());

@@ -4,7 +4,8 @@
 //   const app = (await createEtvizApp()).etvizApp;
 //   app.writeFile('/in/1/model.pte', bytes);
 //   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
-//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html} or {ok: false, error}
+//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html, columns} or {ok: false, error}
+//                                             // columns: each file's column bytes (a copy)
 //   const i = app.info(path, dataPaths);       // {ok, text} or {ok: false, error}
 Module['etvizApp'] = (function () {
   const encoder = new TextEncoder();
@@ -26,8 +27,8 @@ Module['etvizApp'] = (function () {
     }
   }
   function result() {
-    const ptr = _etviz_app_result_data();
-    const size = _etviz_app_result_size();
+    const ptr = _etviz_app_result_data() >>> 0;
+    const size = _etviz_app_result_size() >>> 0;
     return decoder.decode(HEAPU8.subarray(ptr, ptr + size));
   }
   return {
@@ -53,14 +54,18 @@ Module['etvizApp'] = (function () {
       }
     },
     forget() { _etviz_app_forget(); },
-    // A large program read in part (docs/app.md): what to read of it, given bytes read so far.
-    programRanges(ptr, have, fileSize) {
-      _etviz_app_program_ranges(ptr, have, fileSize);
+    // A large program or .ptd read in part (docs/app.md): what to read of it, given the bytes
+    // read so far.
+    partialRanges(ptr, have, fileSize) {
+      _etviz_app_partial_ranges(ptr, have, fileSize);
       return JSON.parse(result());
     },
     // Memory for a whole file, of which only some ranges will be written (the rest stays
     // untouched pages); 0 when the module cannot grow that far. Never given back.
     reserve(size) { return _etviz_app_reserve(size) >>> 0; },
+    // Heap memory for a file read whole (0 when there is none); free() after the open.
+    alloc(size) { return _malloc(Math.max(size, 1)) >>> 0; },
+    free(ptr) { _free(ptr); },
     put(ptr, bytes) { HEAPU8.set(bytes, ptr); },
     registerMemoryFile(path, ptr, size) {
       withStrings([path], (p) => _etviz_app_register_memory_file(p, ptr, size));
@@ -73,7 +78,13 @@ Module['etvizApp'] = (function () {
       const text = result();
       if (rc !== 0) return { ok: false, error: text };
       const cut = text.indexOf('\n');
-      return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1) };
+      const columns = [];
+      for (let k = 0; k < _etviz_app_columns_count(); k++) {
+        // Unsigned: past 2 GiB (a large file's memory, etviz_app_reserve) pointers are negative.
+        const ptr = _etviz_app_columns_data(k) >>> 0;
+        columns.push(HEAPU8.slice(ptr, ptr + (_etviz_app_columns_size(k) >>> 0)));
+      }
+      return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1), columns };
     },
     info(path, dataPaths) {
       const rc = withStrings([path, (dataPaths || []).join('\n')], (p, d) => _etviz_app_info(p, d));

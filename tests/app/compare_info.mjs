@@ -1,6 +1,6 @@
 // Native and WebAssembly readers give identical documents (docs/app.md): for every file of the
 // corpus, `etviz info --json FILE` from the native binary and from the app's WebAssembly module
-// (build/app-wasm/etviz_app.js, run by node) are the same text, or fail with the same message.
+// (build/app-wasm/etviz_app.js and .wasm, run by node) are the same text, or fail with the same message.
 // Programs with external weights are compared with their .ptd (--data); zip archives are also
 // compared re-zipped with deflate, the members inflated outside the module as the page does.
 import { test } from 'node:test';
@@ -25,8 +25,11 @@ function native(file, data = []) {
 let app;
 async function wasm() {
   if (!app) {
+    // Given the wasm's bytes, as the page's worker is (web/src/app_worker.js): the module
+    // then never fetches it.
     const createEtvizApp = require(APP_JS);
-    app = (await createEtvizApp()).etvizApp;
+    const wasmBinary = fs.readFileSync(APP_JS.replace(/\.js$/, '.wasm'));
+    app = (await createEtvizApp({ wasmBinary })).etvizApp;
   }
   return app;
 }

@@ -7,6 +7,8 @@
 // is fetched: the worker comes from a blob: URL (CSP worker-src blob:), the files are read
 // from the user's disk through File objects.
 
+import { gunzipBase64 } from './data.js';
+
 const $ = (id) => document.getElementById(id);
 
 export function startApp(startViewer) {
@@ -152,14 +154,19 @@ class PageApp {
   }
 
   // ---- the worker ------------------------------------------------------------------------
-  ensureWorker() {
+  // The module's JS glue and wasm are gzipped in the page (data-encoding="gzip-base64"): the
+  // glue becomes the worker's script with the worker's code, the wasm's bytes go to the worker,
+  // which compiles them itself (nothing is fetched).
+  async ensureWorker() {
     if (this.worker) return this.worker;
-    const module = $('etviz-app-module').textContent;
+    const glue = $('etviz-app-module').textContent;
     const code = $('etviz-app-worker').textContent;
-    if (!module.trim()) throw new Error('this page was written by an etviz build without the WebAssembly readers');
+    if (!glue.trim()) throw new Error('this page was written by an etviz build without the WebAssembly readers');
+    const [module, wasm] = await Promise.all([gunzipBase64(glue), gunzipBase64($('etviz-app-wasm').textContent)]);
     const url = URL.createObjectURL(new Blob([module, '\n', code], { type: 'text/javascript' }));
     this.worker = new Worker(url);
     URL.revokeObjectURL(url);
+    this.worker.postMessage({ type: 'init', wasm: wasm.buffer }, [wasm.buffer]);
     this.worker.addEventListener('message', (ev) => this.onWorkerMessage(ev.data));
     this.worker.addEventListener('error', (ev) => {
       ev.preventDefault();
@@ -169,16 +176,9 @@ class PageApp {
     return this.worker;
   }
 
-  open(files) {
+  async open(files) {
     if (this.busy) {
       this.showError('Still opening the previous files; drop these again when it is done.');
-      return;
-    }
-    let worker;
-    try {
-      worker = this.ensureWorker();
-    } catch (e) {
-      this.showError(e.message);
       return;
     }
     this.busy = true;
@@ -186,6 +186,15 @@ class PageApp {
     $('app-error').hidden = true;
     document.body.dataset.appState = 'busy';
     this.progress(`Opening ${files.map((f) => f.name).join(', ')}…`);
+    let worker;
+    try {
+      worker = await this.ensureWorker();
+    } catch (e) {
+      this.finish();
+      document.body.dataset.appState = 'error';
+      this.showError(e.message);
+      return;
+    }
     worker.postMessage({ type: 'open', id: ++this.requests, files });
   }
 
@@ -216,12 +225,13 @@ class PageApp {
   // or the new files carry a profile (which belongs to the page's first file); otherwise the
   // new files join the file selector, as `etviz A B -o page.html` shows several files.
   showPage(elements, meta) {
-    const incoming = elements.map(({ id, encoding, text }) => {
+    const incoming = elements.map(({ id, encoding, text, columns }) => {
       const el = document.createElement('script');
       el.type = 'application/json';
       el.id = id;
       if (encoding) el.dataset.encoding = encoding;
       el.textContent = text;
+      if (columns) el.etvizColumns = columns;  // columns-raw: the bytes (web/src/data.js)
       return el;
     });
     const existing = Array.from(document.querySelectorAll('script[type="application/json"][id^="etviz-"]'));

@@ -3,27 +3,26 @@
 // never freezes while a file is read. It is not part of the viewer bundle (web/build.mjs):
 // it runs in the worker's own scope.
 //
-// Messages in:  {type: 'open', id, files: [File]}
+// Messages in:  {type: 'init', wasm: ArrayBuffer}  (the module's wasm, first)
+//               {type: 'open', id, files: [File]}
 // Messages out: {type: 'progress', text}
-//               {type: 'page', id, html, meta, timings}  (meta: how files were paired, warnings)
+//               {type: 'page', id, elements, meta, timings}  (timings: ms per step and the
+//                 bytes read of the files; meta: how files were paired,
+//                 warnings; elements: the page's data elements, a columns-raw one with its
+//                 column bytes, transferred)
 //               {type: 'error', id, error}               (the reader's message)
 'use strict';
 
 let modulePromise = null;
 let moduleSpent = false;  // holds memory it cannot give back: start afresh after this open
+let wasmBinary = null;    // the module's wasm, from the page ('init')
 
-// The module carries its wasm as a data: URI and would try fetch() on it first, which the
-// page's policy (connect-src 'none') refuses; without fetch it decodes the URI itself.
+// Compiled from the bytes the page handed over (wasmBinary): the module never fetches its
+// wasm, which the page's policy (connect-src 'none') would refuse.
 function loadModule() {
-  if (!modulePromise) {
-    const savedFetch = self.fetch;
-    try {
-      self.fetch = undefined;
-      modulePromise = createEtvizApp({ onProgress: (text) => self.postMessage({ type: 'progress', text }) });
-    } finally {
-      self.fetch = savedFetch;
-    }
-  }
+  if (!wasmBinary) return Promise.reject(new Error('the page sent no WebAssembly module'));
+  if (!modulePromise)
+    modulePromise = createEtvizApp({ wasmBinary, onProgress: (text) => self.postMessage({ type: 'progress', text }) });
   return modulePromise.then((m) => m.etvizApp);
 }
 
@@ -65,22 +64,28 @@ function dataElements(html) {
 }
 
 let openCount = 0;
-// Files are read whole into the module's file system for now; past this the browser's
-// ArrayBuffer and the module's 4 GiB memory run out (docs/app.md, "What is left": reading the
-// flatbuffer only, through File.slice).
+// Other files are read whole into module memory; past this the browser's ArrayBuffer and the
+// module's 4 GiB memory run out (docs/app.md, "What is left": .bpte and .pt2 read in part).
 const MAX_FILE_BYTES = 1536 * 1048576;
-// Programs from this size on are read in part: the header and flatbuffer, then the segments a
-// view reads (delegate payloads), never the weights; up to what the module's memory can hold.
+// Programs and weights (.ptd) from this size on are read in part: the header and flatbuffer,
+// then the segments a view reads (a program's delegate payloads), never the weights; up to
+// what the module's memory can hold.
 const PARTIAL_FROM_BYTES = 64 * 1048576;
 const MAX_PARTIAL_BYTES = 3 * 1024 * 1048576;
 
-// Reads a large program's header, flatbuffer and non-weight segments into module memory the
-// size of the file, registered under `path`; false when the file is no such program (it is
-// then read whole, and the reader says what it is).
-function readProgramInPart(app, reader, file, path) {
-  const slice = (a, b) => new Uint8Array(reader.readAsArrayBuffer(file.slice(a, b)));
+// Reads a large program's (or .ptd's) header, flatbuffer and non-weight segments into module
+// memory the size of the file, registered under `path`; false when the file is neither (it is
+// then read whole, and the reader says what it is). `count(n)`: bytes read.
+function readInPart(app, reader, file, path, count) {
+  const slice = (a, b) => {
+    const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(a, b)));
+    count(bytes.length);
+    return bytes;
+  };
   const magic = slice(0, 8);
-  if (magic.length < 8 || magic[4] !== 0x45 || magic[5] !== 0x54) return false;  // "ET"
+  const program = magic.length === 8 && magic[4] === 0x45 && magic[5] === 0x54;  // "ET.."
+  const weights = magic.length === 8 && String.fromCharCode(...magic.subarray(4, 8)) === 'FT01';
+  if (!program && !weights) return false;
   if (file.size > MAX_PARTIAL_BYTES)
     throw new Error(`${file.name}: ${mib(file.size)}; the page holds programs up to ${mib(MAX_PARTIAL_BYTES)}`);
   // Memory the size of the file: the parts not read are pages never touched. It is never
@@ -91,11 +96,11 @@ function readProgramInPart(app, reader, file, path) {
   {
     let have = Math.min(4096, file.size);
     app.put(ptr, slice(0, have));
-    let plan = app.programRanges(ptr, have, file.size);
+    let plan = app.partialRanges(ptr, have, file.size);
     if (plan.prefix) {
       app.put(ptr + have, slice(have, plan.prefix));
       have = plan.prefix;
-      plan = app.programRanges(ptr, have, file.size);
+      plan = app.partialRanges(ptr, have, file.size);
     }
     if (!plan.ranges) return false;
     for (const [offset, size] of plan.ranges) app.put(ptr + offset, slice(offset, offset + size));
@@ -114,6 +119,9 @@ async function open(msg) {
   const inMemory = [];
   const taken = new Set();
   const reader = new FileReaderSync();
+  const allocated = [];  // module memory holding files read whole, freed after the open
+  let bytesRead = 0;  // of the files, for the page's timings (tests check what was read)
+  const count = (n) => { bytesRead += n; };
   try {
     msg.files.forEach((file, k) => {
       // Two dropped files may share a name (from different folders): keep both.
@@ -121,8 +129,8 @@ async function open(msg) {
       taken.add(file.name);
       paths.push(path);
       if (file.size >= PARTIAL_FROM_BYTES) {
-        self.postMessage({ type: 'progress', text: `Reading the program in ${file.name} (${mib(file.size)}; not its weights)…` });
-        if (readProgramInPart(app, reader, file, path)) {
+        self.postMessage({ type: 'progress', text: `Reading ${file.name} in part (${mib(file.size)}; not its weights)…` });
+        if (readInPart(app, reader, file, path, count)) {
           inMemory.push(path);
           return;
         }
@@ -131,7 +139,19 @@ async function open(msg) {
         throw new Error(`${file.name}: ${mib(file.size)}; the page reads files up to ${mib(MAX_FILE_BYTES)} ` +
           'for now (larger programs: etviz FILE -o page.html on the command line)');
       self.postMessage({ type: 'progress', text: `Reading ${file.name} (${mib(file.size)})…` });
-      app.writeFile(`${dir}/${path}`, new Uint8Array(reader.readAsArrayBuffer(file)));
+      const bytes = new Uint8Array(reader.readAsArrayBuffer(file));
+      count(bytes.length);
+      // Straight into module memory, registered as the file (as large programs are): no copy
+      // into Emscripten's file system and none by its mmap when the reader opens it.
+      const ptr = app.alloc(bytes.length);
+      if (ptr) {
+        allocated.push(ptr);
+        app.put(ptr, bytes);
+        app.registerMemoryFile(path, ptr, bytes.length);
+        inMemory.push(path);
+        return;
+      }
+      app.writeFile(`${dir}/${path}`, bytes);
     });
     const t1 = performance.now();
     app.chdir(dir);
@@ -142,6 +162,7 @@ async function open(msg) {
         let error = '';
         try {
           bytes = await inflate(msg.files[k], member);
+          count(member.compressed);
         } catch (e) {
           error = `the deflate stream is corrupt (${e.message || e})`;
         }
@@ -156,11 +177,17 @@ async function open(msg) {
       self.postMessage({ type: 'error', id: msg.id, error: r.error });
       return;
     }
-    self.postMessage({ type: 'page', id: msg.id, elements: dataElements(r.html), meta: r.meta,
-      timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2 } });
+    // Each file's column bytes go with its data element (columns-raw, in file order), moved
+    // to the page rather than copied.
+    const elements = dataElements(r.html);
+    let next = 0;
+    for (const el of elements) if (el.encoding === 'columns-raw') el.columns = r.columns[next++];
+    self.postMessage({ type: 'page', id: msg.id, elements, meta: r.meta,
+      timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2, bytesRead } }, r.columns.map((c) => c.buffer));
   } finally {
     app.forget();
     for (const p of inMemory) app.unregisterMemoryFile(p);
+    for (const ptr of allocated) app.free(ptr);
     if (moduleSpent) {
       modulePromise = null;
       moduleSpent = false;
@@ -171,6 +198,7 @@ async function open(msg) {
 
 self.onmessage = (ev) => {
   const msg = ev.data;
+  if (msg.type === 'init') wasmBinary = new Uint8Array(msg.wasm);
   if (msg.type !== 'open') return;
   open(msg).catch((e) => {
     const trap = e instanceof WebAssembly.RuntimeError || /abort|memory/i.test(String(e && e.message));

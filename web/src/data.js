@@ -32,10 +32,12 @@ export async function readEmbeddedData(doc) {
   return (await readEmbeddedFiles(doc))[0];
 }
 
-async function decodeData(el) {
+export async function decodeData(el) {
   const encoding = el.dataset.encoding || 'json';
   if (encoding === 'json') return JSON.parse(el.textContent);
-  if (encoding === 'columns') {
+  // The app's page (web/src/app.js): column bytes as they are, from its worker, on the element.
+  if (encoding === 'columns-raw' && el.etvizColumns) return decodeColumns(JSON.parse(el.textContent), [() => el.etvizColumns], false);
+  if (encoding === 'columns' || encoding === 'columns-raw') {
     const parts = Array.from(el.ownerDocument.querySelectorAll(`script[data-part-of="${el.id}"]`));
     // The page keeps no second copy of the data, except an app page (--app, web/src/app.js):
     // it starts its viewer again on the same elements when more files join.
@@ -44,9 +46,16 @@ async function decodeData(el) {
       const text = p.textContent;
       if (!keep) p.textContent = '';
       return base64Bytes(text);
-    }));
+    }), encoding === 'columns');
   }
   throw new Error(`unknown data encoding "${encoding}"`);
+}
+
+// Bytes an element carries as base64 of their gzip (data-encoding="gzip-base64": the app
+// module, src/render/html/html_page.cpp), inflated by the browser.
+export async function gunzipBase64(text) {
+  const stream = new Blob([base64Bytes(text)]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 function base64Bytes(text) {
@@ -63,7 +72,9 @@ function base64Bytes(text) {
 // into base64 parts. `parts` are functions returning each part's bytes, called one at a time,
 // so only one part and one column are ever held besides the decoded arrays: no string or
 // buffer grows with the whole page (a million-node graph is ~0.5 GiB of columns).
-export async function decodeColumns(head, parts) {
+// `gzip` false: the parts are the column bytes as they are (columns-raw: the app's WebAssembly
+// writer has no zlib, docs/app.md).
+export async function decodeColumns(head, parts, gzip = true) {
   const dir = head.columns;
   let next = 0;
   const source = new ReadableStream({
@@ -72,7 +83,7 @@ export async function decodeColumns(head, parts) {
       else ctl.close();
     },
   });
-  const reader = source.pipeThrough(new DecompressionStream('gzip')).getReader();
+  const reader = (gzip ? source.pipeThrough(new DecompressionStream('gzip')) : source).getReader();
   const cols = new Array(dir.length);
   let c = 0;
   let buf = null;

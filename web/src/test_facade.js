@@ -3,6 +3,16 @@
 // internals, so the viewer can change shape without rewriting them. Everything returned is a
 // plain value or a copy.
 
+import { decodeData } from './data.js';
+
+// Typed arrays (decoded columns) as plain arrays, so data decoded from any encoding compares.
+const plain = (v) => {
+  if (ArrayBuffer.isView(v)) return Array.from(v);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+};
+
 export function installTestFacade(win, app) {
   const model = () => app.model;
   const view = () => app.view;
@@ -31,6 +41,14 @@ export function installTestFacade(win, app) {
     // Graphs of the page and the one on show.
     graphs: () => app.models.map((m) => ({ name: m.name, file: m.file, irNodes: m.irNodes, nodes: m.nodeCount, edges: m.edgeCount, groups: m.groupCount })),
     files: () => app.files.map((d) => ({ name: d.file.name, format: d.file.format, graphs: d.graphs.length })),
+    // Every data element of the page (etviz-data*, etviz-profile, ...) decoded as the viewer
+    // decodes it, as plain values: pages of the same files are equal whatever their encoding
+    // (JSON, gzip columns, the app's raw columns).
+    pageData: async () => {
+      const out = {};
+      for (const el of document.querySelectorAll('script[type="application/json"][id^="etviz-"]')) out[el.id] = plain(await decodeData(el));
+      return out;
+    },
     graph: () => app.state.graph,
     selectGraph: (i) => app.selectGraph(i),
 

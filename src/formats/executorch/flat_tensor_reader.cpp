@@ -13,17 +13,8 @@
 #include "formats/flatbuffer_verify.h"
 
 namespace etviz::executorch {
-namespace {
 
-struct FlatTensorHeader {
-  uint32_t length = 0;
-  uint64_t flatbuffer_offset = 0;
-  uint64_t flatbuffer_size = 0;
-  uint64_t segment_base_offset = 0;
-  uint64_t segment_data_size = 0;
-};
-
-Result<FlatTensorHeader> read_header(std::span<const uint8_t> bytes) {
+Result<FlatTensorHeader> read_flat_tensor_header(std::span<const uint8_t> bytes) {
   if (bytes.size() < 48)
     return Error(
         fmt::format("file is {} bytes, too short for a FlatTensor header (48)", bytes.size()));
@@ -52,6 +43,8 @@ Result<FlatTensorHeader> read_header(std::span<const uint8_t> bytes) {
   return h;
 }
 
+namespace {
+
 // The two layouts share the identifier; the old root table has 4-5 fields, the new at most 3.
 Result<int> root_field_count(std::span<const uint8_t> fb) {
   if (fb.size() < 8)
@@ -79,7 +72,7 @@ TensorInfo tensor_layout(int scalar_type, const flatbuffers::Vector<int32_t>* si
 
 Status read_into(Document& doc, int32_t source) {
   auto bytes = doc.sources[source]->bytes();
-  auto header = read_header(bytes);
+  auto header = read_flat_tensor_header(bytes);
   if (!header) return header.error();
   auto fb = bytes.first(header->flatbuffer_offset + header->flatbuffer_size);
   auto fields = root_field_count(fb);
@@ -185,7 +178,7 @@ Result<Document> read_flat_tensor_file(std::shared_ptr<const MappedFile> file) {
   doc.format = DocumentFormat::kFlatTensor;
   doc.sources.push_back(file);
   if (auto s = read_into(doc, 0); !s) return s.error().within(file->path());
-  auto h = read_header(file->bytes());
+  auto h = read_flat_tensor_header(file->bytes());
   doc.sections.push_back(
       {"flatbuffer", "flatbuffer", 0, h->flatbuffer_offset + h->flatbuffer_size});
   doc.sections.push_back({"segment data", "segment", h->segment_base_offset, h->segment_data_size});

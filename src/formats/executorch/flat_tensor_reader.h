@@ -1,11 +1,25 @@
 #pragma once
 // Reads FlatTensor named-data files (".ptd", identifier "FT01"), both the early-2025 layout
 // and the current one, into Document::named_data.
+#include <cstdint>
 #include <memory>
+#include <span>
 
 #include "core/document.h"
 
 namespace etviz::executorch {
+
+struct FlatTensorHeader {
+  uint32_t length = 0;
+  uint64_t flatbuffer_offset = 0;
+  uint64_t flatbuffer_size = 0;
+  uint64_t segment_base_offset = 0;
+  uint64_t segment_data_size = 0;
+};
+
+// The header at the start of a .ptd, checked against `bytes` (the whole file: the app reads
+// only the header and flatbuffer of a large one, docs/app.md).
+Result<FlatTensorHeader> read_flat_tensor_header(std::span<const uint8_t> bytes);
 
 Result<Document> read_flat_tensor_file(std::shared_ptr<const MappedFile> file);
 

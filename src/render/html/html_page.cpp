@@ -135,7 +135,7 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
       nonce, app ? "blob:" : "'none'");
   std::string page;
   page.reserve(reserve + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() +
-               (app ? assets::kAppModuleJs.size() : 0) + 65536);
+               (app ? assets::kAppModuleJs.size() + assets::kAppModuleWasm.size() : 0) + 65536);
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -148,8 +148,9 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
   return page;
 }
 
-// The scripts after the data: the layout module, for an app page the readers' module and the
-// worker's code as inert text (web/src/app.js starts the worker from them), then the viewer.
+// The scripts after the data: the layout module, for an app page the readers' module (its JS
+// glue and wasm, gzipped) and the worker's code as inert text (web/src/app.js starts the worker
+// from them), then the viewer.
 std::string page_scripts(const std::string& nonce, bool app) {
   std::string page;
   if (!assets::kLayoutWasmJs.empty()) {
@@ -158,8 +159,13 @@ std::string page_scripts(const std::string& nonce, bool app) {
     page += "\n</script>\n";
   }
   if (app) {
-    page += "<script type=\"text/plain\" id=\"etviz-app-module\">";
-    page += script_safe(assets::kAppModuleJs);
+    // Base64 of gzip (no '<' to escape); web/src/app.js inflates them before starting the worker.
+    page += "<script type=\"text/plain\" id=\"etviz-app-module\" data-encoding=\"gzip-base64\">";
+    page += assets::kAppModuleJs;
+    page +=
+        "</script>\n<script type=\"text/plain\" id=\"etviz-app-wasm\" "
+        "data-encoding=\"gzip-base64\">";
+    page += assets::kAppModuleWasm;
     page += "</script>\n<script type=\"text/plain\" id=\"etviz-app-worker\">";
     page += script_safe(assets::kAppWorkerJs);
     page += "</script>\n";
@@ -225,9 +231,16 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     const std::string id = k == 0 ? "etviz-data" : fmt::format("etviz-data-{}", k + 1);
     const EncodedPageData& data = files[k].data;
     page += "\n<script type=\"application/json\" id=\"" + id + "\" data-encoding=\"" +
-            (data.compressed.empty() ? "json" : "columns") + "\">";
+            (data.compressed.empty() ? "json"
+             : data.raw_columns      ? "columns-raw"
+                                     : "columns") +
+            "\">";
     page += data.head;
     page += "</script>\n";
+    if (data.raw_columns && options.column_bytes) {
+      options.column_bytes->push_back(std::move(files[k].data.compressed));
+      continue;
+    }
     const std::string_view z = data.compressed;
     for (size_t off = 0; off < z.size(); off += kPagePartBytes) {
       page += "<script type=\"application/octet-stream\" data-part-of=\"" + id + "\">";

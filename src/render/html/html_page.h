@@ -43,6 +43,10 @@ struct PageOptions {
   // An app page (`view --app`, docs/app.md): it carries the WebAssembly readers and opens
   // more files dropped on it. Needs viewer_has_wasm_app().
   bool app = false;
+  // Where the app's WebAssembly build puts each file's column bytes when they are not
+  // compressed (EncodedPageData::raw_columns): its worker hands them to the page as bytes
+  // instead of base64 parts. Null: they go into the page as parts, whatever they are.
+  std::vector<std::string>* column_bytes = nullptr;
 };
 
 struct PageStats {

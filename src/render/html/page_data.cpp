@@ -35,7 +35,8 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
 
 // The columns of a page as one gzip stream, compressed as they are written so the
 // uncompressed bytes (hundreds of MiB at a million nodes) never exist at once. The app's
-// WebAssembly build has no zlib (docs/app.md): it never makes one (encode_page_data).
+// WebAssembly build has no zlib (docs/app.md): there the columns are kept as they are, and
+// the page takes them as bytes from its worker (EncodedPageData::raw_columns).
 class ColumnSink {
  public:
   ColumnSink() {
@@ -43,6 +44,8 @@ class ColumnSink {
     // 3's time for ~10% more bytes, and the page is read once.
 #ifndef ETVIZ_NO_ZLIB
     ok_ = deflateInit2(&zs_, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+#else
+    ok_ = true;
 #endif
   }
   ~ColumnSink() {
@@ -105,9 +108,8 @@ class ColumnSink {
       if (flush == Z_FINISH ? rc == Z_STREAM_END : zs_.avail_in == 0 && zs_.avail_out != 0) return;
     }
 #else
-    (void)data;
-    (void)bytes;
     (void)last;
+    out_.append(static_cast<const char*>(data), bytes);
 #endif
   }
 #ifndef ETVIZ_NO_ZLIB
@@ -639,9 +641,6 @@ void append_json_string(std::string& out, std::string_view s) {
 Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
                                          const analysis::CategoryConfig& categories,
                                          const std::vector<ViewModel>& views, bool columns) {
-#ifdef ETVIZ_NO_ZLIB
-  columns = false;  // the app's WebAssembly build: plain JSON (docs/app.md)
-#endif
   Writer w;
   std::optional<ColumnSink> sink;
   if (columns) w.sink = &sink.emplace();
@@ -795,6 +794,9 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
   data.columns = dir.size();
   data.head = std::move(head);
   data.compressed = sink->take();
+#ifdef ETVIZ_NO_ZLIB
+  data.raw_columns = true;
+#endif
   return data;
 }
 

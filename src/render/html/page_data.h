@@ -37,6 +37,9 @@ inline constexpr uint64_t kMaxPageColumnBytes = uint64_t{1} << 30;
 struct EncodedPageData {
   std::string head;        // safe inside an HTML <script> element
   std::string compressed;  // gzip (RFC 1952); empty without columns
+  // The app's WebAssembly build has no zlib: `compressed` holds the column bytes as they are,
+  // which its page takes from the worker as bytes, never as text (docs/app.md).
+  bool raw_columns = false;
   uint64_t raw_bytes = 0;  // head and column bytes before compression
   size_t columns = 0;
 };
