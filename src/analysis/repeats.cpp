@@ -76,7 +76,8 @@ class Signer {
     const Value& v = g_.values[static_cast<size_t>(id)];
     if (v.kind != ValueKind::kTensor) return static_cast<uint64_t>(v.kind) + 5;
     uint64_t h = text_hash(v.tensor.dtype);
-    for (const Dim& d : v.tensor.shape) h = mix(h, d.is_symbolic() ? text_hash(d.symbol.str()) : d.size);
+    for (const Dim& d : v.tensor.shape)
+      h = mix(h, d.is_symbolic() ? text_hash(d.symbol.str()) : d.size);
     return h;
   }
 

@@ -293,7 +293,8 @@ class XnnpackGraphReader {
         info.nbytes = *b;
       }
       if (q)
-        if (auto parameters = quantization(*q, t->datatype())) info.quantization = std::move(*parameters);
+        if (auto parameters = quantization(*q, t->datatype()))
+          info.quantization = std::move(*parameters);
       const uint32_t id = t->id_out();
       if (ids_.count(id))
         return Error(
