@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/delegation.h"
+#include "generated_program.h"
 #include "program_builder.h"
 #include "render/diff_report.h"
 #include "test_support.h"
-#include "transformer_model.h"
 
 namespace etviz {
 namespace {
@@ -108,17 +108,12 @@ TEST(Diff, TheSameModelLoweredToXnnpackAndLeftPortable) {
 }
 
 std::string write_program(int blocks) {
-  gen::ProgramBuilder builder;
   gen::TransformerSpec spec;
   spec.blocks = blocks;
   spec.dim = 16;
   spec.hidden = 32;
   spec.vocab = 64;
-  gen::build_transformer(builder, spec);
-  const std::string path = test::scratch_dir("diff") + "/blocks_" + std::to_string(blocks) + ".pte";
-  std::string error;
-  EXPECT_TRUE(builder.write(path, {}, error)) << error;
-  return path;
+  return test::write_transformer_program(spec, "diff", "blocks_" + std::to_string(blocks) + ".pte");
 }
 
 TEST(Diff, KnownEditsToAGeneratedProgram) {

@@ -6,8 +6,7 @@
 
 #include "core/boxed.h"
 #include "core/graph.h"
-#include "test_support.h"
-#include "transformer_model.h"
+#include "generated_program.h"
 
 namespace etviz {
 namespace {
@@ -57,17 +56,13 @@ TEST(CompactIr, ValuesAndDimensionsStayWithinTheirBudget) {
 }
 
 TEST(CompactIr, ProgramReaderReservesNodesInsteadOfDoubling) {
-  gen::ProgramBuilder builder;
   gen::TransformerSpec spec;
   spec.blocks = 200;
   spec.dim = 32;
   spec.hidden = 64;
   spec.vocab = 64;
-  gen::build_transformer(builder, spec);
-  const std::string path = test::scratch_dir("compact_ir") + "/blocks_200.pte";
-  std::string error;
-  ASSERT_TRUE(builder.write(path, {}, error)) << error;
-  const Document doc = test::load(path);
+  const Document doc =
+      test::load(test::write_transformer_program(spec, "compact_ir", "blocks_200.pte"));
   ASSERT_FALSE(doc.graphs.empty());
   const Graph& g = doc.graphs[0];
   ASSERT_GT(g.nodes.size(), 8000u);

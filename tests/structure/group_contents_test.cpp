@@ -10,10 +10,10 @@
 #include "analysis/qdq_clusters.h"
 #include "export_model.h"
 #include "export_writer.h"
+#include "generated_program.h"
 #include "program_builder.h"
 #include "render/html/view_model.h"
 #include "test_support.h"
-#include "transformer_model.h"
 
 namespace etviz {
 namespace {
@@ -102,7 +102,6 @@ TEST(GroupContents, ModuleInstancesAndTheirRepeatBoxCountTheirWeightsAndOps) {
 // instances' ops; every instance the same histogram; a delegate box lists its payload's ops,
 // not its own call, and their sum is the box's badge ("N ops").
 TEST(GroupContents, FlatProgramBlocksAndDelegates) {
-  gen::ProgramBuilder builder;
   gen::TransformerSpec spec;
   spec.blocks = 5;
   spec.dim = 64;
@@ -110,11 +109,8 @@ TEST(GroupContents, FlatProgramBlocksAndDelegates) {
   spec.vocab = 256;
   spec.delegates = true;
   spec.delegate_backend = "xnnpack";
-  gen::build_transformer(builder, spec);
-  const std::string path = test::scratch_dir("structure") + "/contents_flat.pte";
-  std::string error;
-  ASSERT_TRUE(builder.write(path, {}, error)) << error;
-  const Document doc = test::load(path);
+  const Document doc =
+      test::load(test::write_transformer_program(spec, "structure", "contents_flat.pte"));
   const ViewModel m = view_of(doc);
   const ViewGroup* run = find_group(m, GroupKind::kRepeat);
   ASSERT_NE(run, nullptr);
@@ -277,19 +273,14 @@ namespace {
 // named by its op and listing the quantization parameters the generator wrote.
 TEST(QdqClusters, GeneratedProgramsCountedExactly) {
   for (bool delegates : {false, true}) {
-    gen::ProgramBuilder builder;
     gen::TransformerSpec spec;
     spec.blocks = 5;
     spec.dim = 16;
     spec.hidden = 16;
     spec.vocab = 64;
     spec.delegates = delegates;
-    gen::build_transformer(builder, spec);
-    const std::string path =
-        test::scratch_dir("structure") + "/qdq_" + std::to_string(delegates) + ".pte";
-    std::string error;
-    ASSERT_TRUE(builder.write(path, {}, error)) << error;
-    const Document doc = test::load(path);
+    const Document doc = test::load(test::write_transformer_program(
+        spec, "structure", "qdq_" + std::to_string(delegates) + ".pte"));
     const ViewModel m = view_of(doc);
     const size_t expected = delegates ? 10u : 20u;
     EXPECT_EQ(m.qdq_clusters.size(), expected);

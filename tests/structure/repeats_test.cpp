@@ -8,27 +8,23 @@
 
 #include "export_model.h"
 #include "export_writer.h"
+#include "generated_program.h"
 #include "program_builder.h"
 #include "test_support.h"
-#include "transformer_model.h"
 
 namespace etviz {
 namespace {
 
 std::string write_program(int blocks, bool delegates) {
-  gen::ProgramBuilder builder;
   gen::TransformerSpec spec;
   spec.blocks = blocks;
   spec.delegates = delegates;
   spec.dim = 64;
   spec.hidden = 128;
   spec.vocab = 256;
-  gen::build_transformer(builder, spec);
-  const std::string path = test::scratch_dir("structure") + "/blocks_" + std::to_string(blocks) +
-                           (delegates ? "_delegates" : "") + ".pte";
-  std::string error;
-  EXPECT_TRUE(builder.write(path, {}, error)) << error;
-  return path;
+  return test::write_transformer_program(
+      spec, "structure",
+      "blocks_" + std::to_string(blocks) + (delegates ? "_delegates" : "") + ".pte");
 }
 
 TEST(Repeats, FlatProgramFoldsIntoItsGeneratedBlocks) {
