@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The long fuzzing campaign (not part of CI): builds like run.sh, then runs every target until it
 # has FUZZ_RUNS executions (default 10 million), in slices of FUZZ_SLICE seconds (default 1200)
-# with a fresh random seed each. After every slice the executions it made are added to a ledger,
-# build-fuzz/campaign.tsv (target, executions, slices, seconds), and the work corpora stay in
+# with a fresh random seed each, each slice to the target furthest behind. After every slice
+# the executions it made are added to a ledger, build-fuzz/campaign.tsv (target, executions,
+# slices, seconds), and the work corpora stay in
 # build-fuzz/work, so a campaign that is stopped (a session ending, a reboot) resumes where the
 # last slice ended and the ledger's counts are what has really run. `fuzz/long.sh --status`
 # prints the ledger. Exits non-zero on the first crash, leak, timeout or out-of-memory input
@@ -42,27 +43,32 @@ if [ "${1:-}" = "--status" ]; then
 fi
 
 FUZZ_SECONDS=1 bash "$root/fuzz/run.sh" >/dev/null 2>&1  # builds the targets and the seeds
-for t in $targets; do
-  target=${t%%:*} seeds=${t##*:}
-  mkdir -p "$build/work/$seeds"
-  while :; do
-    done_runs=$(ledger_field "$target" 2)
-    [ "$done_runs" -ge "$runs" ] && break
-    echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s" >&2
-    started=$(date +%s)
-    log="$build/slice-$target.log"
-    status_code=0
-    "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs=$(( runs - done_runs )) \
-      -max_total_time="$slice" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
-      -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status_code=$?
-    executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-    ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
-    if [ "$status_code" -ne 0 ] || ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
-      grep -E "ERROR|SUMMARY" "$log" >&2 || true
-      echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"* 2>/dev/null)" >&2
-      exit 1
+# Each slice goes to the target with the fewest executions so far, so every target advances
+# together and a campaign cut short has covered all four, not the first one deeply.
+while :; do
+  target="" seeds="" done_runs=""
+  for t in $targets; do
+    n=$(ledger_field "${t%%:*}" 2)
+    if [ "$n" -lt "$runs" ] && { [ -z "$done_runs" ] || [ "$n" -lt "$done_runs" ]; }; then
+      target=${t%%:*} seeds=${t##*:} done_runs=$n
     fi
   done
+  [ -z "$target" ] && break
+  mkdir -p "$build/work/$seeds"
+  echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s" >&2
+  started=$(date +%s)
+  log="$build/slice-$target.log"
+  status_code=0
+  "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs=$(( runs - done_runs )) \
+    -max_total_time="$slice" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
+    -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status_code=$?
+  executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
+  if [ "$status_code" -ne 0 ] || ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
+    grep -E "ERROR|SUMMARY" "$log" >&2 || true
+    echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"* 2>/dev/null)" >&2
+    exit 1
+  fi
 done
 status
 echo "fuzz: $runs executions per target, no crash found"
