@@ -28,6 +28,13 @@ export function showControls(value) {
   return value;
 }
 
+// A page element's JSON (an overlay's data: etviz-profile, etviz-memory, ...), control
+// characters shown; null when the page has no such element.
+export function readPageElement(doc, id) {
+  const node = doc.getElementById(id);
+  return node ? showControls(JSON.parse(node.textContent)) : null;
+}
+
 export async function readEmbeddedData(doc) {
   return (await readEmbeddedFiles(doc))[0];
 }

@@ -4,19 +4,14 @@
 // Hover names the tensor, its writer and readers; a click selects the writer in the graph; a
 // node selected in the graph lights up the tensors it writes and reads. Reads the page's
 // etviz-memory element (src/render/html/memory_data.cpp); C++ computed every figure.
-import { formatBytes, showControls } from './data.js';
+import { formatBytes, readPageElement } from './data.js';
 
 const BAND_GAP = 14;  // px between arenas, room for the arena's label
-
-export function readMemoryData(doc) {
-  const node = doc.getElementById('etviz-memory');
-  return node ? showControls(JSON.parse(node.textContent)) : null;
-}
 
 // Implements the overlay interface (overlay.js).
 export class MemoryOverlay {
   static fromPage(doc) {
-    const data = readMemoryData(doc);
+    const data = readPageElement(doc, 'etviz-memory');
     return data && data.graphs.length ? new MemoryOverlay(data) : null;
   }
 

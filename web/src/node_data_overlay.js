@@ -4,14 +4,10 @@
 // table of every value under the canvas. Reads the page's etviz-node-data element
 // (src/render/html/node_data.cpp); C++ matched the keys and computed every colour, the same
 // colours `etviz export --node-data` draws.
-import { showControls } from './data.js';
+import { readPageElement } from './data.js';
 import { overlaySection } from './panel.js';
+import { indexByGraph } from './overlay.js';
 import { dockTable, markSorted, nextSort } from './dock_table.js';
-
-export function readNodeData(doc) {
-  const node = doc.getElementById('etviz-node-data');
-  return node ? showControls(JSON.parse(node.textContent)) : null;
-}
 
 const COLUMNS = [
   { key: 'name', label: 'node', text: true },
@@ -30,7 +26,7 @@ function formatValue(v) {
 // Implements the overlay interface (overlay.js).
 export class NodeDataOverlay {
   static fromPage(doc) {
-    const data = readNodeData(doc);
+    const data = readPageElement(doc, 'etviz-node-data');
     return data ? new NodeDataOverlay(data) : null;
   }
 
@@ -40,12 +36,7 @@ export class NodeDataOverlay {
     this.on = true;
     this.cache = null;
     // Per page graph: node index -> position in that graph's arrays.
-    this.index = new Map();
-    for (const g of data.graphs) {
-      const m = new Map();
-      g.node.forEach((n, k) => m.set(n, k));
-      this.index.set(g.graph, { g, m });
-    }
+    this.index = indexByGraph(data.graphs);
     this.sortKey = 'value';
     this.sortDesc = true;
   }

@@ -36,6 +36,19 @@
 //   host.selectedNode (-1: none), host.selectGraph(i), host.selectNode(i, {center}),
 //   host.redraw() (colours changed), host.panesChanged() (panes() returns another count)
 
+// Per page graph, an overlay's entry and where each of its nodes sits in the entry's arrays:
+// graph index -> { g, m: Map(node index -> position) } for data given per graph as
+// { graph, node: [node indices], ...columns } (the profile and node-data overlays).
+export function indexByGraph(graphs) {
+  const index = new Map();
+  for (const g of graphs) {
+    const m = new Map();
+    g.node.forEach((n, k) => m.set(n, k));
+    index.set(g.graph, { g, m });
+  }
+  return index;
+}
+
 export class OverlayHost {
   constructor(host) {
     this.host = host;

@@ -2,10 +2,11 @@
 // a legend and scale (avg / p90 / share of Method::execute, or off = category colours), the
 // node's timing in the details panel, and the profile table. Reads the page's etviz-profile
 // element (src/render/html/profile_data.cpp); without one the viewer is unchanged.
-import { showControls } from './data.js';
+import { readPageElement } from './data.js';
 import { mix } from './render.js';
 import { ProfileTable } from './profile_table.js';
 import { overlaySection } from './panel.js';
+import { indexByGraph } from './overlay.js';
 import { formatTime, formatShare } from './profile_format.js';
 import { nodesInside } from './visibility.js';
 
@@ -29,17 +30,10 @@ const MODES = [
 // The heat colours (eight steps from cool to hot, per theme) come with the profile data:
 // src/analysis/heat_scale.h is their one definition, shared with `etviz export --etdump`.
 
-
-export function readProfileData(doc) {
-  const node = doc.getElementById('etviz-profile');
-  if (!node) return null;
-  return showControls(JSON.parse(node.textContent));
-}
-
 // Implements the overlay interface (overlay.js).
 export class ProfileOverlay {
   static fromPage(doc) {
-    const data = readProfileData(doc);
+    const data = readPageElement(doc, 'etviz-profile');
     return data ? new ProfileOverlay(data) : null;
   }
 
@@ -52,12 +46,7 @@ export class ProfileOverlay {
     this.scale = 'linear';
     this.cache = null;
     // Per page graph: node index -> position in that graph's figure arrays.
-    this.index = new Map();
-    for (const g of data.graphs) {
-      const m = new Map();
-      g.node.forEach((n, k) => m.set(n, k));
-      this.index.set(g.graph, { g, m });
-    }
+    this.index = indexByGraph(data.graphs);
   }
 
   attach(host) {

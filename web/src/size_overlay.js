@@ -2,7 +2,7 @@
 // nested rectangles whose areas are the byte counts, under the canvas beside the memory
 // timeline. Click a part to zoom into it, the path above to zoom out; hover names the part, its
 // bytes and share. Reads the page's etviz-size element; C++ split and attributed every byte.
-import { formatBytes, showControls } from './data.js';
+import { formatBytes, readPageElement } from './data.js';
 
 const KIND_COLORS = {
   light: { section: '#dbe4f0', padding: '#eeeeee', module: '#d7ecd9', constant: '#9fd3a6', delegate: '#f4c7a1',
@@ -10,11 +10,6 @@ const KIND_COLORS = {
   dark: { section: '#2c3a4f', padding: '#2a2a2a', module: '#24402a', constant: '#2f6b3a', delegate: '#6b4326',
     named_data: '#4a3560', other: '#333333', file: '#222222' },
 };
-
-export function readSizeData(doc) {
-  const node = doc.getElementById('etviz-size');
-  return node ? showControls(JSON.parse(node.textContent)) : null;
-}
 
 // Squarified treemap (Bruls, Huizing, van Wijk): lays `items` (with .b) out in rect r.
 export function squarify(items, r) {
@@ -51,7 +46,7 @@ export function squarify(items, r) {
 // Implements the overlay interface (overlay.js).
 export class SizeOverlay {
   static fromPage(doc) {
-    const data = readSizeData(doc);
+    const data = readPageElement(doc, 'etviz-size');
     return data ? new SizeOverlay(data) : null;
   }
 

@@ -7,7 +7,7 @@
 // and edges it hides and the diff's facts. Several steps can be shown side by side in panes
 // that share the camera, selection and search.
 
-import { showControls } from './data.js';
+import { readPageElement } from './data.js';
 const DIFF = {
   light: {
     changed: { fill: '#ffe7b0', stroke: '#b7791f', strip: '#d69e2e' },
@@ -23,15 +23,10 @@ const DIFF = {
 const KINDS = ['changed', 'added', 'removed'];
 const MAX_PANES = 6;
 
-export function readTimelineData(doc) {
-  const node = doc.getElementById('etviz-timeline');
-  return node ? showControls(JSON.parse(node.textContent)) : null;
-}
-
 // Implements the overlay interface (overlay.js).
 export class TimelineOverlay {
   static fromPage(doc) {
-    const data = readTimelineData(doc);
+    const data = readPageElement(doc, 'etviz-timeline');
     return data && data.steps.length ? new TimelineOverlay(data) : null;
   }
 
