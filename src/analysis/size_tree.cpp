@@ -86,11 +86,11 @@ SizeNode size_tree(const Document& doc) {
           t.data_location != DataLocation::kMutableSegment &&
           t.data_location != DataLocation::kInline)
         continue;
-      const std::string key = !t.data_key.empty() ? t.data_key
+      const std::string key = !t.data_key.empty() ? t.data_key.str()
                               : t.data_index >= 0 ? fmt::format("#{}", t.data_index)
                                                   : v.name;
       if (!seen.insert({static_cast<int>(t.data_location), key}).second) continue;
-      constants[t.data_location].add(t.data_key.empty() ? v.name : t.data_key,
+      constants[t.data_location].add(t.data_key.empty() ? v.name : t.data_key.str(),
                                      static_cast<uint64_t>(t.nbytes));
     }
   }

@@ -16,7 +16,7 @@ using GroupId = int32_t;
 inline constexpr int32_t kNoId = -1;
 
 // What kind of thing a value is. Tensors are edges; the rest are arguments shown on nodes.
-enum class ValueKind {
+enum class ValueKind : uint8_t {
   kNull,
   kInt,
   kBool,
@@ -34,17 +34,19 @@ enum class ValueKind {
   kOther,
 };
 
+// A 1M-op program holds 2.2M values and 1.25M nodes: fields most records leave empty are held
+// out of line (core/boxed.h), texts many records share are shared.
 struct Value {
   std::string name;
   ValueKind kind = ValueKind::kTensor;
   NodeId producer = kNoId;        // node writing this value, if any
   TensorInfo tensor;              // meaningful for kTensor
-  std::string literal;            // text of a scalar or list value, e.g. "3", "[1, 2]", "True"
-  std::vector<ValueId> elements;  // members of a tensor list (kNoId for a None slot)
-  std::vector<NodeId> consumers;  // nodes reading it, in execution order
+  SharedString literal;           // text of a scalar or list value, e.g. "3", "[1, 2]", "True"
+  SmallVector<ValueId> elements;  // members of a tensor list (kNoId for a None slot)
+  SmallVector<NodeId> consumers;  // nodes reading it, in execution order
 };
 
-enum class NodeKind {
+enum class NodeKind : uint8_t {
   kInput,      // graph input
   kOutput,     // graph output
   kConstant,   // parameter, buffer or constant tensor
@@ -60,7 +62,7 @@ enum class NodeKind {
 
 // One argument slot of a node: which value, under which schema name (may be empty).
 struct Argument {
-  std::string name;
+  SharedString name;
   ValueId value = kNoId;
 };
 
@@ -79,19 +81,19 @@ struct StackFrame {
 // Where a node came from, in the user's terms.
 struct Provenance {
   int32_t chain = -1;        // ExecuTorch chain index
-  int64_t instruction = -1;  // ExecuTorch instruction index within its chain
-  std::vector<int64_t> debug_handles;
-  std::vector<StackFrame> stack;  // innermost last
-  std::string module_path;        // "layers.3.self_attn.q_proj"
+  int32_t instruction = -1;  // ExecuTorch instruction index within its chain (< --max-nodes)
+  SmallVector<int64_t> debug_handles;
+  RareVector<StackFrame> stack;  // innermost last
+  SharedString module_path;      // "layers.3.self_attn.q_proj"
 };
 
 struct Node {
   std::string name;
-  std::string op;  // "aten::add.out", "XnnpackBackend", "input", ...
+  SharedString op;  // "aten::add.out", "XnnpackBackend", "input", ...
   NodeKind kind = NodeKind::kKernel;
   std::vector<Argument> inputs;
   std::vector<Argument> outputs;
-  std::vector<Attribute> attributes;
+  RareVector<Attribute> attributes;
   GroupId group = kNoId;
   Provenance provenance;
   int32_t delegate = -1;  // index into Document::delegates for kDelegate nodes

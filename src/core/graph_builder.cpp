@@ -52,7 +52,8 @@ NodeId GraphBuilder::add_constant(ValueId id, ConstantRole role) {
   if (slot != kNoId) return slot;
   const Value& v = graph_.values[static_cast<size_t>(id)];
   Node n;
-  n.name = v.kind == ValueKind::kTensor && !v.tensor.data_key.empty() ? v.tensor.data_key : v.name;
+  n.name =
+      v.kind == ValueKind::kTensor && !v.tensor.data_key.empty() ? v.tensor.data_key.str() : v.name;
   if (n.name.empty()) n.name = "const_" + std::to_string(id);
   n.op = to_string(role);
   n.kind = NodeKind::kConstant;

@@ -87,6 +87,13 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& pa
   return std::shared_ptr<const MappedFile>(std::move(file));
 }
 
+void MappedFile::release_pages() const {
+#ifdef MADV_DONTNEED
+  // The mapping is private and read-only, so no page holds anything the file does not.
+  if (mapped_ && size_ > 0) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_DONTNEED);
+#endif
+}
+
 std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::string name,
                                                          std::span<const uint8_t> bytes) {
   std::shared_ptr<MappedFile> file(new MappedFile());

@@ -35,6 +35,11 @@ class MappedFile {
   const std::string& path() const { return path_; }
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   size_t size() const { return size_; }
+  // Gives the resident pages of a mapped file back to the system; a page touched later is
+  // read again (from the page cache). A reader calls it between passes over a large
+  // flatbuffer, so a 1M-op program's ~180 MiB of plan pages do not stay in the process next to
+  // the IR built from them (docs/limits.md). Nothing for files not mapped.
+  void release_pages() const;
 
  private:
   MappedFile() = default;

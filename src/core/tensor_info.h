@@ -47,11 +47,11 @@ struct Quantization {
 
 // Small fields sit together (no padding between them): a 1M-op program holds 2.2M of these.
 struct TensorInfo {
-  std::string dtype;  // canonical lower-case name: "float32", "int8", "bfloat16", "qint8", ...
+  SharedString dtype;  // canonical lower-case name: "float32", "int8", "bfloat16", "qint8", ...
   std::vector<Dim> shape;
-  std::vector<uint8_t> dim_order;  // empty = contiguous / not stated
+  SmallVector<uint8_t> dim_order;  // empty = contiguous / not stated
   std::optional<MemoryPlacement> placement;
-  std::string data_key;     // fully qualified name or named-data key, when known
+  RareString data_key;      // fully qualified name or named-data key, when known
   int64_t data_index = -1;  // buffer / segment-offset index, format specific
   int64_t nbytes = -1;      // -1 when unknown (symbolic shape, unknown dtype)
   ShapeDynamism dynamism = ShapeDynamism::kStatic;

@@ -59,11 +59,19 @@ class Builder {
                  Stage{StageRole::kExecuTorch, method_name(plan)}),
         graph_(builder_.graph()) {}
 
+  // Instructions between two page releases: ~1/16 of a 1M-op plan's pages resident at once.
+  static constexpr int64_t kReleaseEvery = 1 << 16;
+  void release_pages() const {
+    if (ctx_.release_pages) ctx_.release_pages();
+  }
+
   Result<Graph> build() {
     if (auto s = read_values(); !s) return s.error();
+    release_pages();
     produced_.assign(graph_.values.size(), false);
     is_graph_input_.assign(graph_.values.size(), false);
     scan_mentions();
+    release_pages();
     reserve_nodes();
     if (auto s = add_inputs(); !s) return s.error();
     if (auto s = add_instructions(); !s) return s.error();
@@ -443,6 +451,7 @@ class Builder {
         if (auto s = read_instruction(*instructions->Get(i), where, node); !s) return s;
         if (auto s = attach_stack(*chain, i, node); !s) return s;
         builder_.add_node(std::move(node));
+        if (position % kReleaseEvery == 0) release_pages();
       }
     }
     return Status::Ok();

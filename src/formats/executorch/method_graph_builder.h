@@ -3,6 +3,7 @@
 // tensors produced by one instruction and read by another as edges, inputs, outputs and
 // constants as nodes of their own.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/expansion_budget.h"
@@ -15,6 +16,10 @@ struct ProgramContext {
   bool legacy_constant_buffer = false;  // constants live in Program.constant_buffer
   // Document::delegates index of each of this plan's BackendDelegate entries.
   std::vector<int32_t> delegate_ids;
+  // Called between passes over the plan (and every kReleaseEvery instructions): gives the
+  // file's resident pages back (MappedFile::release_pages), so the flatbuffer and the IR built
+  // from it are not both in memory at a million instructions. May be empty.
+  std::function<void()> release_pages;
 };
 
 // Builds the graph, or fails with a message naming the method and what index is bad.

@@ -63,6 +63,10 @@ std::string segment_label(size_t i, const std::map<size_t, std::vector<std::stri
 
 }  // namespace
 
+// Plans this large give their pages back between passes (ProgramContext::release_pages); small
+// ones keep them, since the delegates and the size report read them again.
+constexpr uint64_t kReleasePagesFrom = 100'000;
+
 Status read_program_into(Document& doc, int32_t source, uint64_t base,
                          std::span<const uint8_t> bytes) {
   auto header = read_program_header(bytes);
@@ -150,6 +154,9 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
                          instructions, run_budget().nodes, "--max-nodes", false);
     ProgramContext ctx;
     ctx.legacy_constant_buffer = legacy_constants;
+    if (source >= 0 && static_cast<size_t>(source) < doc.sources.size() && doc.sources[source] &&
+        instructions >= kReleasePagesFrom)
+      ctx.release_pages = [file = doc.sources[source]] { file->release_pages(); };
     const auto* delegates = plan->delegates();
     for (flatbuffers::uoffset_t d = 0; delegates && d < delegates->size(); ++d) {
       const fb::BackendDelegate* bd = delegates->Get(d);

@@ -164,7 +164,7 @@ class Writer {
       if (v < 0 || static_cast<size_t>(v) >= g.values.size()) continue;
       const Value& val = g.values[static_cast<size_t>(v)];
       if (val.kind == ValueKind::kTensor) continue;
-      attr(first, n.inputs[k].name.empty() ? fmt::format("arg{}", k) : n.inputs[k].name,
+      attr(first, n.inputs[k].name.empty() ? fmt::format("arg{}", k) : n.inputs[k].name.str(),
            val.literal);
     }
     out_ += "],";

@@ -122,19 +122,62 @@ class ColumnSink {
   uint64_t largest_ = 0;
 };
 
+// The page's string table: each distinct text once, numbered in first-use order. A million-node
+// page holds millions of distinct texts (node names, labels, shapes); kept as one byte arena
+// with offsets and an open-addressed index of ids, a text costs its bytes plus 16, where a
+// std::unordered_map<std::string, int> cost ~80 (node, key object, bucket, heap copy).
+class StringTable {
+ public:
+  int32_t id(std::string_view s) {
+    if ((ends_.size() + 1) * 2 > slots_.size()) grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = std::hash<std::string_view>{}(s)&mask;; i = (i + 1) & mask) {
+      const int32_t slot = slots_[i];
+      if (slot < 0) {
+        slots_[i] = static_cast<int32_t>(ends_.size());
+        arena_.append(s);
+        ends_.push_back(arena_.size());
+        return slots_[i];
+      }
+      if (text(slot) == s) return slot;
+    }
+  }
+  void reserve(size_t n) {
+    ends_.reserve(n);
+    while (slots_.size() < n * 2) grow();
+  }
+  size_t size() const { return ends_.size(); }
+  std::string_view text(int32_t id) const {
+    const size_t k = static_cast<size_t>(id);
+    const size_t begin = k ? ends_[k - 1] : 0;
+    return std::string_view(arena_).substr(begin, ends_[k] - begin);
+  }
+
+ private:
+  void grow() {
+    std::vector<int32_t> slots(std::max<size_t>(64, slots_.size() * 2), -1);
+    const size_t mask = slots.size() - 1;
+    for (size_t k = 0; k < ends_.size(); ++k) {
+      size_t i = std::hash<std::string_view>{}(text(static_cast<int32_t>(k))) & mask;
+      while (slots[i] >= 0) i = (i + 1) & mask;
+      slots[i] = static_cast<int32_t>(k);
+    }
+    slots_ = std::move(slots);
+  }
+  std::string arena_;
+  std::vector<uint64_t> ends_;  // ends_[k]: where text k ends in arena_
+  std::vector<int32_t> slots_;  // open addressing, -1 empty; size a power of two
+};
+
 class Writer {
  public:
   std::string out;
   // Null: every column is written into `out` as a JSON array.
   ColumnSink* sink = nullptr;
 
-  int32_t sid(const std::string& s) {
-    auto [it, inserted] = ids_.try_emplace(s, static_cast<int32_t>(strings_.size()));
-    if (inserted) strings_.push_back(&it->first);
-    return it->second;
-  }
-  int32_t sid_or_none(const std::string& s) { return s.empty() ? -1 : sid(s); }
-  void reserve_strings(size_t n) { ids_.reserve(n); }
+  int32_t sid(std::string_view s) { return strings_.id(s); }
+  int32_t sid_or_none(std::string_view s) { return s.empty() ? -1 : sid(s); }
+  void reserve_strings(size_t n) { strings_.reserve(n); }
 
   void key(const char* k) {
     comma();
@@ -272,7 +315,7 @@ class Writer {
     key("strings");
     if (!sink) {
       open('[');
-      for (const std::string* s : strings_) str(*s);
+      for (size_t k = 0; k < strings_.size(); ++k) str(strings_.text(static_cast<int32_t>(k)));
       close(']');
       return;
     }
@@ -283,9 +326,10 @@ class Writer {
       ids.push_back(sink->add("json", 0, chunk.data(), chunk.size()));
       chunk.clear();
     };
-    for (const std::string* s : strings_) {
+    for (size_t k = 0; k < strings_.size(); ++k) {
+      const std::string_view s = strings_.text(static_cast<int32_t>(k));
       chunk += chunk.empty() ? '[' : ',';
-      append_json_string(chunk, s->size() > kMaxShownText ? shown_text(*s) : *s);
+      append_json_string(chunk, s.size() > kMaxShownText ? shown_text(s) : s);
       if (chunk.size() >= kPageStringChunk) flush();
     }
     if (!chunk.empty() || ids.empty()) {
@@ -308,8 +352,7 @@ class Writer {
   std::vector<int64_t> ints_;
   std::vector<double> reals_;
   std::vector<int32_t> tenths_;
-  std::unordered_map<std::string, int32_t> ids_;
-  std::vector<const std::string*> strings_;
+  StringTable strings_;
 };
 
 std::string stack_text(const std::vector<StackFrame>& stack) {

@@ -99,7 +99,8 @@ class Builder {
         ViewGroup vg;
         const Graph& sg = doc_.graphs[sub];
         vg.name = n.name + "/" + sg.name;
-        vg.label = n.kind == NodeKind::kDelegate ? n.op : (sg.name.empty() ? n.name : sg.name);
+        vg.label =
+            n.kind == NodeKind::kDelegate ? n.op.str() : (sg.name.empty() ? n.name : sg.name);
         vg.kind = n.kind == NodeKind::kDelegate ? GroupKind::kDelegate : GroupKind::kControlFlow;
         vg.parent = m_.nodes[owner_node].group;
         vg.owner = owner_node;
@@ -577,9 +578,9 @@ std::string node_label(const Node& n) {
     case NodeKind::kOutput:
     case NodeKind::kConstant:
     case NodeKind::kGetAttr:
-      return n.name.empty() ? n.op : n.name;
+      return n.name.empty() ? n.op.str() : n.name;
     default:
-      return n.op.empty() ? n.name : n.op;
+      return n.op.empty() ? n.name : n.op.str();
   }
 }
 
