@@ -4,6 +4,7 @@
 //   const app = (await createEtvizApp()).etvizApp;
 //   app.writeFile('/in/1/model.pte', bytes);
 //   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
+//   app.readInPart(ptr, size, (begin, end) => bytes)  // a large file: only what the readers read
 //   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html, columns} or {ok: false, error}
 //                                             // columns: each file's column bytes (a copy)
 //   const i = app.info(path, dataPaths);       // {ok, text} or {ok: false, error}
@@ -54,11 +55,26 @@ Module['etvizApp'] = (function () {
       }
     },
     forget() { _etviz_app_forget(); },
-    // A large program or .ptd read in part (docs/app.md): what to read of it, given the bytes
-    // read so far.
-    partialRanges(ptr, have, fileSize) {
-      _etviz_app_partial_ranges(ptr, have, fileSize);
-      return JSON.parse(result());
+    // A large file read in part (docs/app.md; src/wasm/partial_plan.h): `ptr` is memory the
+    // size of the file, zero where nothing is read; `read(begin, end)` returns those bytes of
+    // the file. Fills in what the plan asks for, round after round; true when the readers have
+    // all they need, false when the file is not a kind read in part (read it whole).
+    readInPart(ptr, size, read) {
+      _etviz_app_partial_begin(ptr, size);
+      for (let round = 0; round < 32; round++) {
+        _etviz_app_partial_next();
+        const step = JSON.parse(result());
+        if (step.error) return false;
+        if (step.done) return true;
+        // Not `for (const [offset, n] of ...)`: this Emscripten's minifier breaks destructuring.
+        for (let k = 0; k < step.need.length; k++) {
+          const offset = step.need[k][0];
+          const bytes = read(offset, offset + step.need[k][1]);
+          HEAPU8.set(bytes, ptr + offset);
+          _etviz_app_partial_loaded(offset, bytes.length);
+        }
+      }
+      return false;  // a plan that never ends is a bug: read the file whole
     },
     // Memory for a whole file, of which only some ranges will be written (the rest stays
     // untouched pages); 0 when the module cannot grow that far. Never given back.

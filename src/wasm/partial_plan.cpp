@@ -1,0 +1,219 @@
+#include "wasm/partial_plan.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "bundled_program_generated.h"
+#include "core/bytes.h"
+#include "formats/executorch/flat_tensor_reader.h"
+#include "formats/executorch/program_header.h"
+#include "formats/flatbuffer_verify.h"
+#include "formats/open_document.h"
+#include "formats/torch_export/archive_reader.h"
+#include "formats/torch_export/zip_backend.h"
+#include "program_generated.h"
+
+namespace etviz::wasm {
+namespace {
+
+// What is read first of every file: its head (identifiers, a program's header) and its tail
+// (a zip's end records), so the kind is known as sniff_file_kind knows it.
+constexpr uint64_t kHeadBytes = 4096;
+
+// Ranges closer than this are read as one: fewer File.slice calls for a few bytes more.
+constexpr uint64_t kJoinGap = 4096;
+
+}  // namespace
+
+void PartialPlan::loaded(uint64_t offset, uint64_t size) {
+  if (size == 0) return;
+  uint64_t begin = offset, end = offset + size;
+  // Merge with every range it touches or overlaps.
+  auto it = loaded_.upper_bound(begin);
+  if (it != loaded_.begin() && std::prev(it)->second >= begin) --it;
+  while (it != loaded_.end() && it->first <= end) {
+    begin = std::min(begin, it->first);
+    end = std::max(end, it->second);
+    it = loaded_.erase(it);
+  }
+  loaded_[begin] = end;
+}
+
+bool PartialPlan::has(uint64_t offset, uint64_t size) const {
+  if (size == 0) return true;
+  auto it = loaded_.upper_bound(offset);
+  if (it == loaded_.begin()) return false;
+  --it;
+  return it->first <= offset && it->second >= offset + size;
+}
+
+void PartialPlan::want(PartialStep& step, uint64_t offset, uint64_t size) const {
+  if (offset >= file_.size()) return;
+  size = std::min<uint64_t>(size, file_.size() - offset);
+  if (!has(offset, size)) step.need.push_back({offset, size});
+}
+
+PartialStep PartialPlan::next() const {
+  PartialStep step;
+  const uint64_t size = file_.size();
+  want(step, 0, kHeadBytes);
+  const uint64_t tail = std::min<uint64_t>(size, torch_export::detail::kZipTailBytes);
+  want(step, size - tail, tail);
+  if (step.need.empty()) {
+    namespace et = executorch;
+    switch (sniff_file_kind(file_)) {
+      case FileKind::kFlatTensor: {
+        // Weights (.ptd): its header and flatbuffer say everything the page shows.
+        auto ft = et::read_flat_tensor_header(file_);
+        if (!ft)
+          step.error = ft.error().message();
+        else
+          want(step, 0, ft->flatbuffer_offset + ft->flatbuffer_size);
+        break;
+      }
+      case FileKind::kProgram:
+        plan_program(step, 0, size);
+        break;
+      case FileKind::kBundledProgram:
+        plan_bundle(step);
+        break;
+      case FileKind::kZip:
+        plan_zip(step);
+        break;
+      default:
+        step.error = "not a program, weights, bundled program or zip archive";
+    }
+  }
+  if (!step.error.empty()) {
+    step.need.clear();
+    return step;
+  }
+  std::sort(step.need.begin(), step.need.end(),
+            [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+  std::vector<ByteRange> joined;
+  for (const ByteRange& r : step.need) {
+    if (!joined.empty() && r.offset <= joined.back().offset + joined.back().size + kJoinGap) {
+      ByteRange& last = joined.back();
+      last.size = std::max(last.offset + last.size, r.offset + r.size) - last.offset;
+    } else {
+      joined.push_back(r);
+    }
+  }
+  step.need = std::move(joined);
+  step.done = step.need.empty();
+  return step;
+}
+
+// The program at [base, base + size) of the file (a .pte, or a bundle's embedded program).
+void PartialPlan::plan_program(PartialStep& step, uint64_t base, uint64_t size) const {
+  namespace et = executorch;
+  want(step, base, std::min(size, kHeadBytes));
+  if (!step.need.empty()) return;
+  const auto bytes = file_.subspan(base, size);
+  auto header = et::read_program_header(bytes);
+  if (!header) {
+    step.error = header.error().message();
+    return;
+  }
+  if (!header->extended) {
+    // No segments: the flatbuffer is the whole program.
+    want(step, base, size);
+    return;
+  }
+  want(step, base, header->extended->program_size);
+  if (!step.need.empty()) return;
+  const auto fb_bytes = bytes.first(header->extended->program_size);
+  if (auto ok = verify_flatbuffer<pte::Program>(fb_bytes, "ET12", "program"); !ok) {
+    step.error = ok.error().message();
+    return;
+  }
+  const auto* program = flatbuffers::GetRoot<pte::Program>(fb_bytes.data());
+  std::vector<bool> weights(program->segments() ? program->segments()->size() : 0);
+  auto mark = [&](uint64_t i) {
+    if (i < weights.size()) weights[i] = true;
+  };
+  if (const auto* cs = program->constant_segment()) mark(cs->segment_index());
+  if (const auto* m = program->mutable_data_segments())
+    for (const auto* d : *m) mark(d->segment_index());
+  if (const auto* n = program->named_data())
+    for (const auto* d : *n) mark(d->segment_index());
+  for (size_t i = 0; i < weights.size(); ++i) {
+    const auto* s = program->segments()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    const uint64_t start = header->extended->segment_base_offset + s->offset();
+    if (weights[i] || s->size() == 0 || start > size || s->size() > size - start)
+      continue;  // weights stay unread; the reader reports segments past the end
+    want(step, base + start, s->size());
+  }
+}
+
+// A bundled program: the bundle's root table locates the embedded program (a byte vector);
+// everything around it (tables, test data) is read, then the program as a program.
+void PartialPlan::plan_bundle(PartialStep& step) const {
+  const uint64_t size = file_.size();
+  const uint8_t* b = file_.data();
+  auto fail = [&](const char* why) {
+    step.error = why;
+    step.need.clear();
+  };
+  const uint64_t root = load_le<uint32_t>(b);
+  if (root > size || size - root < 4) return fail("the bundle's root table lies past its end");
+  want(step, root, 4);
+  if (!step.need.empty()) return;
+  const int64_t vtable = static_cast<int64_t>(root) - load_le<int32_t>(b + root);
+  if (vtable < 0 || static_cast<uint64_t>(vtable) + 4 > size)
+    return fail("the bundle's vtable lies outside it");
+  const uint64_t vt = static_cast<uint64_t>(vtable);
+  want(step, vt, 4);
+  if (!step.need.empty()) return;
+  const uint16_t vt_size = load_le<uint16_t>(b + vt);
+  want(step, vt, vt_size);
+  if (!step.need.empty()) return;
+  constexpr uint16_t kField = bundled::BundledProgram::VT_PROGRAM;
+  const uint16_t field = vt_size >= kField + 2 ? load_le<uint16_t>(b + vt + kField) : 0;
+  if (field == 0) return fail("the bundle holds no program");
+  const uint64_t at = root + field;
+  want(step, at, 4);
+  if (!step.need.empty()) return;
+  const uint64_t vector = at + load_le<uint32_t>(b + at);
+  if (vector > size || size - vector < 4) return fail("the bundle's program lies past its end");
+  want(step, vector, 4);
+  if (!step.need.empty()) return;
+  const uint64_t start = vector + 4, length = load_le<uint32_t>(b + vector);
+  if (length > size - start) return fail("the bundle's program runs past its end");
+  want(step, 0, start);
+  want(step, start + length, size - start - length);
+  if (!step.need.empty()) return;
+  plan_program(step, start, length);
+}
+
+// A zip archive (.pt2, ETRecord): its directory, local headers, then the stored members the
+// readers read.
+void PartialPlan::plan_zip(PartialStep& step) const {
+  namespace te = torch_export;
+  auto at = te::detail::locate_central_directory(file_, "");
+  if (!at) {
+    step.error = at.error().message();
+    return;
+  }
+  want(step, at->cd_start, at->cd_end - at->cd_start);
+  if (!step.need.empty()) return;
+  auto zip = te::ZipArchive::open(file_, "");
+  if (!zip) {
+    step.error = zip.error().message();
+    return;
+  }
+  for (const te::ZipEntry& e : (*zip)->entries())
+    want(step, at->prefix + e.local_header_offset, 30);
+  if (!step.need.empty()) return;
+  // Opened again: the data offsets come from the local headers now read.
+  zip = te::ZipArchive::open(file_, "");
+  if (!zip) {
+    step.error = zip.error().message();
+    return;
+  }
+  for (const te::ZipEntry& e : (*zip)->entries())
+    if (e.method == 0 && e.stored_data_offset >= 0 && !te::is_payload_member(**zip, e.name))
+      want(step, static_cast<uint64_t>(e.stored_data_offset), e.size);
+}
+
+}  // namespace etviz::wasm
