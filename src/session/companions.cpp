@@ -6,6 +6,7 @@
 #include <deque>
 #include <filesystem>
 
+#include "analysis/categories.h"
 #include "core/mapped_file.h"
 #include "formats/open_document.h"
 #include "formats/torch_export/archive_reader.h"
@@ -15,6 +16,19 @@ namespace {
 
 std::string base_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
+}
+
+// What the CLI's --categories reads (a JSON object of "rules" and "colors"), within its size.
+bool is_categories(std::span<const uint8_t> bytes) {
+  if (bytes.empty() || bytes.size() > analysis::kMaxCategoriesFileBytes) return false;
+  return analysis::parse_category_config(std::string(bytes.begin(), bytes.end())).ok();
+}
+
+// What the CLI's --groups reads ({node name: group name}, at least one), within its size.
+bool is_groups(std::span<const uint8_t> bytes, const std::string& path) {
+  if (bytes.empty() || bytes.size() > kMaxGroupsFileBytes) return false;
+  auto groups = parse_partitions(bytes, path);
+  return groups && !groups->empty();
 }
 
 }  // namespace
@@ -41,6 +55,16 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
         etrecords.push_back(path);
       else
         out.shown.push_back(path);
+    } else if (kind == FileKind::kUnknown && is_categories((*file)->bytes())) {
+      if (!out.categories.empty())
+        return Error(fmt::format("{} and {} are both categories files; a page takes one",
+                                 base_name(out.categories), base_name(path)));
+      out.categories = path;
+    } else if (kind == FileKind::kUnknown && is_groups((*file)->bytes(), path)) {
+      if (!out.groups.empty())
+        return Error(fmt::format("{} and {} are both groups files; a page takes one",
+                                 base_name(out.groups), base_name(path)));
+      out.groups = path;
     } else {
       has_program |= kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
       out.shown.push_back(path);
@@ -71,6 +95,15 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   } else {
     out.shown.insert(out.shown.end(), etrecords.begin(), etrecords.end());
   }
+  if (out.shown.empty() && (!out.categories.empty() || !out.groups.empty()))
+    return Error(fmt::format("{} is a {} file: open it together with the file it colours or groups",
+                             base_name(out.categories.empty() ? out.groups : out.categories),
+                             out.categories.empty() ? "groups" : "categories"));
+  if (!out.categories.empty())
+    out.notes.push_back(fmt::format("{}: categories of the page", base_name(out.categories)));
+  if (!out.groups.empty())
+    out.notes.push_back(
+        fmt::format("{}: groups of {}", base_name(out.groups), base_name(out.shown.front())));
   // The program goes first: --data and the profile apply to the page's first file.
   if (has_program) {
     for (size_t k = 0; k < out.shown.size(); ++k) {
@@ -108,6 +141,8 @@ Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRe
   }
   request.etdump = out.roles.etdump;
   request.etrecord = out.roles.etrecord;
+  request.categories = out.roles.categories;
+  request.groups = out.roles.groups;
   auto html = render_page(inputs, request);
   out.warnings = request.warnings;
   if (!html) return html.error();

@@ -22,6 +22,7 @@
 #include "formats/torch_export/archive_reader.h"
 #include "render/summary_report.h"
 #include "session/companions.h"
+#include "session/page_options.h"
 #include "wasm/partial_plan.h"
 
 // Progress lines go to the worker, which posts them to the page.
@@ -188,14 +189,40 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_forget() {
   g_columns.clear();
 }
 
-// Opens the newline-separated paths as one page. 0: the result is one line of JSON
+// The page options the app offers (session/page_options.h), as JSON [{"flag", "help",
+// "kind": "flag" | "text" | "file"}]: the page lists the flags and texts; files come from the
+// files dropped together.
+EMSCRIPTEN_KEEPALIVE int etviz_app_page_options() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& o : etviz::session::page_options())
+    out.push_back({{"flag", o.flag},
+                   {"help", o.help},
+                   {"kind", o.set    ? "flag"
+                            : o.file ? "file"
+                                     : "text"}});
+  g_result = out.dump();
+  return 0;
+}
+
+// Opens the newline-separated paths as one page, with the page options `options` (JSON
+// [[flag, value], ...], as the CLI would take them: session::apply_page_option). 0: the result is
+// one line of JSON
 // {"notes": [...], "warnings": [...]} (how files were paired, what the readers noticed), a
 // newline, then the page's HTML (its data elements are what the viewer reads), and each
 // file's column bytes are in etviz_app_columns_*: the page takes them as bytes, not as text
 // it would parse (numbers as JSON text cost this module twice what the rest of the page
 // data costs). 1: the result is the error, naming the file.
-EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths) {
+EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths, const char* options) {
   etviz::session::PageRequest request;
+  const auto chosen = nlohmann::json::parse(options ? options : "", nullptr, false);
+  if (chosen.is_array())
+    for (const auto& o : chosen) {
+      if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
+      if (auto s = etviz::session::apply_page_option(request, o[0].get<std::string>(),
+                                                     o[1].get<std::string>());
+          !s)
+        return fail(s.error());
+    }
   g_columns.clear();
   request.column_bytes = &g_columns;  // no zlib here: the columns as they are
   request.progress = &progress;

@@ -5,7 +5,8 @@
 //   app.writeFile('/in/1/model.pte', bytes);
 //   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
 //   app.readInPart(ptr, size, (begin, end) => bytes)  // a large file: only what the readers read
-//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html, columns} or {ok: false, error}
+//   const r = app.open(['/in/1/model.pte'], [['--stages', 'true']]);
+//                                             // {ok, meta, html, columns} or {ok: false, error}
 //                                             // columns: each file's column bytes (a copy)
 //   const i = app.info(path, dataPaths);       // {ok, text} or {ok: false, error}
 Module['etvizApp'] = (function () {
@@ -89,8 +90,9 @@ Module['etvizApp'] = (function () {
     unregisterMemoryFile(path) {
       withStrings([path], (p) => _etviz_app_unregister_memory_file(p));
     },
-    open(paths) {
-      const rc = withStrings([paths.join('\n')], (p) => _etviz_app_open(p));
+    // `options`: [[flag, value], ...] of pageOptions()' flags, as the CLI takes them.
+    open(paths, options) {
+      const rc = withStrings([paths.join('\n'), JSON.stringify(options || [])], (p, o) => _etviz_app_open(p, o));
       const text = result();
       if (rc !== 0) return { ok: false, error: text };
       const cut = text.indexOf('\n');
@@ -101,6 +103,11 @@ Module['etvizApp'] = (function () {
         columns.push(HEAPU8.slice(ptr, ptr + (_etviz_app_columns_size(k) >>> 0)));
       }
       return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1), columns };
+    },
+    // The page options (session/page_options.h): [{flag, help, kind: flag|text|file}].
+    pageOptions() {
+      _etviz_app_page_options();
+      return JSON.parse(result());
     },
     info(path, dataPaths) {
       const rc = withStrings([path, (dataPaths || []).join('\n')], (p, d) => _etviz_app_info(p, d));

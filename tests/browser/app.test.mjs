@@ -415,3 +415,82 @@ test('large bundled programs and archives open from their tables and directories
     await context.close();
   }
 });
+
+// Sets page options in the app's options panel (the flags and texts the module lists, as
+// `etviz view` takes them) and applies them: the files last opened are opened again with them.
+async function applyOptions(page, values) {
+  await page.click('#btn-app-options');
+  await page.waitForSelector('#app-options');
+  for (const [flag, value] of Object.entries(values)) {
+    const id = `#app-option-${flag.replace(/^-+/, '')}`;
+    if (value === true) await page.check(id);
+    else await page.fill(id, value);
+  }
+  await page.click('#app-options-apply');
+}
+
+// The CLI's page options in the app (session/page_options.h, one definition for both):
+// categories and groups files dropped with the program, an ETRecord's stages, a profile's
+// units, each giving the page the CLI writes with the same options; a bad value is refused in
+// the CLI's words.
+test('the CLI\'s page options: categories and groups files, --stages, profile units', { skip: skip('options') }, async () => {
+  const kws = C('pte', 'pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte');
+  const rec = C('etrecord', 'pytorch__executorch__examples__devtools__scripts__etrecord.bin');
+  const bp = C('bpte', 'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
+  const etdp = C('etdp', 'pytorch__executorch__docs__source__tutorials_source__etdump.etdp');
+  const cats = path.join(OUT, 'colours.json');
+  fs.writeFileSync(cats, JSON.stringify({ rules: [{ match: '*quantize*', category: 'compute' }], colors: { compute: '#ff0000' } }));
+  const groups = path.join(OUT, 'front_end.json');
+  fs.writeFileSync(groups, JSON.stringify({ input_0: 'front end', quantize_per_tensor_0: 'front end' }));
+  const { context, page, log } = await openApp();
+  try {
+    // Dropped together: the JSON files take the roles --categories and --groups give them.
+    const cliFiles = await cliPage('cli_options_files', [kws, '--categories', cats, '--groups', groups]);
+    await drop(page, [cats, kws, groups]);
+    await waitShown(page);
+    await assertSameAsCli(page, cliFiles);
+    const files = await viewerFacts(page);
+    assert.deepEqual(files.files.map((f) => f.name), [path.basename(kws)], 'the JSON files are options, not files of the page');
+    assert.ok(JSON.stringify(await pageData(page)).includes('front end'), 'the group is in the page');
+
+    // An ETRecord's stages, chosen in the options panel.
+    await page.goto('file://' + appPage);
+    await page.waitForSelector('body[data-app-state="blank"]');
+    const cliStages = await cliPage('cli_options_stages', [rec, '--stages']);
+    assert.ok(cliStages.data['etviz-timeline'], 'the CLI page steps through stages');
+    await choose(page, [rec]);
+    await waitShown(page);
+    assert.equal(await page.evaluate(() => !!document.getElementById('etviz-timeline')), false, 'no stages by default');
+    await applyOptions(page, { '--stages': true });
+    await waitShown(page);
+    await assertSameAsCli(page, cliStages);
+    await page.screenshot({ path: path.join(OUT, 'app_options_stages.png') });
+
+    // A profile's units, then a unit the CLI refuses: its words, and the app keeps its page.
+    await page.goto('file://' + appPage);
+    await page.waitForSelector('body[data-app-state="blank"]');
+    const cliUnits = await cliPage('cli_options_units', [bp, '--etdump', etdp, '--source-unit', 'ns', '--unit', 'ms']);
+    await drop(page, [bp, etdp]);
+    await waitShown(page);
+    await applyOptions(page, { '--source-unit': 'ns', '--unit': 'ms' });
+    await waitShown(page);
+    await assertSameAsCli(page, cliUnits);
+    await page.click('#btn-app-options');
+    await page.waitForSelector('#app-options');
+    assert.equal(await page.inputValue('#app-option-unit'), 'ms', 'the panel shows the options in force');
+    assert.deepEqual(await page.$$eval('#app-options input[data-flag]', (els) => els.map((e) => e.dataset.flag)),
+      ['--method', '--source-unit', '--unit', '--block', '--stages'], 'the value options and flags of `etviz view` (files come by drop)');
+    await page.screenshot({ path: path.join(OUT, 'app_options_panel.png') });
+    await page.click('#btn-app-options');
+    const bad = spawnSync(BIN, [bp, '--etdump', etdp, '--source-unit', 'ns', '--unit', 'parsecs', '-o', path.join(OUT, 'bad.html')], { encoding: 'utf8' });
+    assert.notEqual(bad.status, 0, 'the CLI refuses the unit');
+    await applyOptions(page, { '--unit': 'parsecs' });
+    await page.waitForFunction(() => document.body.dataset.appState === 'error');
+    const error = await page.evaluate(() => document.querySelector('#app-error .app-error-text').textContent);
+    assert.ok(bad.stderr.includes(error), `the CLI's words: '${error}' in '${bad.stderr.trim()}'`);
+    assert.deepEqual(remote(log), [], 'no network request');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});

@@ -4,8 +4,10 @@
 // it runs in the worker's own scope.
 //
 // Messages in:  {type: 'init', wasm: ArrayBuffer}  (the module's wasm, first)
-//               {type: 'open', id, files: [File]}
+//               {type: 'options'}                  (the page options the module takes)
+//               {type: 'open', id, files: [File], options: [[flag, value], ...]}
 // Messages out: {type: 'progress', text}
+//               {type: 'options', list: [{flag, help, kind}]}  (session/page_options.h)
 //               {type: 'page', id, elements, meta, timings}  (timings: ms per step and the
 //                 bytes read of the files; meta: how files were paired,
 //                 warnings; elements: the page's data elements, a columns-raw one with its
@@ -156,7 +158,7 @@ async function open(msg) {
     }
     const t2 = performance.now();
     self.postMessage({ type: 'progress', text: 'Building the page…' });
-    const r = app.open(paths);
+    const r = app.open(paths, msg.options);
     const t3 = performance.now();
     if (!r.ok) {
       self.postMessage({ type: 'error', id: msg.id, error: r.error });
@@ -184,6 +186,11 @@ async function open(msg) {
 self.onmessage = (ev) => {
   const msg = ev.data;
   if (msg.type === 'init') wasmBinary = new Uint8Array(msg.wasm);
+  if (msg.type === 'options') {
+    loadModule().then((app) => self.postMessage({ type: 'options', list: app.pageOptions() }))
+      .catch((e) => self.postMessage({ type: 'options', list: [], error: String(e && e.message ? e.message : e) }));
+    return;
+  }
   if (msg.type !== 'open') return;
   open(msg).catch((e) => {
     const trap = e instanceof WebAssembly.RuntimeError || /abort|memory/i.test(String(e && e.message));
