@@ -113,6 +113,18 @@ TEST(Companions, CategoriesAndGroupsFilesAreThePagesOptions) {
   EXPECT_NE(page->html.find("\"front end\""), std::string::npos) << "the group is in the page";
 }
 
+TEST(Companions, NodeDataIsThePagesNodeData) {
+  const std::string values =
+      json_file("values.json", R"({"results": {"input_0": {"value": 1.5}}})");
+  const std::string kws =
+      corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
+  auto r = pair_companions({values, kws});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kws});
+  EXPECT_EQ(r->node_data, values) << "read by parse_node_data: --node-data";
+  EXPECT_TRUE(r->groups.empty()) << "results are objects, not group names";
+}
+
 TEST(Companions, OtherJsonIsAFileAndOptionsAloneAreRefused) {
   const std::string not_groups = json_file("numbers.json", R"({"a": 1})");
   auto r = pair_companions({not_groups, kLinearPte});

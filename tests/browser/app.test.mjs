@@ -430,10 +430,10 @@ async function applyOptions(page, values) {
 }
 
 // The CLI's page options in the app (session/page_options.h, one definition for both):
-// categories and groups files dropped with the program, an ETRecord's stages, a profile's
+// categories, groups and node data files dropped with the program, an ETRecord's stages, a profile's
 // units, each giving the page the CLI writes with the same options; a bad value is refused in
 // the CLI's words.
-test('the CLI\'s page options: categories and groups files, --stages, profile units', { skip: skip('options') }, async () => {
+test('the CLI\'s page options: categories, groups and node data files, --stages, profile units', { skip: skip('options') }, async () => {
   const kws = C('pte', 'pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte');
   const rec = C('etrecord', 'pytorch__executorch__examples__devtools__scripts__etrecord.bin');
   const bp = C('bpte', 'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
@@ -442,11 +442,15 @@ test('the CLI\'s page options: categories and groups files, --stages, profile un
   fs.writeFileSync(cats, JSON.stringify({ rules: [{ match: '*quantize*', category: 'compute' }], colors: { compute: '#ff0000' } }));
   const groups = path.join(OUT, 'front_end.json');
   fs.writeFileSync(groups, JSON.stringify({ input_0: 'front end', quantize_per_tensor_0: 'front end' }));
+  const values = path.join(OUT, 'values.json');
+  fs.writeFileSync(values, JSON.stringify({ results: { quantize_per_tensor_0: { value: 2.5 } }, thresholds: [{ value: 3, bgColor: '#00ff00' }] }));
   const { context, page, log } = await openApp();
   try {
-    // Dropped together: the JSON files take the roles --categories and --groups give them.
-    const cliFiles = await cliPage('cli_options_files', [kws, '--categories', cats, '--groups', groups]);
-    await drop(page, [cats, kws, groups]);
+    // Dropped together: the JSON files take the roles --categories, --groups and --node-data
+    // give them.
+    const cliFiles = await cliPage('cli_options_files', [kws, '--categories', cats, '--groups', groups, '--node-data', values]);
+    assert.ok(cliFiles.data['etviz-node-data'], 'the CLI page carries the node data');
+    await drop(page, [cats, kws, values, groups]);
     await waitShown(page);
     await assertSameAsCli(page, cliFiles);
     const files = await viewerFacts(page);
