@@ -146,44 +146,114 @@ void PartialPlan::plan_program(PartialStep& step, uint64_t base, uint64_t size) 
   }
 }
 
-// A bundled program: the bundle's root table locates the embedded program (a byte vector);
-// everything around it (tables, test data) is read, then the program as a program.
-void PartialPlan::plan_bundle(PartialStep& step) const {
+std::optional<PartialPlan::Table> PartialPlan::table(PartialStep& step, uint64_t pos) const {
   const uint64_t size = file_.size();
   const uint8_t* b = file_.data();
-  auto fail = [&](const char* why) {
-    step.error = why;
-    step.need.clear();
+  if (pos > size || size - pos < 4) return std::nullopt;
+  const size_t before = step.need.size();
+  want(step, pos, 4);
+  if (step.need.size() != before) return std::nullopt;
+  const int64_t vtable = static_cast<int64_t>(pos) - load_le<int32_t>(b + pos);
+  if (vtable < 0 || static_cast<uint64_t>(vtable) > size - 4) return std::nullopt;
+  Table t;
+  t.pos = pos;
+  t.vtable = static_cast<uint64_t>(vtable);
+  want(step, t.vtable, 4);
+  if (step.need.size() != before) return std::nullopt;
+  t.vtable_size = load_le<uint16_t>(b + t.vtable);
+  t.inline_size = load_le<uint16_t>(b + t.vtable + 2);
+  if (t.vtable_size < 4 || t.vtable + t.vtable_size > size || pos + t.inline_size > size)
+    return std::nullopt;
+  want(step, t.vtable, t.vtable_size);
+  want(step, pos, t.inline_size);
+  if (step.need.size() != before) return std::nullopt;
+  return t;
+}
+
+std::optional<uint64_t> PartialPlan::ref(PartialStep& step, const Table& t, uint16_t field) const {
+  const uint8_t* b = file_.data();
+  if (field + 2u > t.vtable_size) return std::nullopt;
+  const uint16_t at = load_le<uint16_t>(b + t.vtable + field);
+  if (at == 0 || at + 4u > t.inline_size) return std::nullopt;
+  const uint64_t target = t.pos + at + load_le<uint32_t>(b + t.pos + at);
+  (void)step;  // the table's inline part, where the offset is, is loaded
+  return target < file_.size() ? std::optional<uint64_t>(target) : std::nullopt;
+}
+
+std::optional<uint32_t> PartialPlan::vector(PartialStep& step, uint64_t pos, uint32_t element_size,
+                                            bool contents) const {
+  if (pos > file_.size() || file_.size() - pos < 4) return std::nullopt;
+  const size_t before = step.need.size();
+  want(step, pos, 4);
+  if (step.need.size() != before) return std::nullopt;
+  const uint32_t n = load_le<uint32_t>(file_.data() + pos);
+  if (static_cast<uint64_t>(n) * element_size > file_.size() - pos - 4) return std::nullopt;
+  if (contents) {
+    want(step, pos + 4, static_cast<uint64_t>(n) * element_size);
+    if (step.need.size() != before) return std::nullopt;
+  }
+  return n;
+}
+
+// A bundled program: walked from its root table as the verifier and the reader walk it (test
+// suites, cases, values; a tensor's sizes and dim order but not its data), then the embedded
+// program (a byte vector) as a program at its offset.
+void PartialPlan::plan_bundle(PartialStep& step) const {
+  namespace bp = bundled;
+  const uint8_t* b = file_.data();
+  auto root = table(step, load_le<uint32_t>(b));
+  if (!root) {
+    if (step.need.empty()) step.error = "the bundle's root table lies outside it";
+    return;
+  }
+  // Each element of a vector of tables, as a table.
+  auto tables = [&](uint64_t vec, auto&& each) {
+    auto n = vector(step, vec, 4, true);
+    if (!n) return;
+    for (uint32_t k = 0; k < *n; ++k) {
+      const uint64_t at = vec + 4 + 4ull * k;
+      if (auto t = table(step, at + load_le<uint32_t>(b + at))) each(*t);
+    }
   };
-  const uint64_t root = load_le<uint32_t>(b);
-  if (root > size || size - root < 4) return fail("the bundle's root table lies past its end");
-  want(step, root, 4);
+  auto values = [&](const Table& test, uint16_t field) {
+    if (auto list = ref(step, test, field))
+      tables(*list, [&](const Table& value) {
+        auto val = ref(step, value, bp::Value::VT_VAL);
+        const uint16_t type_at = value.vtable_size >= bp::Value::VT_VAL_TYPE + 2
+                                     ? load_le<uint16_t>(b + value.vtable + bp::Value::VT_VAL_TYPE)
+                                     : 0;
+        if (!val || type_at == 0) return;
+        auto payload = table(step, *val);
+        if (!payload || b[value.pos + type_at] != static_cast<uint8_t>(bp::ValueUnion::Tensor))
+          return;
+        if (auto sizes = ref(step, *payload, bp::Tensor::VT_SIZES)) vector(step, *sizes, 4, true);
+        if (auto data = ref(step, *payload, bp::Tensor::VT_DATA)) vector(step, *data, 1, false);
+        if (auto order = ref(step, *payload, bp::Tensor::VT_DIM_ORDER))
+          vector(step, *order, 1, true);
+      });
+  };
+  if (auto suites = ref(step, *root, bp::BundledProgram::VT_METHOD_TEST_SUITES))
+    tables(*suites, [&](const Table& suite) {
+      if (auto name = ref(step, suite, bp::BundledMethodTestSuite::VT_METHOD_NAME))
+        if (auto n = vector(step, *name, 1, true)) want(step, *name + 4 + *n, 1);  // its NUL
+      if (auto cases = ref(step, suite, bp::BundledMethodTestSuite::VT_TEST_CASES))
+        tables(*cases, [&](const Table& test) {
+          values(test, bp::BundledMethodTestCase::VT_INPUTS);
+          values(test, bp::BundledMethodTestCase::VT_EXPECTED_OUTPUTS);
+        });
+    });
+  auto program = ref(step, *root, bp::BundledProgram::VT_PROGRAM);
+  if (!program) {
+    step.error = "the bundle holds no program";
+    return;
+  }
+  auto length = vector(step, *program, 1, false);
   if (!step.need.empty()) return;
-  const int64_t vtable = static_cast<int64_t>(root) - load_le<int32_t>(b + root);
-  if (vtable < 0 || static_cast<uint64_t>(vtable) + 4 > size)
-    return fail("the bundle's vtable lies outside it");
-  const uint64_t vt = static_cast<uint64_t>(vtable);
-  want(step, vt, 4);
-  if (!step.need.empty()) return;
-  const uint16_t vt_size = load_le<uint16_t>(b + vt);
-  want(step, vt, vt_size);
-  if (!step.need.empty()) return;
-  constexpr uint16_t kField = bundled::BundledProgram::VT_PROGRAM;
-  const uint16_t field = vt_size >= kField + 2 ? load_le<uint16_t>(b + vt + kField) : 0;
-  if (field == 0) return fail("the bundle holds no program");
-  const uint64_t at = root + field;
-  want(step, at, 4);
-  if (!step.need.empty()) return;
-  const uint64_t vector = at + load_le<uint32_t>(b + at);
-  if (vector > size || size - vector < 4) return fail("the bundle's program lies past its end");
-  want(step, vector, 4);
-  if (!step.need.empty()) return;
-  const uint64_t start = vector + 4, length = load_le<uint32_t>(b + vector);
-  if (length > size - start) return fail("the bundle's program runs past its end");
-  want(step, 0, start);
-  want(step, start + length, size - start - length);
-  if (!step.need.empty()) return;
-  plan_program(step, start, length);
+  if (!length) {
+    step.error = "the bundle's program runs past its end";
+    return;
+  }
+  plan_program(step, *program + 4, *length);
 }
 
 // A zip archive (.pt2, ETRecord): its directory, local headers, then the stored members the

@@ -6,8 +6,10 @@
 //   - a program (.pte): its header, its flatbuffer, then the segments a view reads (delegate
 //     payloads), never the constant segment, named or mutable data;
 //   - weights (.ptd): the header and flatbuffer, never the segment data;
-//   - a bundled program (.bpte): the bundle without its embedded program (the tables and the
-//     test data), then the embedded program as a program, at its offset;
+//   - a bundled program (.bpte): the bundle's tables (walked from its root as the verifier
+//     walks them: test suites, cases, values, tensors' sizes and dim orders), never the test
+//     tensors' data nor the embedded program's bytes, then the embedded program as a program,
+//     at its offset;
 //   - a zip (.pt2, ETRecord): the end records, the central directory, each member's local
 //     header, then the stored members the readers read (torch_export::is_payload_member says
 //     which they never read: weights, constants, pickles). Deflated members are inflated
@@ -16,6 +18,7 @@
 // run decides every step, so the plan and the readers agree on where things are.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +48,18 @@ class PartialPlan {
   void want(PartialStep& step, uint64_t offset, uint64_t size) const;
   void plan_program(PartialStep& step, uint64_t base, uint64_t size) const;
   void plan_bundle(PartialStep& step) const;
+  // Flatbuffer walking for plan_bundle: each wants what it reads and returns nullopt until it
+  // is loaded (or when it lies outside the file: the reader then reports it).
+  struct Table {
+    uint64_t pos = 0, vtable = 0;
+    uint16_t vtable_size = 0, inline_size = 0;
+  };
+  std::optional<Table> table(PartialStep& step, uint64_t pos) const;
+  // Where the object a table's offset field points to starts; nullopt when absent.
+  std::optional<uint64_t> ref(PartialStep& step, const Table& t, uint16_t field) const;
+  // A vector's element count at `pos`, wanting its elements when `contents`.
+  std::optional<uint32_t> vector(PartialStep& step, uint64_t pos, uint32_t element_size,
+                                 bool contents) const;
   void plan_zip(PartialStep& step) const;
 
   std::span<const uint8_t> file_;

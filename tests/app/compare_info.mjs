@@ -149,6 +149,22 @@ test('every corpus file read in part, as the page reads large files, reads as th
   assert.ok(read < total * 0.9, `the weights are left unread (${read} of ${total} bytes read)`);
 });
 
+test('a bundle read in part skips its test data: its tables and its program are read', { skip: !process.env.ETVIZ_GEN }, async () => {
+  // Two methods, each with an 8 MiB input and expected output: 32 MiB of test data the page
+  // never reads (the reader shows the tensors' shapes and sizes, not their bytes).
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'etviz-bundle-'));
+  const file = path.join(tmp, 'tested.bpte');
+  execFileSync(process.env.ETVIZ_GEN, ['program', '--blocks', '4', '--dim', '16', '--hidden', '32', '--vocab', '64',
+    '--methods', '2', '--bundle', '--test-data', '8M', '-o', file], { stdio: 'ignore' });
+  const size = fs.statSync(file).size;
+  const w = await wasmInfoInPart(file);
+  assert.ok(w.partial, 'a bundle is read in part');
+  same(file, native(file), w);
+  console.log(`# bundle with 32 MiB of test data: ${w.read} of ${size} bytes read`);
+  assert.ok(w.read < size - 32 * 1048576 + 1048576, `the test data is not read (${w.read} of ${size} bytes)`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
 test('programs with their external weights (--data) agree', async () => {
   for (const [pte, ptd] of PAIRS) {
     const file = path.join(CORPUS, pte), data = [path.join(CORPUS, ptd)];

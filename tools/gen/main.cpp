@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   bool bundled = false;
   program->add_flag("--bundle", bundled,
                     "Write a bundled program (.bpte): the program with one test case per method");
+  std::string test_bytes = "16";
+  program->add_option("--test-data", test_bytes,
+                      "With --bundle: bytes of each test input and expected output (e.g. 8M)");
   program->add_option("-o,--output", output, "Output .pte (.bpte with --bundle)")->required();
   program->callback([&] {
     etviz::gen::ProgramBuilder builder;
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
     etviz::gen::WriteOptions options;
     options.min_constant_segment_bytes = etviz::gen::parse_bytes(pad, "--pad-constants");
     options.bundled = bundled;
+    options.bundle_test_bytes = etviz::gen::parse_bytes(test_bytes, "--test-data");
     std::string error;
     if (!builder.write(output, options, error)) {
       fmt::print(stderr, "etviz-gen: error: {}\n", error);

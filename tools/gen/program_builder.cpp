@@ -32,18 +32,21 @@ void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
 }
 
 // A BundledProgram (BP08) around a program of `program_bytes` bytes, as its head: the bundle's
-// tables and test data (one suite per method, one case of a float [1, 4] input and output),
+// tables and test data (one suite per method, one case of a float [1, N] input and output of
+// `test_bytes` bytes each),
 // then the program vector's length, its bytes to follow at `program_at` (16-aligned). The
 // program vector comes last so that its bytes, written by the caller, may hold a hole: the
 // bundle is built with an empty program vector and its root's field is pointed past it.
 std::vector<uint8_t> bundle_head(const std::vector<std::string>& methods, uint64_t program_bytes,
-                                 uint64_t& program_at) {
+                                 uint64_t test_bytes, uint64_t& program_at) {
   namespace bp = etviz::bundled;
   flatbuffers::FlatBufferBuilder b;
   std::vector<flatbuffers::Offset<bp::BundledMethodTestSuite>> suites;
   auto tensor = [&](uint8_t fill) {
-    auto t = bp::CreateTensor(b, 6, b.CreateVector(std::vector<int32_t>{1, 4}),
-                              b.CreateVector(std::vector<uint8_t>(16, fill)),
+    const uint64_t floats = std::max<uint64_t>(test_bytes / 4, 1);
+    auto t = bp::CreateTensor(b, 6,
+                              b.CreateVector(std::vector<int32_t>{1, static_cast<int32_t>(floats)}),
+                              b.CreateVector(std::vector<uint8_t>(floats * 4, fill)),
                               b.CreateVector(std::vector<uint8_t>{0, 1}));
     return bp::CreateValue(b, bp::ValueUnion::Tensor, t.Union());
   };
@@ -334,7 +337,7 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
       error = path + ": a bundled program holds programs under 4 GiB";
       return false;
     }
-    head = bundle_head(names, program_end, base);
+    head = bundle_head(names, program_end, options.bundle_test_bytes, base);
   }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {

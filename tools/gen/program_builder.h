@@ -93,6 +93,7 @@ struct WriteOptions {
   // Write a bundled program (.bpte, BP08): the program as the bundle's program vector, after
   // the bundle's tables and one test case per method.
   bool bundled = false;
+  uint64_t bundle_test_bytes = 16;  // bytes of each test input and expected output
 };
 
 class ProgramBuilder {
