@@ -131,11 +131,16 @@ class PageApp {
       return;
     }
     if (!this.optionList) {
-      const worker = await this.ensureWorker();
-      this.optionList = await new Promise((resolve) => {
-        this.onOptions = resolve;
-        worker.postMessage({ type: 'options' });
-      });
+      try {
+        const worker = await this.ensureWorker();
+        this.optionList = await new Promise((resolve) => {
+          this.onOptions = resolve;
+          worker.postMessage({ type: 'options' });
+        });
+      } catch (e) {
+        this.showError(e.message);
+        return;
+      }
     }
     panel = document.createElement('div');
     panel.id = 'app-options';
