@@ -126,6 +126,19 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_provide_member(const char* path, const char*
 // {"need": [[offset, size], ...]} (read those, say so, ask again), {"done": true} (register
 // the memory as the file) or {"error": ...} (not a kind read in part, or malformed: the worker
 // reads the file whole and the reader says what is wrong).
+// Whether a file of this head and tail is read in part (before memory is set aside for it);
+// etviz_app_partial_tail_bytes() says how much of its end to pass.
+EMSCRIPTEN_KEEPALIVE int etviz_app_partial_kind(const uint8_t* head, double head_size,
+                                                const uint8_t* tail, double tail_size) {
+  return etviz::wasm::PartialPlan::reads_in_part(
+      std::span<const uint8_t>(head, static_cast<size_t>(head_size)),
+      std::span<const uint8_t>(tail, static_cast<size_t>(tail_size)));
+}
+
+EMSCRIPTEN_KEEPALIVE double etviz_app_partial_tail_bytes() {
+  return static_cast<double>(etviz::wasm::PartialPlan::kTailBytes);
+}
+
 EMSCRIPTEN_KEEPALIVE void etviz_app_partial_begin(const uint8_t* file, double file_size) {
   g_plan = std::make_unique<etviz::wasm::PartialPlan>(
       std::span<const uint8_t>(file, static_cast<size_t>(file_size)));

@@ -4,7 +4,7 @@
 //   const app = (await createEtvizApp()).etvizApp;
 //   app.writeFile('/in/1/model.pte', bytes);
 //   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
-//   app.readInPart(ptr, size, (begin, end) => bytes)  // a large file: only what the readers read
+//   app.readInPart(size, (begin, end) => bytes, reserve)  // a large file: what the readers read
 //   const r = app.open(['/in/1/model.pte'], [['--stages', 'true']]);
 //                                             // {ok, meta, html, columns} or {ok: false, error}
 //                                             // columns: each file's column bytes (a copy)
@@ -56,26 +56,43 @@ Module['etvizApp'] = (function () {
       }
     },
     forget() { _etviz_app_forget(); },
-    // A large file read in part (docs/app.md; src/wasm/partial_plan.h): `ptr` is memory the
-    // size of the file, zero where nothing is read; `read(begin, end)` returns those bytes of
-    // the file. Fills in what the plan asks for, round after round; true when the readers have
-    // all they need, false when the file is not a kind read in part (read it whole).
-    readInPart(ptr, size, read) {
+    // A large file read in part (docs/app.md; src/wasm/partial_plan.h). `read(begin, end)`
+    // returns those bytes of the file; `reserve(size)` memory the size of the file, zero
+    // where nothing is read. The file's head and tail say whether it is a kind read in part
+    // (else 0: read it whole, nothing reserved); then the plan's ranges are filled in, round
+    // after round. Returns the memory, holding all the readers need.
+    readInPart(size, read, reserve) {
+      const headEnd = Math.min(4096, size);
+      const tailStart = Math.max(0, size - _etviz_app_partial_tail_bytes());
+      const head = read(0, headEnd);
+      const tail = read(tailStart, size);
+      const h = _malloc(head.length + tail.length + 1);
+      HEAPU8.set(head, h);
+      HEAPU8.set(tail, h + head.length);
+      const kind = _etviz_app_partial_kind(h, head.length, h + head.length, tail.length);
+      _free(h);
+      if (!kind) return 0;
+      const ptr = reserve(size);
+      if (!ptr) return 0;
       _etviz_app_partial_begin(ptr, size);
+      const put = (offset, bytes) => {
+        HEAPU8.set(bytes, ptr + offset);
+        _etviz_app_partial_loaded(offset, bytes.length);
+      };
+      put(0, head);
+      put(tailStart, tail);
       for (let round = 0; round < 32; round++) {
         _etviz_app_partial_next();
         const step = JSON.parse(result());
-        if (step.error) return false;
-        if (step.done) return true;
+        if (step.error) return 0;
+        if (step.done) return ptr;
         // Not `for (const [offset, n] of ...)`: this Emscripten's minifier breaks destructuring.
         for (let k = 0; k < step.need.length; k++) {
           const offset = step.need[k][0];
-          const bytes = read(offset, offset + step.need[k][1]);
-          HEAPU8.set(bytes, ptr + offset);
-          _etviz_app_partial_loaded(offset, bytes.length);
+          put(offset, read(offset, offset + step.need[k][1]));
         }
       }
-      return false;  // a plan that never ends is a bug: read the file whole
+      return 0;  // a plan that never ends is a bug: read the file whole
     },
     // Memory for a whole file, of which only some ranges will be written (the rest stays
     // untouched pages); 0 when the module cannot grow that far. Never given back.

@@ -16,14 +16,27 @@
 namespace etviz::wasm {
 namespace {
 
-// What is read first of every file: its head (identifiers, a program's header) and its tail
-// (a zip's end records), so the kind is known as sniff_file_kind knows it.
-constexpr uint64_t kHeadBytes = 4096;
-
 // Ranges closer than this are read as one: fewer File.slice calls for a few bytes more.
 constexpr uint64_t kJoinGap = 4096;
 
 }  // namespace
+
+// What is read first of every file: its head (identifiers, a program's header) and its tail
+// (a zip's end records), so the kind is known as sniff_file_kind knows it.
+const uint64_t PartialPlan::kTailBytes = torch_export::detail::kZipTailBytes;
+
+bool PartialPlan::reads_in_part(std::span<const uint8_t> head, std::span<const uint8_t> tail) {
+  switch (sniff_file_kind(head)) {
+    case FileKind::kFlatTensor:
+    case FileKind::kProgram:
+    case FileKind::kBundledProgram:
+    case FileKind::kZip:
+      return true;
+    default:
+      // A zip with junk before it (the corpus' prefixed ETRecord) ends with its directory.
+      return torch_export::looks_like_zip(tail);
+  }
+}
 
 void PartialPlan::loaded(uint64_t offset, uint64_t size) {
   if (size == 0) return;
@@ -57,7 +70,7 @@ PartialStep PartialPlan::next() const {
   PartialStep step;
   const uint64_t size = file_.size();
   want(step, 0, kHeadBytes);
-  const uint64_t tail = std::min<uint64_t>(size, torch_export::detail::kZipTailBytes);
+  const uint64_t tail = std::min<uint64_t>(size, kTailBytes);
   want(step, size - tail, tail);
   if (step.need.empty()) {
     namespace et = executorch;

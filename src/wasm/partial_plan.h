@@ -39,6 +39,11 @@ class PartialPlan {
  public:
   // `file`: memory the size of the file, holding the bytes read so far (loaded()).
   explicit PartialPlan(std::span<const uint8_t> file) : file_(file) {}
+  // Whether a file with this head (its first kHeadBytes) and tail (its last kTailBytes) is a
+  // kind read in part, before memory is set aside for it.
+  static bool reads_in_part(std::span<const uint8_t> head, std::span<const uint8_t> tail);
+  static constexpr uint64_t kHeadBytes = 4096;
+  static const uint64_t kTailBytes;
   void loaded(uint64_t offset, uint64_t size);
   PartialStep next() const;
 

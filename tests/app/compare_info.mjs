@@ -63,14 +63,17 @@ async function wasmInfoInPart(file) {
   const bytes = fs.readFileSync(file);
   // The module's memory past its heap, never given back (the page's worker starts a fresh
   // module after a large file; here the corpus is small). Zeroed: it may have been heap before.
-  const ptr = a.reserve(bytes.length);
-  a.put(ptr, new Uint8Array(bytes.length));
+  const reserve = (size) => {
+    const p = a.reserve(size);
+    a.put(p, new Uint8Array(size));
+    return p;
+  };
   let read = 0;
-  const partial = a.readInPart(ptr, bytes.length, (begin, end) => {
+  const ptr = a.readInPart(bytes.length, (begin, end) => {
     read += Math.min(end, bytes.length) - begin;
     return bytes.subarray(begin, end);
-  });
-  if (!partial) return { partial: false };
+  }, reserve);
+  if (!ptr) return { partial: false };
   a.registerMemoryFile(file, ptr, bytes.length);
   try {
     for (const m of a.zipPlan(file)) {

@@ -79,19 +79,24 @@ const MAX_PARTIAL_BYTES = 3 * 1024 * 1048576;
 // registered under `path`; false when the file is not a kind read in part (it is then read
 // whole, and the reader says what it is). `count(n)`: bytes read.
 function readInPart(app, reader, file, path, count) {
-  if (file.size > MAX_PARTIAL_BYTES)
-    throw new Error(`${file.name}: ${mib(file.size)}; the page holds files up to ${mib(MAX_PARTIAL_BYTES)}`);
-  // Memory the size of the file: the parts not read are pages never touched. It is never
-  // given back: the worker starts a fresh module after this open (moduleSpent).
-  moduleSpent = true;
-  const ptr = app.reserve(file.size);
-  if (!ptr) throw new Error(`${file.name}: no memory for a ${mib(file.size)} file in this page`);
   const read = (begin, end) => {
     const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(begin, end)));
     count(bytes.length);
     return bytes;
   };
-  if (!app.readInPart(ptr, file.size, read)) return false;
+  // Memory the size of the file, once its head and tail say it is a kind read in part: the
+  // parts not read are pages never touched. It is never given back: the worker starts a fresh
+  // module after this open (moduleSpent).
+  const reserve = (size) => {
+    if (size > MAX_PARTIAL_BYTES)
+      throw new Error(`${file.name}: ${mib(size)}; the page holds files up to ${mib(MAX_PARTIAL_BYTES)}`);
+    moduleSpent = true;
+    const ptr = app.reserve(size);
+    if (!ptr) throw new Error(`${file.name}: no memory for a ${mib(size)} file in this page`);
+    return ptr;
+  };
+  const ptr = app.readInPart(file.size, read, reserve);
+  if (!ptr) return false;
   app.registerMemoryFile(path, ptr, file.size);
   return true;
 }
