@@ -34,6 +34,6 @@ for (const file of files) {
   await context.close();
   const size = fs.statSync(file).size;
   console.log(`${path.basename(file)}\t${(size / 1048576).toFixed(1)} MiB\t${nodes} nodes\tCLI page ${cliMs} ms\tapp ${appMs} ms ` +
-    `(read ${t.read.toFixed(0)}, inflate ${t.inflate.toFixed(0)}, page data ${t.page.toFixed(0)}, to viewer ${t.total.toFixed(0)})`);
+    `(${t.bytesRead} bytes read; read ${t.read.toFixed(0)}, inflate ${t.inflate.toFixed(0)}, page data ${t.page.toFixed(0)}, to viewer ${t.total.toFixed(0)})`);
 }
 await browser.close();

@@ -6,8 +6,9 @@ import os
 from . import _etviz
 from ._program import Program, open as _open
 
-_OPTIONS = ("etdump", "etrecord", "method", "source_unit", "unit", "block", "categories", "stages",
-            "compress", "groups", "node_data")
+# `etviz view`'s page options (session/page_options.h, as keywords: source_unit for
+# --source-unit), and compress.
+_OPTIONS = tuple(_etviz.page_options()) + ("compress",)
 
 
 def _page_html(programs, options):

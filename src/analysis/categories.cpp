@@ -246,7 +246,7 @@ Result<CategoryConfig> load_category_config(const std::string& path) {
   // The size is checked before anything is read (a FIFO or /dev/zero is refused, not drained).
   auto file = MappedFile::open(path);
   if (!file) return Error(file.error().message() + " (categories file)");
-  if ((*file)->size() > (1u << 20))
+  if ((*file)->size() > kMaxCategoriesFileBytes)
     return Error(
         fmt::format("{}: categories file is {} bytes; the limit is 1 MiB", path, (*file)->size()));
   const auto bytes = (*file)->bytes();

@@ -57,6 +57,7 @@ struct CategoryConfig {
 CategoryConfig default_category_config();
 
 // Reads overrides from a JSON file on top of the defaults. Errors name the file and the field.
+inline constexpr uint64_t kMaxCategoriesFileBytes = 1u << 20;
 Result<CategoryConfig> load_category_config(const std::string& path);
 Result<CategoryConfig> parse_category_config(const std::string& json_text);
 

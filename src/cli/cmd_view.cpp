@@ -18,6 +18,7 @@
 #include "core/text.h"
 #include "formats/open_document.h"
 #include "render/html/html_page.h"
+#include "session/page_options.h"
 #include "session/page_session.h"
 
 namespace etviz::cli {
@@ -27,21 +28,13 @@ struct ViewOptions {
   std::string file;
   std::vector<std::string> more_files;  // further files in the same page
   std::vector<std::string> data;
-  std::string categories;
   std::string output;
   bool no_compress = false;
   bool quiet = false;
-  // Profile overlay (docs/viewer.md, "Profile overlay").
-  std::string etdump;
-  std::string etrecord;
-  std::string method;
-  std::string source_unit;
-  std::string unit;
-  std::string block;
-  bool stages = false;    // step through every stage / pass of the file
-  std::string groups;     // node name -> group JSON
-  std::string node_data;  // Model Explorer node data JSON
-  bool app = false;       // carry the WebAssembly readers: the page opens more files (docs/app.md)
+  bool app = false;  // carry the WebAssembly readers: the page opens more files (docs/app.md)
+  // The page options (session/page_options.h: categories, groups, the profile overlay,
+  // stages, node data), parsed straight into the request.
+  session::PageRequest request;
 };
 
 // The page session reports through a plain function; layout of a large graph announces itself,
@@ -83,17 +76,7 @@ int run_view(const ViewOptions& opt) {
   }
   if (!more.empty() && opt.output.empty())
     return report_error(Error("several files make one page: name it with -o PAGE.html"));
-  session::PageRequest request;
-  request.categories = opt.categories;
-  request.etdump = opt.etdump;
-  request.etrecord = opt.etrecord;
-  request.method = opt.method;
-  request.source_unit = opt.source_unit;
-  request.unit = opt.unit;
-  request.block = opt.block;
-  request.stages = opt.stages;
-  request.groups = opt.groups;
-  request.node_data = opt.node_data;
+  session::PageRequest request = opt.request;
   request.compress = !opt.no_compress;
   request.app = opt.app;
   request.progress = &progress;
@@ -128,31 +111,13 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
                   "HTML file to write (default: FILE's name + .html; - for stdout)");
   cmd->add_option("--data", opt->data,
                   "FlatTensor data file (.ptd) with the program's external tensors");
-  cmd->add_option("--categories", opt->categories,
-                  "JSON file overriding op categories and colours (see docs/viewer.md)");
   cmd->add_flag("--no-compress", opt->no_compress, "Embed the graph data as plain JSON");
-  cmd->add_option("--etdump", opt->etdump,
-                  "Runtime profile (.etdp) of FILE: heat-colour nodes by time, profile table");
-  cmd->add_option("--etrecord", opt->etrecord,
-                  "ETRecord of the program (with --etdump): module paths, delegate maps");
-  cmd->add_option("--method", opt->method,
-                  "Method the profile ran (default: forward, or the only method)");
-  cmd->add_option("--source-unit", opt->source_unit,
-                  "What one tick of the ETDump is: ns, us, ms or s (default: show raw ticks)");
-  cmd->add_option("--unit", opt->unit,
-                  "Show profile times in ns, us, ms or s (needs --source-unit; default us)");
-  cmd->add_option("--block", opt->block,
-                  "ETDump event block (run name) to show (default: Execute)");
-  cmd->add_option("--groups", opt->groups,
-                  "JSON {node name: group name}: nodes of one group become one box (as Model "
-                  "Explorer's visualize_with_clusters groups partitions)");
-  cmd->add_option("--node-data", opt->node_data,
-                  "Model Explorer node data JSON ({results, thresholds|gradient} or {graph id: "
-                  "...}): nodes coloured by their values, a legend, the value in the panel and "
-                  "a table");
-  cmd->add_flag("--stages", opt->stages,
-                "Step through every stage of an ETRecord (exported program -> ATen -> edge -> "
-                "...) over one layout, as a pass trace is shown");
+  for (const session::PageOption& o : session::page_options()) {
+    if (o.text)
+      cmd->add_option(o.flag, opt->request.*o.text, o.help);
+    else
+      cmd->add_flag(o.flag, opt->request.*o.set, o.help);
+  }
   cmd->add_flag("--app", opt->app,
                 "Carry the WebAssembly readers: the page opens more files dropped on it (larger "
                 "page; docs/app.md)");

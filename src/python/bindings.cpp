@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 #include "render/memory_report.h"
 #include "render/profile_report.h"
 #include "render/summary_report.h"
+#include "session/page_options.h"
 #include "session/page_session.h"
 #include "session/profile_session.h"
 
@@ -84,21 +86,30 @@ const Graph& graph_of(const Handle& h, const std::string& name) {
   return h.doc.graphs[static_cast<size_t>(g)];
 }
 
+// The page options of `etviz view` (session/page_options.h) as keyword arguments: --source-unit
+// is source_unit=...
+std::string keyword(const session::PageOption& o) {
+  std::string key = std::string(o.flag).substr(2);
+  std::replace(key.begin(), key.end(), '-', '_');
+  return key;
+}
+
+std::vector<std::string> page_option_keywords() {
+  std::vector<std::string> out;
+  for (const session::PageOption& o : session::page_options()) out.push_back(keyword(o));
+  return out;
+}
+
 session::PageRequest page_request(const py::dict& options) {
   session::PageRequest r;
-  auto text = [&](const char* key, std::string& into) {
-    if (options.contains(key) && !options[key].is_none()) into = py::str(options[key]);
-  };
-  text("categories", r.categories);
-  text("etdump", r.etdump);
-  text("etrecord", r.etrecord);
-  text("method", r.method);
-  text("source_unit", r.source_unit);
-  text("unit", r.unit);
-  text("block", r.block);
-  text("groups", r.groups);
-  text("node_data", r.node_data);
-  if (options.contains("stages")) r.stages = py::bool_(options["stages"]);
+  for (const session::PageOption& o : session::page_options()) {
+    const std::string key = keyword(o);
+    if (!options.contains(key.c_str()) || options[key.c_str()].is_none()) continue;
+    if (o.text)
+      r.*o.text = py::str(options[key.c_str()]);
+    else
+      r.*o.set = py::bool_(options[key.c_str()]);
+  }
   if (options.contains("compress")) r.compress = py::bool_(options["compress"]);
   return r;
 }
@@ -222,6 +233,7 @@ PYBIND11_MODULE(_etviz, m) {
   m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{});
   m.def("open_bytes", &open_bytes, py::arg("name"), py::arg("data"));
   m.def("page_html", &page_html, py::arg("documents"), py::arg("options") = py::dict());
+  m.def("page_options", &page_option_keywords);
   m.def(
       "diff_json",
       [](const std::vector<HandlePtr>& docs, const std::vector<std::string>& graphs) {

@@ -6,7 +6,9 @@
 #include <deque>
 #include <filesystem>
 
+#include "analysis/categories.h"
 #include "core/mapped_file.h"
+#include "formats/model_explorer/node_data_reader.h"
 #include "formats/open_document.h"
 #include "formats/torch_export/archive_reader.h"
 
@@ -15,6 +17,30 @@ namespace {
 
 std::string base_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
+}
+
+// What the CLI's --categories reads (a JSON object of "rules" and "colors"), within its size.
+bool is_categories(std::span<const uint8_t> bytes) {
+  if (bytes.empty() || bytes.size() > analysis::kMaxCategoriesFileBytes) return false;
+  return analysis::parse_category_config(std::string(bytes.begin(), bytes.end())).ok();
+}
+
+// What the CLI's --groups reads ({node name: group name}, at least one), within its size.
+bool is_groups(std::span<const uint8_t> bytes, const std::string& path) {
+  if (bytes.empty() || bytes.size() > kMaxGroupsFileBytes) return false;
+  auto groups = parse_partitions(bytes, path);
+  return groups && !groups->empty();
+}
+
+// What the CLI's --node-data reads (Model Explorer node data with at least one result).
+bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
+  if (bytes.empty() || bytes.size() > model_explorer::kMaxNodeDataFileBytes) return false;
+  auto data = model_explorer::parse_node_data(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+  if (!data) return false;
+  for (const auto& g : data->graphs)
+    if (!g.results.empty()) return true;
+  return false;
 }
 
 }  // namespace
@@ -41,6 +67,21 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
         etrecords.push_back(path);
       else
         out.shown.push_back(path);
+    } else if (kind == FileKind::kUnknown && is_categories((*file)->bytes())) {
+      if (!out.categories.empty())
+        return Error(fmt::format("{} and {} are both categories files; a page takes one",
+                                 base_name(out.categories), base_name(path)));
+      out.categories = path;
+    } else if (kind == FileKind::kUnknown && is_groups((*file)->bytes(), path)) {
+      if (!out.groups.empty())
+        return Error(fmt::format("{} and {} are both groups files; a page takes one",
+                                 base_name(out.groups), base_name(path)));
+      out.groups = path;
+    } else if (kind == FileKind::kUnknown && is_node_data((*file)->bytes(), path)) {
+      if (!out.node_data.empty())
+        return Error(fmt::format("{} and {} are both node data files; a page takes one",
+                                 base_name(out.node_data), base_name(path)));
+      out.node_data = path;
     } else {
       has_program |= kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
       out.shown.push_back(path);
@@ -71,6 +112,18 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   } else {
     out.shown.insert(out.shown.end(), etrecords.begin(), etrecords.end());
   }
+  for (const auto& [option, what] :
+       {std::pair{&out.categories, "categories"}, std::pair{&out.groups, "groups"},
+        std::pair{&out.node_data, "node data"}})
+    if (out.shown.empty() && !option->empty())
+      return Error(
+          fmt::format("{} is a {} file: open it together with the file it colours or groups",
+                      base_name(*option), what));
+  if (!out.categories.empty())
+    out.notes.push_back(fmt::format("{}: categories of the page", base_name(out.categories)));
+  if (!out.groups.empty())
+    out.notes.push_back(
+        fmt::format("{}: groups of {}", base_name(out.groups), base_name(out.shown.front())));
   // The program goes first: --data and the profile apply to the page's first file.
   if (has_program) {
     for (size_t k = 0; k < out.shown.size(); ++k) {
@@ -108,6 +161,9 @@ Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRe
   }
   request.etdump = out.roles.etdump;
   request.etrecord = out.roles.etrecord;
+  request.categories = out.roles.categories;
+  request.groups = out.roles.groups;
+  request.node_data = out.roles.node_data;
   auto html = render_page(inputs, request);
   out.warnings = request.warnings;
   if (!html) return html.error();

@@ -2,8 +2,11 @@
 // Files given together, sorted into the roles the CLI's options give them: a FlatTensor
 // (.ptd) holds the external weights of the program beside it (`--data`), an ETDump is the
 // profile of that program (`--etdump`) and an ETRecord beside an ETDump is its debug record
-// (`--etrecord`); everything else is a file of its own in the page. Roles come from the
-// bytes (never the names). The app page (docs/app.md) opens dropped files through here.
+// (`--etrecord`), a JSON file that analysis::parse_category_config reads is the page's
+// `--categories`, one that parse_partitions reads ({node name: group name}) its `--groups` and
+// one that model_explorer::parse_node_data reads (with results) its `--node-data`; everything
+// else is a file of its own in the page. Roles come from the bytes (never the
+// names). The app page (docs/app.md) opens dropped files through here.
 #include <string>
 #include <vector>
 
@@ -16,7 +19,8 @@ struct CompanionFiles {
   std::vector<std::string> shown;  // the page's files; the first is the one the others join
   std::vector<std::string> data;   // .ptd files of the first program
   std::string etdump, etrecord;
-  std::vector<std::string> notes;  // how the files were paired, one line each
+  std::string categories, groups, node_data;  // --categories, --groups, --node-data
+  std::vector<std::string> notes;             // how the files were paired, one line each
 };
 
 // An error names the file when roles clash (two ETDumps, a profile without a program).

@@ -14,13 +14,8 @@
 
 namespace etviz::session {
 
-Result<std::map<std::string, std::string>> load_partitions(const std::string& path) {
-  auto file = MappedFile::open(path);
-  if (!file) return Error(file.error().message() + " (--groups)");
-  if ((*file)->size() > (64u << 20))
-    return Error(
-        fmt::format("{}: groups file is {} bytes; the limit is 64 MiB", path, (*file)->size()));
-  const auto bytes = (*file)->bytes();
+Result<std::map<std::string, std::string>> parse_partitions(std::span<const uint8_t> bytes,
+                                                            const std::string& path) {
   const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return Error(path + ": --groups expects a JSON object {\"node name\": \"group name\", ...}");
@@ -31,6 +26,15 @@ Result<std::map<std::string, std::string>> load_partitions(const std::string& pa
     out[node] = group.get<std::string>();
   }
   return out;
+}
+
+Result<std::map<std::string, std::string>> load_partitions(const std::string& path) {
+  auto file = MappedFile::open(path);
+  if (!file) return Error(file.error().message() + " (--groups)");
+  if ((*file)->size() > kMaxGroupsFileBytes)
+    return Error(
+        fmt::format("{}: groups file is {} bytes; the limit is 64 MiB", path, (*file)->size()));
+  return parse_partitions((*file)->bytes(), path);
 }
 
 Result<std::unique_ptr<ProfileOverlaySession>> load_profile_overlay(

@@ -5,6 +5,7 @@
 // made it.
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,12 @@ struct ProfileOverlaySession {
 Result<std::unique_ptr<ProfileOverlaySession>> load_profile_overlay(
     const ProfileSessionOptions& load, const std::string& block, const Document& doc);
 
-// A `--groups FILE.json` file: {node name: group name}; errors name the file.
+// A `--groups FILE.json` file: {node name: group name}; errors name the file. parse_partitions
+// reads its bytes (the app's pairing tells a groups file by them, session/companions.h).
+inline constexpr uint64_t kMaxGroupsFileBytes = 64u << 20;
 Result<std::map<std::string, std::string>> load_partitions(const std::string& path);
+Result<std::map<std::string, std::string>> parse_partitions(std::span<const uint8_t> bytes,
+                                                            const std::string& path);
 
 // The page; an error names the option or file that is wrong. `files` holds at least one.
 Result<std::string> render_page(const std::vector<PageInput>& files, PageRequest& request,

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -17,14 +18,12 @@
 
 #include "analysis/summary.h"
 #include "core/mapped_file.h"
-#include "formats/executorch/flat_tensor_reader.h"
-#include "formats/executorch/program_header.h"
-#include "formats/flatbuffer_verify.h"
 #include "formats/open_document.h"
-#include "formats/torch_export/zip_archive.h"
-#include "program_generated.h"
+#include "formats/torch_export/archive_reader.h"
 #include "render/summary_report.h"
 #include "session/companions.h"
+#include "session/page_options.h"
+#include "wasm/partial_plan.h"
 
 // Progress lines go to the worker, which posts them to the page.
 EM_JS(void, etviz_app_report_progress, (const char* text), {
@@ -36,6 +35,8 @@ namespace {
 std::string g_result;  // what the last call produced, read by app_api.js
 // The last page's column bytes, one per file (etviz_app_open), read by app_api.js.
 std::vector<std::string> g_columns;
+// The large file being read in part (etviz_app_partial_*).
+std::unique_ptr<etviz::wasm::PartialPlan> g_plan;
 
 void progress(const std::string& text) {
   etviz_app_report_progress(text.c_str());
@@ -81,7 +82,8 @@ EMSCRIPTEN_KEEPALIVE size_t etviz_app_columns_size(size_t k) {
 // The deflated members of the zip at `path` the readers may ask for, as JSON
 // [{"name", "offset", "compressed", "size"}] (offset: where its deflate stream starts in the
 // file); [] for any other file. Members the archive would refuse (zip bombs) are left out: the
-// reader then reports them as ZipArchive::read does natively.
+// reader then reports them as ZipArchive::read does natively; so are those the readers never
+// read (weights, constants, pickles: torch_export::is_payload_member).
 EMSCRIPTEN_KEEPALIVE int etviz_app_zip_plan(const char* path) {
   using etviz::torch_export::ZipArchive;
   nlohmann::json plan = nlohmann::json::array();
@@ -96,7 +98,8 @@ EMSCRIPTEN_KEEPALIVE int etviz_app_zip_plan(const char* path) {
             std::max<uint64_t>(e.compressed_size, 1) * ZipArchive::kMaxCompressionRatio +
             (1u << 16);
         if (e.method != 8 || e.data_offset < 0 || e.size > ZipArchive::kDefaultMaxEntryBytes ||
-            e.size > ratio_bound || total + e.size > total_bound)
+            e.size > ratio_bound || total + e.size > total_bound ||
+            etviz::torch_export::is_payload_member(**zip, e.name))
           continue;
         total += e.size;
         plan.push_back({{"name", e.name},
@@ -118,59 +121,44 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_provide_member(const char* path, const char*
       path, name, std::string(reinterpret_cast<const char*>(data), size), error ? error : "");
 }
 
-// What of a large program or .ptd the page must read (docs/app.md). `file` is memory the
-// size of the file (`file_size`) of which the first `have` bytes are read. Either
-// {"prefix": N} (read the first N bytes, the header and the flatbuffer, and ask again) or
-// {"ranges": [[offset, size], ...]}: the segments a view reads (a program's delegate
-// payloads), never the weights (the constant segment, named data, mutable data; a .ptd's
-// segment data), which stay unread and zero. {"error": ...} when the bytes are neither; the
-// worker then reads the file whole and the reader says what is wrong.
-EMSCRIPTEN_KEEPALIVE int etviz_app_partial_ranges(const uint8_t* file, double have,
-                                                  double file_size) {
-  namespace et = etviz::executorch;
-  const std::span<const uint8_t> whole(file, static_cast<size_t>(file_size));
+// A large file read in part (docs/app.md, wasm/partial_plan.h): the worker begins with memory
+// the size of the file, says which ranges of it it has read, and asks what to read next:
+// {"need": [[offset, size], ...]} (read those, say so, ask again), {"done": true} (register
+// the memory as the file) or {"error": ...} (not a kind read in part, or malformed: the worker
+// reads the file whole and the reader says what is wrong).
+// Whether a file of this head and tail is read in part (before memory is set aside for it);
+// etviz_app_partial_tail_bytes() says how much of its end to pass.
+EMSCRIPTEN_KEEPALIVE int etviz_app_partial_kind(const uint8_t* head, double head_size,
+                                                const uint8_t* tail, double tail_size) {
+  return etviz::wasm::PartialPlan::reads_in_part(
+      std::span<const uint8_t>(head, static_cast<size_t>(head_size)),
+      std::span<const uint8_t>(tail, static_cast<size_t>(tail_size)));
+}
+
+EMSCRIPTEN_KEEPALIVE double etviz_app_partial_tail_bytes() {
+  return static_cast<double>(etviz::wasm::PartialPlan::kTailBytes);
+}
+
+EMSCRIPTEN_KEEPALIVE void etviz_app_partial_begin(const uint8_t* file, double file_size) {
+  g_plan = std::make_unique<etviz::wasm::PartialPlan>(
+      std::span<const uint8_t>(file, static_cast<size_t>(file_size)));
+}
+
+EMSCRIPTEN_KEEPALIVE void etviz_app_partial_loaded(double offset, double size) {
+  if (g_plan) g_plan->loaded(static_cast<uint64_t>(offset), static_cast<uint64_t>(size));
+}
+
+EMSCRIPTEN_KEEPALIVE int etviz_app_partial_next() {
   nlohmann::json out;
-  if (have >= 8 && std::memcmp(file + 4, "FT01", 4) == 0) {
-    // Weights (.ptd): its header and flatbuffer say everything the page shows.
-    auto ft = et::read_flat_tensor_header(whole);
-    if (!ft)
-      out["error"] = ft.error().message();
-    else if (have < static_cast<double>(ft->flatbuffer_offset + ft->flatbuffer_size))
-      out["prefix"] = ft->flatbuffer_offset + ft->flatbuffer_size;
-    else
-      out["ranges"] = nlohmann::json::array();
-    g_result = out.dump();
-    return 0;
-  }
-  auto header = et::read_program_header(whole);
-  if (!header || !header->extended) {
-    out["error"] = header ? "no extended header" : header.error().message();
-  } else if (have < static_cast<double>(header->extended->program_size)) {
-    out["prefix"] = header->extended->program_size;
+  const auto step = g_plan ? g_plan->next() : etviz::wasm::PartialStep{{}, false, "no plan"};
+  if (!step.error.empty()) {
+    out["error"] = step.error;
+  } else if (step.done) {
+    out["done"] = true;
+    g_plan.reset();
   } else {
-    const auto fb_bytes = whole.first(header->extended->program_size);
-    if (auto ok = etviz::verify_flatbuffer<etviz::pte::Program>(fb_bytes, "ET12", "program"); !ok) {
-      out["error"] = ok.error().message();
-    } else {
-      const auto* program = flatbuffers::GetRoot<etviz::pte::Program>(fb_bytes.data());
-      std::vector<bool> weights(program->segments() ? program->segments()->size() : 0);
-      auto mark = [&](uint64_t i) {
-        if (i < weights.size()) weights[i] = true;
-      };
-      if (const auto* cs = program->constant_segment()) mark(cs->segment_index());
-      if (const auto* m = program->mutable_data_segments())
-        for (const auto* d : *m) mark(d->segment_index());
-      if (const auto* n = program->named_data())
-        for (const auto* d : *n) mark(d->segment_index());
-      out["ranges"] = nlohmann::json::array();
-      for (size_t i = 0; i < weights.size(); ++i) {
-        const auto* s = program->segments()->Get(static_cast<flatbuffers::uoffset_t>(i));
-        const uint64_t start = header->extended->segment_base_offset + s->offset();
-        if (weights[i] || s->size() == 0 || start > file_size || s->size() > file_size - start)
-          continue;  // weights stay unread; the reader reports segments past the end
-        out["ranges"].push_back({start, s->size()});
-      }
-    }
+    out["need"] = nlohmann::json::array();
+    for (const auto& r : step.need) out["need"].push_back({r.offset, r.size});
   }
   g_result = out.dump();
   return 0;
@@ -214,14 +202,40 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_forget() {
   g_columns.clear();
 }
 
-// Opens the newline-separated paths as one page. 0: the result is one line of JSON
+// The page options the app offers (session/page_options.h), as JSON [{"flag", "help",
+// "kind": "flag" | "text" | "file"}]: the page lists the flags and texts; files come from the
+// files dropped together.
+EMSCRIPTEN_KEEPALIVE int etviz_app_page_options() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& o : etviz::session::page_options())
+    out.push_back({{"flag", o.flag},
+                   {"help", o.help},
+                   {"kind", o.set    ? "flag"
+                            : o.file ? "file"
+                                     : "text"}});
+  g_result = out.dump();
+  return 0;
+}
+
+// Opens the newline-separated paths as one page, with the page options `options` (JSON
+// [[flag, value], ...], as the CLI would take them: session::apply_page_option). 0: the result is
+// one line of JSON
 // {"notes": [...], "warnings": [...]} (how files were paired, what the readers noticed), a
 // newline, then the page's HTML (its data elements are what the viewer reads), and each
 // file's column bytes are in etviz_app_columns_*: the page takes them as bytes, not as text
 // it would parse (numbers as JSON text cost this module twice what the rest of the page
 // data costs). 1: the result is the error, naming the file.
-EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths) {
+EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths, const char* options) {
   etviz::session::PageRequest request;
+  const auto chosen = nlohmann::json::parse(options ? options : "", nullptr, false);
+  if (chosen.is_array())
+    for (const auto& o : chosen) {
+      if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
+      if (auto s = etviz::session::apply_page_option(request, o[0].get<std::string>(),
+                                                     o[1].get<std::string>());
+          !s)
+        return fail(s.error());
+    }
   g_columns.clear();
   request.column_bytes = &g_columns;  // no zlib here: the columns as they are
   request.progress = &progress;

@@ -4,7 +4,9 @@
 //   const app = (await createEtvizApp()).etvizApp;
 //   app.writeFile('/in/1/model.pte', bytes);
 //   for (const m of app.zipPlan(path)) app.provideMember(path, m.name, inflated, '');
-//   const r = app.open(['/in/1/model.pte']);  // {ok, meta, html, columns} or {ok: false, error}
+//   app.readInPart(size, (begin, end) => bytes, reserve)  // a large file: what the readers read
+//   const r = app.open(['/in/1/model.pte'], [['--stages', 'true']]);
+//                                             // {ok, meta, html, columns} or {ok: false, error}
 //                                             // columns: each file's column bytes (a copy)
 //   const i = app.info(path, dataPaths);       // {ok, text} or {ok: false, error}
 Module['etvizApp'] = (function () {
@@ -54,11 +56,43 @@ Module['etvizApp'] = (function () {
       }
     },
     forget() { _etviz_app_forget(); },
-    // A large program or .ptd read in part (docs/app.md): what to read of it, given the bytes
-    // read so far.
-    partialRanges(ptr, have, fileSize) {
-      _etviz_app_partial_ranges(ptr, have, fileSize);
-      return JSON.parse(result());
+    // A large file read in part (docs/app.md; src/wasm/partial_plan.h). `read(begin, end)`
+    // returns those bytes of the file; `reserve(size)` memory the size of the file, zero
+    // where nothing is read. The file's head and tail say whether it is a kind read in part
+    // (else 0: read it whole, nothing reserved); then the plan's ranges are filled in, round
+    // after round. Returns the memory, holding all the readers need.
+    readInPart(size, read, reserve) {
+      const headEnd = Math.min(4096, size);
+      const tailStart = Math.max(0, size - _etviz_app_partial_tail_bytes());
+      const head = read(0, headEnd);
+      const tail = read(tailStart, size);
+      const h = _malloc(head.length + tail.length + 1);
+      HEAPU8.set(head, h);
+      HEAPU8.set(tail, h + head.length);
+      const kind = _etviz_app_partial_kind(h, head.length, h + head.length, tail.length);
+      _free(h);
+      if (!kind) return 0;
+      const ptr = reserve(size);
+      if (!ptr) return 0;
+      _etviz_app_partial_begin(ptr, size);
+      const put = (offset, bytes) => {
+        HEAPU8.set(bytes, ptr + offset);
+        _etviz_app_partial_loaded(offset, bytes.length);
+      };
+      put(0, head);
+      put(tailStart, tail);
+      for (let round = 0; round < 32; round++) {
+        _etviz_app_partial_next();
+        const step = JSON.parse(result());
+        if (step.error) return 0;
+        if (step.done) return ptr;
+        // Not `for (const [offset, n] of ...)`: this Emscripten's minifier breaks destructuring.
+        for (let k = 0; k < step.need.length; k++) {
+          const offset = step.need[k][0];
+          put(offset, read(offset, offset + step.need[k][1]));
+        }
+      }
+      return 0;  // a plan that never ends is a bug: read the file whole
     },
     // Memory for a whole file, of which only some ranges will be written (the rest stays
     // untouched pages); 0 when the module cannot grow that far. Never given back.
@@ -73,8 +107,9 @@ Module['etvizApp'] = (function () {
     unregisterMemoryFile(path) {
       withStrings([path], (p) => _etviz_app_unregister_memory_file(p));
     },
-    open(paths) {
-      const rc = withStrings([paths.join('\n')], (p) => _etviz_app_open(p));
+    // `options`: [[flag, value], ...] of pageOptions()' flags, as the CLI takes them.
+    open(paths, options) {
+      const rc = withStrings([paths.join('\n'), JSON.stringify(options || [])], (p, o) => _etviz_app_open(p, o));
       const text = result();
       if (rc !== 0) return { ok: false, error: text };
       const cut = text.indexOf('\n');
@@ -85,6 +120,11 @@ Module['etvizApp'] = (function () {
         columns.push(HEAPU8.slice(ptr, ptr + (_etviz_app_columns_size(k) >>> 0)));
       }
       return { ok: true, meta: JSON.parse(text.slice(0, cut)), html: text.slice(cut + 1), columns };
+    },
+    // The page options (session/page_options.h): [{flag, help, kind: flag|text|file}].
+    pageOptions() {
+      _etviz_app_page_options();
+      return JSON.parse(result());
     },
     info(path, dataPaths) {
       const rc = withStrings([path, (dataPaths || []).join('\n')], (p, d) => _etviz_app_info(p, d));

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/mapped_file.h"
@@ -82,6 +84,61 @@ TEST(Companions, PageFromFilesEqualsTheCliWiring) {
       << "the weights are not a second file";
   auto bad = page_from_files({kETDump}, request);
   EXPECT_FALSE(bad);
+}
+
+// A scratch JSON file for the pairing tests.
+std::string json_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("etviz_companions_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(Companions, CategoriesAndGroupsFilesAreThePagesOptions) {
+  const std::string cats =
+      json_file("cats.json", R"({"rules": [{"match": "*linear*", "category": "compute"}]})");
+  const std::string groups = json_file("groups.json", R"({"input_0": "front end"})");
+  auto r = pair_companions({groups, kLinearPte, cats});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kLinearPte}) << "the JSON files are not shown";
+  EXPECT_EQ(r->categories, cats) << "read by parse_category_config: --categories";
+  EXPECT_EQ(r->groups, groups) << "{node: group}: --groups";
+  EXPECT_EQ(r->notes.size(), 2u);
+  // The page takes them as the CLI's options: the group is a box in the page data.
+  PageRequest plain;
+  plain.compress = false;
+  const std::string kws =
+      corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
+  auto page = page_from_files({groups, kws}, plain);
+  ASSERT_TRUE(page) << page.error().message();
+  EXPECT_NE(page->html.find("\"front end\""), std::string::npos) << "the group is in the page";
+}
+
+TEST(Companions, NodeDataIsThePagesNodeData) {
+  const std::string values =
+      json_file("values.json", R"({"results": {"input_0": {"value": 1.5}}})");
+  const std::string kws =
+      corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
+  auto r = pair_companions({values, kws});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kws});
+  EXPECT_EQ(r->node_data, values) << "read by parse_node_data: --node-data";
+  EXPECT_TRUE(r->groups.empty()) << "results are objects, not group names";
+}
+
+TEST(Companions, OtherJsonIsAFileAndOptionsAloneAreRefused) {
+  const std::string not_groups = json_file("numbers.json", R"({"a": 1})");
+  auto r = pair_companions({not_groups, kLinearPte});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown.size(), 2u) << "neither categories nor groups: a file of the page";
+  EXPECT_TRUE(r->groups.empty());
+  const std::string cats = json_file("alone.json", R"({"colors": {"compute": "#112233"}})");
+  auto alone = pair_companions({cats});
+  ASSERT_FALSE(alone) << "a categories file colours another file";
+  EXPECT_NE(alone.error().message().find("open it together with"), std::string::npos)
+      << alone.error().message();
+  const std::string cats2 = json_file("two.json", R"({"rules": []})");
+  auto two = pair_companions({cats, kLinearPte, cats2});
+  ASSERT_FALSE(two) << "one categories file per page";
 }
 
 }  // namespace

@@ -54,6 +54,41 @@ async function wasmInfo(file, data = []) {
   }
 }
 
+// As the page reads a large file (docs/app.md; src/wasm/partial_plan.h): into zeroed memory
+// the size of the file, only the ranges the plan asks for, registered as the file; zip members
+// the readers read and that are deflated are inflated from the file. `partial: false` when the
+// file is not a kind read in part (nothing is compared then).
+async function wasmInfoInPart(file) {
+  const a = await wasm();
+  const bytes = fs.readFileSync(file);
+  // The module's memory past its heap, never given back (the page's worker starts a fresh
+  // module after a large file; here the corpus is small). Zeroed: it may have been heap before.
+  const reserve = (size) => {
+    const p = a.reserve(size);
+    a.put(p, new Uint8Array(size));
+    return p;
+  };
+  let read = 0;
+  const ptr = a.readInPart(bytes.length, (begin, end) => {
+    read += Math.min(end, bytes.length) - begin;
+    return bytes.subarray(begin, end);
+  }, reserve);
+  if (!ptr) return { partial: false };
+  a.registerMemoryFile(file, ptr, bytes.length);
+  try {
+    for (const m of a.zipPlan(file)) {
+      read += m.compressed;
+      let out = Buffer.alloc(0), error = '';
+      try { out = zlib.inflateRawSync(bytes.subarray(m.offset, m.offset + m.compressed)); } catch (e) { error = e.message; }
+      a.provideMember(file, m.name, out, error);
+    }
+    return { ...a.info(file, []), partial: true, read };
+  } finally {
+    a.forget();
+    a.unregisterMemoryFile(file);
+  }
+}
+
 function same(file, n, w) {
   if (n.ok) {
     assert.ok(w.ok, `${file}: the WebAssembly reader fails where the native one reads: ${w.error}`);
@@ -88,6 +123,49 @@ test('every corpus file: native and WebAssembly info --json are identical', asyn
     .filter((l) => l && !l.startsWith('#') && !l.startsWith('kind\t'));
   assert.equal(files, manifest.length, 'every file the corpus manifest lists was compared');
   assert.ok(read > files / 2, `most of the corpus reads (${read} of ${files})`);
+});
+
+test('every corpus file read in part, as the page reads large files, reads as the native reader reads it whole', async () => {
+  // Each file is read through the plan whatever its size (the page does so from 64 MiB on):
+  // a byte the readers need and the plan leaves unread would change the document.
+  let files = 0, total = 0, read = 0;
+  const kinds = new Set();
+  for (const dir of fs.readdirSync(CORPUS).sort()) {
+    const full = path.join(CORPUS, dir);
+    if (!fs.statSync(full).isDirectory()) continue;
+    for (const name of fs.readdirSync(full).sort()) {
+      const file = path.join(full, name);
+      const w = await wasmInfoInPart(file);
+      if (!w.partial) continue;
+      const n = native(file);
+      if (!n.ok) continue;  // a broken file the plan gives up on or reads is the reader's to report
+      same(file, n, w);
+      files++;
+      kinds.add(dir);
+      total += fs.statSync(file).size;
+      read += w.read;
+    }
+  }
+  console.log(`# ${files} corpus files read in part: ${read} of ${total} bytes read; kinds ${[...kinds].sort().join(' ')}`);
+  for (const kind of ['pte', 'bpte', 'ptd', 'pt2', 'etrecord'])
+    assert.ok(kinds.has(kind), `${kind} files are read in part`);
+  assert.ok(read < total * 0.9, `the weights are left unread (${read} of ${total} bytes read)`);
+});
+
+test('a bundle read in part skips its test data: its tables and its program are read', { skip: !process.env.ETVIZ_GEN }, async () => {
+  // Two methods, each with an 8 MiB input and expected output: 32 MiB of test data the page
+  // never reads (the reader shows the tensors' shapes and sizes, not their bytes).
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'etviz-bundle-'));
+  const file = path.join(tmp, 'tested.bpte');
+  execFileSync(process.env.ETVIZ_GEN, ['program', '--blocks', '4', '--dim', '16', '--hidden', '32', '--vocab', '64',
+    '--methods', '2', '--bundle', '--test-data', '8M', '-o', file], { stdio: 'ignore' });
+  const size = fs.statSync(file).size;
+  const w = await wasmInfoInPart(file);
+  assert.ok(w.partial, 'a bundle is read in part');
+  same(file, native(file), w);
+  console.log(`# bundle with 32 MiB of test data: ${w.read} of ${size} bytes read`);
+  assert.ok(w.read < size - 32 * 1048576 + 1048576, `the test data is not read (${w.read} of ${size} bytes)`);
+  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 test('programs with their external weights (--data) agree', async () => {

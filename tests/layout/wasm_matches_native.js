@@ -76,7 +76,10 @@ const typed = (g) => ({
 
 function main() {
   const factory = require(path.resolve(modulePath));
-  return factory().then((etviz) => {
+  // Given the wasm's bytes, as the page gives them (web/src/layout_wasm.js): the module then
+  // never fetches it.
+  const wasmBinary = fs.readFileSync(path.resolve(modulePath).replace(/\.js$/, '.wasm'));
+  return factory({wasmBinary}).then((etviz) => {
     let failures = 0;
     for (const [n, seed, direction] of [[3000, 1, 'TB'], [800, 2, 'LR'], [1, 3, 'TB']]) {
       const g = makeGraph(n, seed, direction);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <memory>
 
+#include "byte_size.h"
 #include "export_model.h"
 #include "trace_model.h"
 
@@ -15,6 +16,7 @@ void register_export_command(CLI::App& app) {
     ExportModelSpec spec;
     std::string format = "pt2";
     std::string output;
+    std::string pad = "0";
   };
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -29,9 +31,13 @@ void register_export_command(CLI::App& app) {
   cmd->add_flag("--schema1", opt->spec.schema1_style, "Write the 2023 schema_version 1 form");
   cmd->add_option("--format", opt->format, "pt2 (new layout), pt2-2024, etrecord or json")
       ->check(CLI::IsMember({"pt2", "pt2-2024", "etrecord", "json"}));
+  cmd->add_option("--pad-weights", opt->pad,
+                  "Add this many bytes of weights (e.g. 2G), sparse on disk: a .pt2's 'padding' "
+                  "weight or state dict, an ETRecord's state dict");
   cmd->add_option("-o,--output", opt->output, "Output file")->required();
   cmd->callback([opt] {
     const ExportProgram program = build_export_transformer(opt->spec);
+    const uint64_t pad = parse_bytes(opt->pad, "--pad-weights");
     std::string error;
     if (opt->format == "json") {
       std::ofstream out(opt->output, std::ios::binary);
@@ -40,9 +46,10 @@ void register_export_command(CLI::App& app) {
     } else if (opt->format == "etrecord") {
       ExportETRecord record;
       record.programs.push_back({"edge_dialect_exported_program", program});
+      record.pad_weights = pad;
       error = write_etrecord(opt->output, record);
     } else {
-      error = write_pt2(opt->output, {{"model", program}}, opt->format == "pt2");
+      error = write_pt2(opt->output, {{"model", program}}, opt->format == "pt2", "archive", pad);
     }
     if (!error.empty()) {
       fmt::print(stderr, "etviz-gen: error: {}\n", error);

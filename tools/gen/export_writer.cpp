@@ -1,9 +1,15 @@
 #include "export_writer.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <zip.h>
+#include <zlib.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 namespace etviz::gen {
@@ -312,14 +318,23 @@ std::string write_exported_program_json(const ExportProgram& p) {
 namespace {
 
 // Collects entries, then writes the archive in one go; libzip keeps only pointers until close.
+// Members of zeros (add_zeros: padded weights) are written as holes by write_stored instead, so
+// a multi-GB archive is sparse on disk and never in memory.
 class ZipWriter {
  public:
   std::string add(std::string name, std::string data) {
     names_.push_back(std::move(name));
     data_.push_back(std::make_unique<std::string>(std::move(data)));
+    zeros_.push_back(0);
     return {};
   }
+  void add_zeros(std::string name, uint64_t size) {
+    names_.push_back(std::move(name));
+    data_.push_back(nullptr);
+    zeros_.push_back(size);
+  }
   std::string write(const std::string& path, bool compress) {
+    if (std::find(data_.begin(), data_.end(), nullptr) != data_.end()) return write_stored(path);
     int err = 0;
     zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
     if (!z) return fmt::format("cannot create {} (libzip error {})", path, err);
@@ -346,8 +361,87 @@ class ZipWriter {
   }
 
  private:
+  // Every member stored (as torch stores them), the zero members as holes. Plain zip records
+  // (no zip64): the archive stays under 4 GiB.
+  std::string write_stored(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return fmt::format("cannot create {}: {}", path, std::strerror(errno));
+    std::string directory;
+    uint64_t pos = 0;
+    bool ok = true;
+    auto put = [](std::string& out, uint64_t v, int bytes) {
+      for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    };
+    for (size_t i = 0; i < names_.size() && ok; ++i) {
+      const uint64_t size = data_[i] ? data_[i]->size() : zeros_[i];
+      if (pos + 30 + names_[i].size() + size > 0xffffffffu) {
+        ::close(fd);
+        return fmt::format("{}: archives of 4 GiB or more are not written", path);
+      }
+      const uint32_t crc =
+          data_[i]
+              ? static_cast<uint32_t>(::crc32(0, reinterpret_cast<const Bytef*>(data_[i]->data()),
+                                              static_cast<uInt>(data_[i]->size())))
+              : crc_of_zeros(size);
+      // The fields the local and the central header share, from "version needed" on.
+      std::string common;
+      put(common, 20, 2);    // version needed
+      put(common, 0, 2);     // flags
+      put(common, 0, 2);     // stored
+      put(common, 0, 2);     // time
+      put(common, 33, 2);    // date: 1980-01-01
+      put(common, crc, 4);   // crc-32
+      put(common, size, 4);  // compressed
+      put(common, size, 4);  // uncompressed
+      put(common, names_[i].size(), 2);
+      put(common, 0, 2);  // extra field
+      std::string local;
+      put(local, 0x04034b50, 4);
+      local += common + names_[i];
+      ok = ::pwrite(fd, local.data(), local.size(), static_cast<off_t>(pos)) ==
+           static_cast<ssize_t>(local.size());
+      if (data_[i])
+        ok = ok && ::pwrite(fd, data_[i]->data(), size, static_cast<off_t>(pos + local.size())) ==
+                       static_cast<ssize_t>(size);
+      put(directory, 0x02014b50, 4);
+      put(directory, 20, 2);  // version made by
+      directory += common;
+      put(directory, 0, 2);  // comment
+      put(directory, 0, 2);  // disk
+      put(directory, 0, 2);  // internal attributes
+      put(directory, 0, 4);  // external attributes
+      put(directory, pos, 4);
+      directory += names_[i];
+      pos += local.size() + size;
+    }
+    std::string end;
+    put(end, 0x06054b50, 4);
+    put(end, 0, 4);  // disks
+    put(end, names_.size(), 2);
+    put(end, names_.size(), 2);
+    put(end, directory.size(), 4);
+    put(end, pos, 4);
+    put(end, 0, 2);  // comment
+    directory += end;
+    ok = ok && ::pwrite(fd, directory.data(), directory.size(), static_cast<off_t>(pos)) ==
+                   static_cast<ssize_t>(directory.size());
+    ok = (::close(fd) == 0) && ok;
+    return ok ? std::string() : fmt::format("{}: write failed: {}", path, std::strerror(errno));
+  }
+
+  // CRC-32 of `size` zero bytes, from the CRC of one block of zeros combined.
+  static uint32_t crc_of_zeros(uint64_t size) {
+    static const std::vector<Bytef> zeros(1 << 20, 0);
+    const uLong block = ::crc32(0, zeros.data(), static_cast<uInt>(zeros.size()));
+    uLong crc = 0;
+    for (; size >= zeros.size(); size -= zeros.size())
+      crc = ::crc32_combine(crc, block, static_cast<z_off_t>(zeros.size()));
+    return static_cast<uint32_t>(::crc32(crc, zeros.data(), static_cast<uInt>(size)));
+  }
+
   std::vector<std::string> names_;
-  std::vector<std::unique_ptr<std::string>> data_;
+  std::vector<std::unique_ptr<std::string>> data_;  // null: `zeros_` zero bytes
+  std::vector<uint64_t> zeros_;
 };
 
 int64_t dtype_bytes(int dtype) {
@@ -397,7 +491,7 @@ std::string weights_config(const ExportProgram& p, ZipWriter& zip, const std::st
 
 std::string write_pt2(const std::string& path,
                       const std::vector<std::pair<std::string, ExportProgram>>& models,
-                      bool new_layout, const std::string& top) {
+                      bool new_layout, const std::string& top, uint64_t pad_weights) {
   ZipWriter zip;
   const std::string root = top.empty() ? "" : top + "/";
   if (models.empty()) return "no models";
@@ -408,14 +502,27 @@ std::string write_pt2(const std::string& path,
     zip.add(root + ".data/version", "6\n");
     for (const auto& [name, program] : models) {
       zip.add(root + "models/" + name + ".json", write_exported_program_json(program));
-      const std::string cfg = weights_config(program, zip, root + "data/weights/");
+      std::string cfg = weights_config(program, zip, root + "data/weights/");
+      if (pad_weights > 0 && name == models.front().first) {
+        // One more weight, a uint8 vector of the padding's size, stored as a hole.
+        zip.add_zeros(root + "data/weights/padding", pad_weights);
+        cfg.resize(cfg.size() - 2);
+        cfg += fmt::format(
+            "{}\"padding\": {{\"path_name\": \"padding\", \"is_param\": false, \"use_pickle\": "
+            "false, \"tensor_meta\": {{\"dtype\": 1, \"sizes\": [{{\"as_int\": {}}}], "
+            "\"requires_grad\": false}}}}}}}}",
+            cfg.ends_with("{") ? "" : ", ", pad_weights);
+      }
       zip.add(root + "data/weights/" + name + "_weights_config.json", cfg);
       zip.add(root + "data/constants/" + name + "_constants_config.json", "{\"config\": {}}");
     }
   } else {
     zip.add(root + "serialized_exported_program.json",
             write_exported_program_json(models.front().second));
-    zip.add(root + "serialized_state_dict.json", std::string(64, '\0'));
+    if (pad_weights > 0)
+      zip.add_zeros(root + "serialized_state_dict.json", pad_weights);
+    else
+      zip.add(root + "serialized_state_dict.json", std::string(64, '\0'));
     zip.add(root + "serialized_constants.json", std::string(16, '\0'));
     zip.add(root + "version", "1");
   }
@@ -427,7 +534,10 @@ std::string write_etrecord(const std::string& path, const ExportETRecord& record
   zip.add("ETRECORD_V0", "");
   for (const auto& [name, program] : record.programs) {
     zip.add(name, write_exported_program_json(program));
-    zip.add(name + "_state_dict", std::string(32, '\x80'));
+    if (record.pad_weights > 0 && name == record.programs.front().first)
+      zip.add_zeros(name + "_state_dict", record.pad_weights);
+    else
+      zip.add(name + "_state_dict", std::string(32, '\x80'));
   }
   zip.add("debug_handle_map", record.debug_handle_map_json);
   zip.add("delegate_map", record.delegate_map_json);

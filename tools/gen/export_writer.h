@@ -146,10 +146,13 @@ struct ExportWeight {
 
 // A .pt2 archive. `new_layout` writes archive_format/models/<name>.json/data/weights; else the
 // 2024 layout with serialized_exported_program.json (only the first model). `top` is the folder
-// every entry sits in ("" for none). Returns an error message or "".
+// every entry sits in ("" for none). `pad_weights`: a weight of that many zero bytes (a uint8
+// vector named "padding"; the 2024 layout's state dict) written as a hole, so the archive is
+// large but sparse on disk. Returns an error message or "".
 std::string write_pt2(const std::string& path,
                       const std::vector<std::pair<std::string, ExportProgram>>& models,
-                      bool new_layout, const std::string& top = "archive");
+                      bool new_layout, const std::string& top = "archive",
+                      uint64_t pad_weights = 0);
 
 struct ExportETRecord {
   std::vector<std::pair<std::string, ExportProgram>> programs;  // entry name -> program
@@ -157,6 +160,8 @@ struct ExportETRecord {
   std::string delegate_map_json = "{}";
   std::string num_outs_map_json;  // omitted when empty
   bool representative_inputs = false;
+  // The first program's _state_dict sibling as this many zero bytes (a hole), when non-zero.
+  uint64_t pad_weights = 0;
 };
 std::string write_etrecord(const std::string& path, const ExportETRecord& record);
 

@@ -4,39 +4,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "byte_size.h"
 #include "etdump_command.h"
 #include "export_command.h"
 #include "transformer_model.h"
-
-namespace {
-
-uint64_t parse_bytes(const std::string& s) {
-  // Accepts plain byte counts and K/M/G suffixes (binary): "1G" = 1 GiB.
-  size_t pos = 0;
-  const double v = std::stod(s, &pos);
-  uint64_t scale = 1;
-  if (pos < s.size()) {
-    switch (s[pos]) {
-      case 'k':
-      case 'K':
-        scale = 1ull << 10;
-        break;
-      case 'm':
-      case 'M':
-        scale = 1ull << 20;
-        break;
-      case 'g':
-      case 'G':
-        scale = 1ull << 30;
-        break;
-      default:
-        throw CLI::ValidationError("--pad-constants", "unknown size suffix in '" + s + "'");
-    }
-  }
-  return static_cast<uint64_t>(v * static_cast<double>(scale));
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"etviz-gen: write model-shaped ExecuTorch programs for demos, tests and benchmarks"};
@@ -64,12 +35,20 @@ int main(int argc, char** argv) {
                     "Op and tensor names with HTML/script injection");
   program->add_option("--pad-constants", pad,
                       "Grow the constant segment to this size (e.g. 1G); sparse on disk");
-  program->add_option("-o,--output", output, "Output .pte")->required();
+  bool bundled = false;
+  program->add_flag("--bundle", bundled,
+                    "Write a bundled program (.bpte): the program with one test case per method");
+  std::string test_bytes = "16";
+  program->add_option("--test-data", test_bytes,
+                      "With --bundle: bytes of each test input and expected output (e.g. 8M)");
+  program->add_option("-o,--output", output, "Output .pte (.bpte with --bundle)")->required();
   program->callback([&] {
     etviz::gen::ProgramBuilder builder;
     const int64_t calls = etviz::gen::build_transformer(builder, spec);
     etviz::gen::WriteOptions options;
-    options.min_constant_segment_bytes = parse_bytes(pad);
+    options.min_constant_segment_bytes = etviz::gen::parse_bytes(pad, "--pad-constants");
+    options.bundled = bundled;
+    options.bundle_test_bytes = etviz::gen::parse_bytes(test_bytes, "--test-data");
     std::string error;
     if (!builder.write(output, options, error)) {
       fmt::print(stderr, "etviz-gen: error: {}\n", error);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 
+#include "bundled_program_generated.h"
 #include "program_generated.h"
 
 namespace etviz::gen {
@@ -28,6 +29,50 @@ void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 }
 void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
   std::memcpy(b.data() + at, &v, 8);
+}
+
+// A BundledProgram (BP08) around a program of `program_bytes` bytes, as its head: the bundle's
+// tables and test data (one suite per method, one case of a float [1, N] input and output of
+// `test_bytes` bytes each),
+// then the program vector's length, its bytes to follow at `program_at` (16-aligned). The
+// program vector comes last so that its bytes, written by the caller, may hold a hole: the
+// bundle is built with an empty program vector and its root's field is pointed past it.
+std::vector<uint8_t> bundle_head(const std::vector<std::string>& methods, uint64_t program_bytes,
+                                 uint64_t test_bytes, uint64_t& program_at) {
+  namespace bp = etviz::bundled;
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<flatbuffers::Offset<bp::BundledMethodTestSuite>> suites;
+  auto tensor = [&](uint8_t fill) {
+    const uint64_t floats = std::max<uint64_t>(test_bytes / 4, 1);
+    auto t = bp::CreateTensor(b, 6,
+                              b.CreateVector(std::vector<int32_t>{1, static_cast<int32_t>(floats)}),
+                              b.CreateVector(std::vector<uint8_t>(floats * 4, fill)),
+                              b.CreateVector(std::vector<uint8_t>{0, 1}));
+    return bp::CreateValue(b, bp::ValueUnion::Tensor, t.Union());
+  };
+  for (const std::string& name : methods) {
+    auto test = bp::CreateBundledMethodTestCase(b, b.CreateVector(std::vector{tensor(1)}),
+                                                b.CreateVector(std::vector{tensor(2)}));
+    suites.push_back(bp::CreateBundledMethodTestSuite(b, b.CreateString(name),
+                                                      b.CreateVector(std::vector{test})));
+  }
+  auto root = bp::CreateBundledProgram(b, 0, b.CreateVector(suites),
+                                       b.CreateVector(std::vector<uint8_t>{}));
+  b.Finish(root, "BP08");
+  std::vector<uint8_t> head(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  // The root table's program field: root offset, then the table's vtable entry for it.
+  uint32_t table;
+  int32_t to_vtable;
+  uint16_t field;
+  std::memcpy(&table, head.data(), 4);
+  std::memcpy(&to_vtable, head.data() + table, 4);
+  std::memcpy(&field, head.data() + table - to_vtable + bp::BundledProgram::VT_PROGRAM, 2);
+  const uint64_t vector = align_up(head.size() + 4, 16) - 4;
+  put_u32(head, table + field, static_cast<uint32_t>(vector - (table + field)));
+  head.resize(vector + 4, 0);
+  put_u32(head, vector, static_cast<uint32_t>(program_bytes));
+  program_at = vector + 4;
+  return head;
 }
 }  // namespace
 
@@ -280,21 +325,36 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
   put_u64(out, 24, segment_base);
   put_u64(out, 32, segment_data_size);
 
-  // 5. Write: the program, the payloads at their offsets, and a hole for the constants.
+  // 5. Write: the program, the payloads at their offsets, and a hole for the constants; in a
+  // bundle, after the bundle's head (`base`).
+  const uint64_t program_end = segment_base + segment_data_size;
+  uint64_t base = 0;
+  std::vector<uint8_t> head;
+  if (options.bundled) {
+    std::vector<std::string> names;
+    for (const auto& m : methods_) names.push_back(m.name_);
+    if (program_end > 0xffffffffu) {
+      error = path + ": a bundled program holds programs under 4 GiB";
+      return false;
+    }
+    head = bundle_head(names, program_end, options.bundle_test_bytes, base);
+  }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     error = path + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = ::pwrite(fd, out.data(), out.size(), 0) == static_cast<ssize_t>(out.size());
+  bool ok = ::pwrite(fd, head.data(), head.size(), 0) == static_cast<ssize_t>(head.size());
+  ok = ok && ::pwrite(fd, out.data(), out.size(), static_cast<off_t>(base)) ==
+                 static_cast<ssize_t>(out.size());
   size_t s = 1;
   for (size_t m = 0; m < methods_.size() && ok; ++m)
     for (const auto& d : methods_[m].delegates_) {
-      const uint64_t at = segment_base + segments[s++].offset;
+      const uint64_t at = base + segment_base + segments[s++].offset;
       ok = ok && ::pwrite(fd, d.payload.data(), d.payload.size(), static_cast<off_t>(at)) ==
                      static_cast<ssize_t>(d.payload.size());
     }
-  ok = ok && ::ftruncate(fd, static_cast<off_t>(segment_base + segment_data_size)) == 0;
+  ok = ok && ::ftruncate(fd, static_cast<off_t>(base + program_end)) == 0;
   ok = (::close(fd) == 0) && ok;
   if (!ok) error = path + ": write failed: " + std::strerror(errno);
   return ok;

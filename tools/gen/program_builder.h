@@ -90,6 +90,10 @@ struct WriteOptions {
   // Pad the constant segment to at least this many bytes (simulates large weights; the
   // padding is written as a hole, so the file is sparse on disk).
   uint64_t min_constant_segment_bytes = 0;
+  // Write a bundled program (.bpte, BP08): the program as the bundle's program vector, after
+  // the bundle's tables and one test case per method.
+  bool bundled = false;
+  uint64_t bundle_test_bytes = 16;  // bytes of each test input and expected output
 };
 
 class ProgramBuilder {

@@ -24,6 +24,9 @@ class PageApp {
     this.worker = null;
     this.requests = 0;
     this.busy = false;
+    this.lastFiles = [];     // the files last opened, re-opened when the options change
+    this.chosen = {};        // page options chosen: flag -> value (session/page_options.h)
+    this.optionList = null;  // what the module takes: [{flag, help, kind}]
     // The viewer's markup as written, to start each new viewer on fresh elements.
     this.markup = ['bar', 'main', 'help'].map((id) => $(id).cloneNode(true));
   }
@@ -63,7 +66,8 @@ class PageApp {
       '<p>Drop files here, or <button id="app-open-landing" class="btn">Open…</button></p>' +
       '<p class="hint">ExecuTorch programs (.pte), bundled programs (.bpte), weights (.ptd), exported ' +
       'programs (.pt2), ETRecords, ETDump profiles (.etdp), pass traces and Model Explorer JSON. ' +
-      'Drop a program with its .ptd, or with an .etdp and its ETRecord, together: they are paired.</p>' +
+      'Drop a program with its .ptd, or with an .etdp and its ETRecord, together: they are paired; ' +
+      'so are a categories or groups JSON file dropped with the files they colour or group.</p>' +
       '<p class="hint">Everything stays in this page: nothing is uploaded or fetched.</p></div>';
     document.body.appendChild(landing);
 
@@ -105,6 +109,79 @@ class PageApp {
     b.setAttribute('aria-label', 'Open more files');
     b.addEventListener('click', () => this.input.click());
     info.after(b);
+    const o = document.createElement('button');
+    o.id = 'btn-app-options';
+    o.className = 'btn app-open';
+    o.textContent = '⚙';
+    o.title = 'Page options (as etviz view takes them: --stages, the profile\'s --block and units)';
+    o.setAttribute('aria-label', 'Page options');
+    o.addEventListener('click', () => this.toggleOptions());
+    b.after(o);
+  }
+
+  // ---- page options (session/page_options.h) ----------------------------------------------
+  // The module lists the options `etviz view` takes; the flags and texts among them are shown
+  // here (the files among them come from the files dropped together). Applying re-opens the
+  // files last opened with them, as `etviz FILES --flag value` would write the page; the module
+  // checks them and says what is wrong in the CLI's words.
+  async toggleOptions() {
+    let panel = $('app-options');
+    if (panel) {
+      panel.remove();
+      return;
+    }
+    if (!this.optionList) {
+      try {
+        const worker = await this.ensureWorker();
+        this.optionList = await new Promise((resolve) => {
+          this.onOptions = resolve;
+          worker.postMessage({ type: 'options' });
+        });
+      } catch (e) {
+        this.showError(e.message);
+        return;
+      }
+    }
+    panel = document.createElement('div');
+    panel.id = 'app-options';
+    panel.className = 'app-options';
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('aria-label', 'Page options');
+    const rows = this.optionList.filter((o) => o.kind !== 'file').map((o) => {
+      const id = `app-option-${o.flag.replace(/^-+/, '')}`;
+      const value = this.chosen[o.flag] || '';
+      const input = o.kind === 'flag'
+        ? `<input type="checkbox" id="${id}" data-flag="${o.flag}"${value ? ' checked' : ''}>`
+        : `<input type="text" id="${id}" data-flag="${o.flag}" size="12">`;
+      return `<label><span class="app-option-flag">${o.flag}</span>${input}<span class="app-option-help"></span></label>`;
+    });
+    panel.innerHTML = '<div class="app-options-title">Page options <span class="hint">(as <code>etviz view</code> takes them)</span></div>' +
+      rows.join('') + '<div class="app-options-buttons"><button class="btn" id="app-options-apply">Apply</button> ' +
+      '<button class="btn" id="app-options-clear">Clear</button></div>';
+    // Texts go in as text (never markup).
+    const shown = this.optionList.filter((o) => o.kind !== 'file');
+    panel.querySelectorAll('label').forEach((label, k) => {
+      label.querySelector('.app-option-help').textContent = shown[k].help;
+      const input = label.querySelector('input');
+      if (input.type === 'text') input.value = this.chosen[shown[k].flag] || '';
+    });
+    document.body.appendChild(panel);
+    $('app-options-apply').addEventListener('click', () => this.applyOptions());
+    $('app-options-clear').addEventListener('click', () => {
+      panel.querySelectorAll('input').forEach((i) => { if (i.type === 'checkbox') i.checked = false; else i.value = ''; });
+      this.applyOptions();
+    });
+  }
+
+  applyOptions() {
+    const chosen = {};
+    $('app-options').querySelectorAll('input[data-flag]').forEach((i) => {
+      const value = i.type === 'checkbox' ? (i.checked ? 'true' : '') : i.value.trim();
+      if (value) chosen[i.dataset.flag] = value;
+    });
+    this.chosen = chosen;
+    $('app-options').remove();
+    if (this.lastFiles.length) this.open(this.lastFiles, { replace: true });
   }
 
   bindDrop() {
@@ -176,7 +253,8 @@ class PageApp {
     return this.worker;
   }
 
-  async open(files) {
+  // `replace`: the page's files are replaced, not joined (options re-open the same files).
+  async open(files, { replace = false } = {}) {
     if (this.busy) {
       this.showError('Still opening the previous files; drop these again when it is done.');
       return;
@@ -195,7 +273,9 @@ class PageApp {
       this.showError(e.message);
       return;
     }
-    worker.postMessage({ type: 'open', id: ++this.requests, files });
+    this.lastFiles = files;
+    this.replace = replace;
+    worker.postMessage({ type: 'open', id: ++this.requests, files, options: Object.entries(this.chosen) });
   }
 
   finish() {
@@ -204,6 +284,12 @@ class PageApp {
   }
 
   onWorkerMessage(msg) {
+    if (msg.type === 'options') {
+      if (msg.error) this.showError(msg.error);
+      if (this.onOptions) this.onOptions(msg.list);
+      this.onOptions = null;
+      return;
+    }
     if (msg.type === 'progress') {
       if (this.busy) this.progress(msg.text);
       return;
@@ -235,7 +321,7 @@ class PageApp {
       return el;
     });
     const existing = Array.from(document.querySelectorAll('script[type="application/json"][id^="etviz-"]'));
-    const join = existing.length > 0 && !incoming.some((el) => el.id === 'etviz-profile' || el.id === 'etviz-timeline') &&
+    const join = !this.replace && existing.length > 0 && !incoming.some((el) => el.id === 'etviz-profile' || el.id === 'etviz-timeline') &&
       !existing.some((el) => el.id === 'etviz-timeline');
     const anchor = $('etviz-app-module');
     if (join) {

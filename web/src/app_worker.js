@@ -4,8 +4,10 @@
 // it runs in the worker's own scope.
 //
 // Messages in:  {type: 'init', wasm: ArrayBuffer}  (the module's wasm, first)
-//               {type: 'open', id, files: [File]}
+//               {type: 'options'}                  (the page options the module takes)
+//               {type: 'open', id, files: [File], options: [[flag, value], ...]}
 // Messages out: {type: 'progress', text}
+//               {type: 'options', list: [{flag, help, kind}]}  (session/page_options.h)
 //               {type: 'page', id, elements, meta, timings}  (timings: ms per step and the
 //                 bytes read of the files; meta: how files were paired,
 //                 warnings; elements: the page's data elements, a columns-raw one with its
@@ -64,49 +66,39 @@ function dataElements(html) {
 }
 
 let openCount = 0;
-// Other files are read whole into module memory; past this the browser's ArrayBuffer and the
-// module's 4 GiB memory run out (docs/app.md, "What is left": .bpte and .pt2 read in part).
+// Files of other kinds are read whole into module memory; past this the browser's
+// ArrayBuffer and the module's 4 GiB memory run out.
 const MAX_FILE_BYTES = 1536 * 1048576;
-// Programs and weights (.ptd) from this size on are read in part: the header and flatbuffer,
-// then the segments a view reads (a program's delegate payloads), never the weights; up to
-// what the module's memory can hold.
+// Files from this size on are read in part (programs, bundled programs, weights, .pt2 and
+// ETRecord archives): what the readers read to show them, never their weights (docs/app.md;
+// src/wasm/partial_plan.h); up to what the module's memory can hold.
 const PARTIAL_FROM_BYTES = 64 * 1048576;
 const MAX_PARTIAL_BYTES = 3 * 1024 * 1048576;
 
-// Reads a large program's (or .ptd's) header, flatbuffer and non-weight segments into module
-// memory the size of the file, registered under `path`; false when the file is neither (it is
-// then read whole, and the reader says what it is). `count(n)`: bytes read.
+// Reads what the readers need of a large file into module memory the size of the file,
+// registered under `path`; false when the file is not a kind read in part (it is then read
+// whole, and the reader says what it is). `count(n)`: bytes read.
 function readInPart(app, reader, file, path, count) {
-  const slice = (a, b) => {
-    const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(a, b)));
+  const read = (begin, end) => {
+    const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(begin, end)));
     count(bytes.length);
     return bytes;
   };
-  const magic = slice(0, 8);
-  const program = magic.length === 8 && magic[4] === 0x45 && magic[5] === 0x54;  // "ET.."
-  const weights = magic.length === 8 && String.fromCharCode(...magic.subarray(4, 8)) === 'FT01';
-  if (!program && !weights) return false;
-  if (file.size > MAX_PARTIAL_BYTES)
-    throw new Error(`${file.name}: ${mib(file.size)}; the page holds programs up to ${mib(MAX_PARTIAL_BYTES)}`);
-  // Memory the size of the file: the parts not read are pages never touched. It is never
-  // given back: the worker starts a fresh module after this open (moduleSpent).
-  moduleSpent = true;
-  const ptr = app.reserve(file.size);
-  if (!ptr) throw new Error(`${file.name}: no memory for a ${mib(file.size)} program in this page`);
-  {
-    let have = Math.min(4096, file.size);
-    app.put(ptr, slice(0, have));
-    let plan = app.partialRanges(ptr, have, file.size);
-    if (plan.prefix) {
-      app.put(ptr + have, slice(have, plan.prefix));
-      have = plan.prefix;
-      plan = app.partialRanges(ptr, have, file.size);
-    }
-    if (!plan.ranges) return false;
-    for (const [offset, size] of plan.ranges) app.put(ptr + offset, slice(offset, offset + size));
-    app.registerMemoryFile(path, ptr, file.size);
-    return true;
-  }
+  // Memory the size of the file, once its head and tail say it is a kind read in part: the
+  // parts not read are pages never touched. It is never given back: the worker starts a fresh
+  // module after this open (moduleSpent).
+  const reserve = (size) => {
+    if (size > MAX_PARTIAL_BYTES)
+      throw new Error(`${file.name}: ${mib(size)}; the page holds files up to ${mib(MAX_PARTIAL_BYTES)}`);
+    moduleSpent = true;
+    const ptr = app.reserve(size);
+    if (!ptr) throw new Error(`${file.name}: no memory for a ${mib(size)} file in this page`);
+    return ptr;
+  };
+  const ptr = app.readInPart(file.size, read, reserve);
+  if (!ptr) return false;
+  app.registerMemoryFile(path, ptr, file.size);
+  return true;
 }
 
 async function open(msg) {
@@ -136,8 +128,8 @@ async function open(msg) {
         }
       }
       if (file.size > MAX_FILE_BYTES)
-        throw new Error(`${file.name}: ${mib(file.size)}; the page reads files up to ${mib(MAX_FILE_BYTES)} ` +
-          'for now (larger programs: etviz FILE -o page.html on the command line)');
+        throw new Error(`${file.name}: ${mib(file.size)}; the page reads files of this kind up to ${mib(MAX_FILE_BYTES)} ` +
+          '(larger ones: etviz FILE -o page.html on the command line)');
       self.postMessage({ type: 'progress', text: `Reading ${file.name} (${mib(file.size)})…` });
       const bytes = new Uint8Array(reader.readAsArrayBuffer(file));
       count(bytes.length);
@@ -171,7 +163,7 @@ async function open(msg) {
     }
     const t2 = performance.now();
     self.postMessage({ type: 'progress', text: 'Building the page…' });
-    const r = app.open(paths);
+    const r = app.open(paths, msg.options);
     const t3 = performance.now();
     if (!r.ok) {
       self.postMessage({ type: 'error', id: msg.id, error: r.error });
@@ -199,6 +191,11 @@ async function open(msg) {
 self.onmessage = (ev) => {
   const msg = ev.data;
   if (msg.type === 'init') wasmBinary = new Uint8Array(msg.wasm);
+  if (msg.type === 'options') {
+    loadModule().then((app) => self.postMessage({ type: 'options', list: app.pageOptions() }))
+      .catch((e) => self.postMessage({ type: 'options', list: [], error: String(e && e.message ? e.message : e) }));
+    return;
+  }
   if (msg.type !== 'open') return;
   open(msg).catch((e) => {
     const trap = e instanceof WebAssembly.RuntimeError || /abort|memory/i.test(String(e && e.message));

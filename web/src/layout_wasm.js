@@ -1,23 +1,18 @@
 // The C++ layout engine (src/layout) compiled to WebAssembly, re-run in the page when a group
-// is expanded or collapsed. The module is inlined by the etviz build when Emscripten was
-// available; it defines createEtvizLayout() (src/layout/wasm_api.js is its JS side).
+// is expanded or collapsed. The etviz build inlines the module when Emscripten was available:
+// its JS glue as a script (it defines createEtvizLayout(); src/layout/wasm_api.js is its JS
+// side) and its wasm gzipped as text (#etviz-layout-wasm), which is inflated here and handed
+// to the glue as wasmBinary, so it is compiled from those bytes and nothing is fetched (the
+// page's policy, connect-src 'none', would refuse it).
+
+import { gunzipBase64 } from './data.js';
 
 export async function createLayoutEngine() {
   const factory = globalThis.createEtvizLayout;
-  if (typeof factory !== 'function') throw new Error('this etviz build does not include the WebAssembly layout engine');
-  // The module carries its wasm as a data: URI and would first try fetch() on it, which the
-  // page's Content-Security-Policy (connect-src 'none') refuses with a console error before the
-  // module falls back to decoding the URI itself. Hide fetch while the factory starts so it
-  // takes the direct path; the factory reads the binary synchronously.
-  const savedFetch = globalThis.fetch;
-  let pending;
-  try {
-    globalThis.fetch = undefined;
-    pending = factory();
-  } finally {
-    globalThis.fetch = savedFetch;
-  }
-  const module = await pending;
+  const packed = document.getElementById('etviz-layout-wasm');
+  if (typeof factory !== 'function' || !packed) throw new Error('this etviz build does not include the WebAssembly layout engine');
+  const wasmBinary = await gunzipBase64(packed.textContent);
+  const module = await factory({ wasmBinary });
   if (typeof module.etvizLayout !== 'function') throw new Error('the WebAssembly layout module has no etvizLayout()');
   return new WasmLayout(module);
 }

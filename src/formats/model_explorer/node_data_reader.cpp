@@ -14,7 +14,6 @@ namespace {
 using torch_export::JsonRef;
 using torch_export::JsonTree;
 
-constexpr size_t kMaxFile = size_t{512} << 20;
 constexpr size_t kMaxText = 256;  // longest string value kept
 
 // "1.25", "3", "1e+09": a number as a person reads it (six significant digits).
@@ -165,7 +164,7 @@ Result<NodeData> parse_node_data(std::string_view text, const std::string& path)
 Result<NodeData> read_node_data(const std::string& path) {
   auto file = MappedFile::open(path);
   if (!file) return Error(file.error().message() + " (--node-data)");
-  if ((*file)->size() > kMaxFile)
+  if ((*file)->size() > kMaxNodeDataFileBytes)
     return Error(
         fmt::format("{}: node data file is {} bytes; the limit is 512 MiB", path, (*file)->size()));
   auto bytes = (*file)->bytes();

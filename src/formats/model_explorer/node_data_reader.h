@@ -11,6 +11,7 @@
 // <= the first (smallest) threshold takes its colour, above the last none. gradient: [{stop
 // 0..1, bgColor?, textColor?}], stop 0 at the smallest value and 1 at the largest; it takes
 // precedence over thresholds. A result's own bgColor/textColor wins over both.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@ struct NodeData {
 };
 
 // Reads and checks a node data file; errors name the file, the key and what was expected.
+inline constexpr uint64_t kMaxNodeDataFileBytes = uint64_t{512} << 20;
 Result<NodeData> read_node_data(const std::string& path);
 // The same from text (tests, fuzzers); `path` names it in errors.
 Result<NodeData> parse_node_data(std::string_view text, const std::string& path);

@@ -8,6 +8,10 @@ bool is_etrecord(const ZipArchive& zip) {
   return zip.find("ETRECORD_V0") != nullptr;
 }
 
+bool is_payload_member(const ZipArchive& zip, std::string_view name) {
+  return is_etrecord(zip) ? is_etrecord_payload(name) : is_pt2_payload(name);
+}
+
 Result<Document> read_torch_archive(std::shared_ptr<const MappedFile> file) {
   auto zip = ZipArchive::open(file->bytes(), file->path());
   if (!zip) return zip.error();

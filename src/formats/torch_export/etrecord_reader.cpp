@@ -24,8 +24,11 @@ const std::set<std::string, std::less<>> kMetadataEntries = {
     "reference_outputs", "representative_inputs",
     "export_graph_id",   "et_dialect_graph_module"};
 const char* kSiblingSuffixes[] = {"_state_dict", "_constants", "_example_inputs"};
+// Metadata entries that are pickles, never read.
+const char* kPickledEntries[] = {"reference_outputs", "representative_inputs",
+                                 "et_dialect_graph_module"};
 
-bool is_sibling(const std::string& name) {
+bool is_sibling(std::string_view name) {
   for (const char* s : kSiblingSuffixes)
     if (name.ends_with(s)) return true;
   return false;
@@ -160,6 +163,12 @@ void attach_maps(Document& doc, const ETRecordMaps& maps) {
 
 }  // namespace
 
+bool is_etrecord_payload(std::string_view name) {
+  for (const char* p : kPickledEntries)
+    if (name == p) return true;
+  return is_sibling(name);
+}
+
 Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchive& zip) {
   Document doc;
   doc.sources.push_back(file);
@@ -173,7 +182,8 @@ Result<Document> read_etrecord(std::shared_ptr<const MappedFile> file, ZipArchiv
 
   ETRecordMaps maps;
   for (const ZipEntry& e : zip.entries()) {
-    if (kMetadataEntries.count(e.name) || is_sibling(e.name) || e.name.ends_with("/")) continue;
+    if (kMetadataEntries.count(e.name) || is_etrecord_payload(e.name) || e.name.ends_with("/"))
+      continue;
     auto text = zip.read(e);
     if (!text) {
       // One unreadable stage does not hide the others.

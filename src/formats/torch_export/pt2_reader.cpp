@@ -15,6 +15,12 @@
 namespace etviz::torch_export {
 namespace {
 
+// The 2024 layout's payloads beside serialized_exported_program.json (pickles), listed with
+// their sizes, never read.
+constexpr const char* kPayloadSiblings[] = {
+    "serialized_state_dict.json", "serialized_state_dict.pt", "serialized_constants.json",
+    "serialized_constants.pt", "serialized_example_inputs.pt"};
+
 std::string trim_text(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
@@ -99,6 +105,17 @@ Status read_program_entry(Document& doc, ZipArchive& zip, const ZipEntry& entry,
 
 }  // namespace
 
+bool is_pt2_payload(std::string_view name) {
+  const auto slash = name.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
+  for (const char* s : kPayloadSiblings)
+    if (base == s) return true;
+  // The newer layout's data/ folder: weights, constants and sample inputs beside the JSON
+  // configs that describe them (read), and compiled code.
+  const bool in_data = name.starts_with("data/") || name.find("/data/") != std::string_view::npos;
+  return in_data && !name.ends_with(".json");
+}
+
 Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zip) {
   Document doc;
   doc.sources.push_back(file);
@@ -158,9 +175,7 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
     if (auto s = read_program_entry(doc, zip, *ep, "exported_program"); !s) return s.error();
     if (auto v = small_text(zip, root + "version"); !v.empty())
       doc.properties.push_back({"version", v});
-    for (const char* sibling :
-         {"serialized_state_dict.json", "serialized_state_dict.pt", "serialized_constants.json",
-          "serialized_constants.pt", "serialized_example_inputs.pt"})
+    for (const char* sibling : kPayloadSiblings)
       if (const ZipEntry* e = zip.find(root + sibling))
         doc.properties.push_back({sibling, fmt::format("{} bytes (not read)", e->size)});
     doc.format_version = "pt2 archive (2024 layout)";

@@ -90,44 +90,60 @@ bool looks_like_zip(std::span<const uint8_t> bytes) {
 
 ZipArchive::~ZipArchive() = default;
 
-Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> bytes,
-                                                     std::string path) {
-  std::unique_ptr<ZipArchive> za(new ZipArchive());
-  za->path_ = std::move(path);
-  za->file_size_ = bytes.size();
+namespace detail {
+
+Result<ZipDirectoryLocation> locate_central_directory(std::span<const uint8_t> bytes,
+                                                      const std::string& path) {
   const int64_t eocd = find_eocd(bytes);
   if (eocd < 0)
     return Error(
         fmt::format("{}: not a readable zip archive: no end-of-central-directory record "
                     "in the last 64 KiB (truncated?)",
-                    za->path_));
+                    path));
+  ZipDirectoryLocation at;
   // The central directory ends where the EOCD record starts; its stated offset is relative to the
   // archive's start, so any difference is junk prepended to the archive.
   // A zip64 end record and its 20-byte locator may sit between the directory and the EOCD
   // (PyTorch writes them even for small archives).
   const uint32_t cd_size = load_le<uint32_t>(bytes.data() + eocd + 12);
-  const uint32_t cd_offset = load_le<uint32_t>(bytes.data() + eocd + 16);
-  uint64_t cd_end = static_cast<uint64_t>(eocd);
+  at.cd_offset = load_le<uint32_t>(bytes.data() + eocd + 16);
+  at.cd_end = static_cast<uint64_t>(eocd);
   if (eocd >= 20 && load_le<uint32_t>(bytes.data() + eocd - 20) == kZip64Locator) {
     const uint64_t stated_record = load_le<uint64_t>(bytes.data() + eocd - 20 + 8);
     // The record is usually 56 bytes; find it just before the locator.
     for (uint64_t back = 56; back <= 56 + 1024 && back + 20 <= static_cast<uint64_t>(eocd);
          ++back) {
-      const uint64_t at = static_cast<uint64_t>(eocd) - 20 - back;
-      if (load_le<uint32_t>(bytes.data() + at) == kZip64Record &&
-          load_le<uint64_t>(bytes.data() + at + 4) + 12 == back) {
-        cd_end = at;
-        if (at > stated_record && cd_offset == 0xffffffffu) za->prefix_ = at - stated_record;
+      const uint64_t rec = static_cast<uint64_t>(eocd) - 20 - back;
+      if (load_le<uint32_t>(bytes.data() + rec) == kZip64Record &&
+          load_le<uint64_t>(bytes.data() + rec + 4) + 12 == back) {
+        at.cd_end = rec;
+        if (rec > stated_record && at.cd_offset == 0xffffffffu) at.prefix = rec - stated_record;
         break;
       }
     }
   }
-  if (cd_offset != 0xffffffffu && cd_size <= cd_end) {
-    const uint64_t actual = cd_end - cd_size;
-    if (actual > cd_offset) za->prefix_ = actual - cd_offset;
+  if (at.cd_offset != 0xffffffffu && cd_size <= at.cd_end) {
+    const uint64_t actual = at.cd_end - cd_size;
+    if (actual > at.cd_offset) at.prefix = actual - at.cd_offset;
   }
+  at.cd_start = at.cd_end - std::min<uint64_t>(cd_size, at.cd_end);
+  return at;
+}
+
+}  // namespace detail
+
+Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> bytes,
+                                                     std::string path) {
+  std::unique_ptr<ZipArchive> za(new ZipArchive());
+  za->path_ = std::move(path);
+  za->file_size_ = bytes.size();
+  auto at = detail::locate_central_directory(bytes, za->path_);
+  if (!at) return at.error();
+  za->prefix_ = at->prefix;
+  const uint64_t cd_end = at->cd_end;
+  const uint32_t cd_offset = at->cd_offset;
   za->bytes_ = bytes;
-  za->cd_start_ = cd_end - std::min<uint64_t>(cd_size, cd_end);
+  za->cd_start_ = at->cd_start;
   const auto body = bytes.subspan(za->prefix_);
 
   // The directory's extent within `body`, for a backend that reads it itself.

@@ -42,6 +42,19 @@ CentralRecord read_central_record(std::span<const uint8_t> body, uint64_t pos, u
 // extra field); nullopt when no local header is there.
 std::optional<uint64_t> local_data_start(std::span<const uint8_t> body, uint64_t local);
 
+// Where the central directory of the archive `bytes` (the whole file) lies, from the
+// end-of-central-directory record and the zip64 records before it, all within the file's last
+// kZipTailBytes: [cd_start, cd_end) in the file, the offset the archive states for it and the
+// junk prepended to the archive (`prefix`). The app's partial reads (src/wasm) read that tail
+// first, then the directory, through this.
+struct ZipDirectoryLocation {
+  uint64_t prefix = 0, cd_start = 0, cd_end = 0;
+  uint32_t cd_offset = 0;
+};
+inline constexpr uint64_t kZipTailBytes = 65557 + 20 + 56 + 1024 + 4;
+Result<ZipDirectoryLocation> locate_central_directory(std::span<const uint8_t> bytes,
+                                                      const std::string& path);
+
 // Opens the archive `body` (from its first local header to the end of the file). Fills
 // `entries` (name, sizes, method, index) in central-directory order. `path` names the archive
 // in messages (and, in the WebAssembly build, keys the members the page inflated);

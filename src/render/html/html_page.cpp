@@ -135,6 +135,7 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
       nonce, app ? "blob:" : "'none'");
   std::string page;
   page.reserve(reserve + assets::kViewerJs.size() + assets::kLayoutWasmJs.size() +
+               assets::kLayoutWasm.size() +
                (app ? assets::kAppModuleJs.size() + assets::kAppModuleWasm.size() : 0) + 65536);
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
@@ -157,6 +158,10 @@ std::string page_scripts(const std::string& nonce, bool app) {
     page += "<script nonce=\"" + nonce + "\">\n";
     page += script_safe(assets::kLayoutWasmJs);
     page += "\n</script>\n";
+    // Base64 of gzip (no '<' to escape); web/src/layout_wasm.js inflates it for the glue.
+    page += "<script type=\"text/plain\" id=\"etviz-layout-wasm\" data-encoding=\"gzip-base64\">";
+    page += assets::kLayoutWasm;
+    page += "</script>\n";
   }
   if (app) {
     // Base64 of gzip (no '<' to escape); web/src/app.js inflates them before starting the worker.

@@ -8,8 +8,9 @@ namespace etviz::render::html::assets {
 extern const std::string_view kViewerJs;       // web/src bundled into one classic script
 extern const std::string_view kViewerCss;      // web/src/viewer.css
 extern const std::string_view kViewerBody;     // web/src/body.html: the page's markup
-extern const std::string_view kLayoutWasmJs;   // layout engine as single-file JS+wasm; empty
-                                               // when the build had no Emscripten
+extern const std::string_view kLayoutWasmJs;   // layout engine's JS glue; empty when the
+                                               // build had no Emscripten
+extern const std::string_view kLayoutWasm;     // its wasm, base64 of its gzip
 extern const std::string_view kAppModuleJs;    // readers, analysis, page data (src/wasm): the
                                                // JS glue as base64 of its gzip; empty without
                                                // Emscripten
