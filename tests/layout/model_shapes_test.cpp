@@ -6,20 +6,27 @@
 
 #include <set>
 
+#include "crossings.h"
 #include "flat_graph.h"
 #include "graph_builders.h"
 #include "invariants.h"
 #include "level_topology.h"
+#include "segment_ordering.h"
 
 namespace etviz::layout::testing {
 namespace {
 
-// Dummy nodes the flat pipeline inserts for `g` (no groups).
-uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
+// The flat pipeline's structure for `g` (no groups).
+LevelTopology topology_of(const Graph& g, const Options& options = {}) {
   FlatGraph flat;
   for (const Node& n : g.nodes) flat.nodes.push_back({n.width, n.height, Pin::kFree});
   for (const Edge& e : g.edges) flat.edges.push_back({e.source, e.target, 0, 0});
-  const LevelTopology topology = level_topology(flat, options);
+  return level_topology(flat, options);
+}
+
+// Dummy nodes the flat pipeline inserts for `g` (no groups).
+uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
+  const LevelTopology topology = topology_of(g, options);
   uint64_t dummies = 0;
   for (const ComponentTopology& part : topology.parts) {
     for (const uint8_t d : part.layered.is_dummy) dummies += d;
@@ -235,6 +242,102 @@ TEST(ModelShapes, BundledRoutesStoreTheirTrunkOnce) {
     // sits right above its first consumers: no trunk to share).
     EXPECT_GE(sharing, fan_out - 3) << "edges along the trunk store it again";
     EXPECT_LT(layout.points.size(), drawn);
+  }
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing
+
+namespace etviz::layout::testing {
+namespace {
+
+// A diffusion sampler in miniature: `steps` U-Nets in a row, each of `levels` down blocks
+// and as many up blocks of `depth` nodes, a skip from each down block to the mirrored up
+// block (nested long edges from distinct sources, which no layering shortens), and per step
+// a time embedding feeding every block through a node of its own.
+Graph unet_graph(uint32_t steps, uint32_t levels, uint32_t depth) {
+  Graph g;
+  auto add = [&]() {
+    g.nodes.push_back(op());
+    return static_cast<uint32_t>(g.nodes.size() - 1);
+  };
+  uint32_t previous = add();
+  for (uint32_t step = 0; step < steps; ++step) {
+    const uint32_t time = add();
+    g.edges.push_back({previous, time});
+    std::vector<uint32_t> skips;
+    for (uint32_t b = 0; b < 2 * levels; ++b) {
+      const uint32_t first = add();
+      g.edges.push_back({previous, first});
+      if (b >= levels) g.edges.push_back({skips[2 * levels - 1 - b], first});
+      uint32_t v = first;
+      for (uint32_t i = 1; i < depth; ++i) {
+        const uint32_t w = add();
+        g.edges.push_back({v, w});
+        if (i == depth / 2) {
+          const uint32_t projection = add();
+          g.edges.push_back({time, projection});
+          g.edges.push_back({projection, w});
+        }
+        v = w;
+      }
+      if (b < levels) skips.push_back(v);
+      previous = v;
+    }
+  }
+  return g;
+}
+
+uint64_t dummies_of(const ComponentTopology& part) {
+  uint64_t dummies = 0;
+  for (const uint8_t d : part.layered.is_dummy) dummies += d;
+  return dummies;
+}
+
+TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
+  const Graph g = unet_graph(3, 8, 6);
+  const LevelTopology segments = topology_of(g);
+  ASSERT_EQ(segments.parts.size(), 1u);
+  const ComponentTopology& part = segments.parts[0];
+  // The shape the strategy is for: the skips alone make the dummies outnumber the edges.
+  ASSERT_GT(dummies_of(part), 3 * g.edges.size());
+  EXPECT_TRUE(orders_by_segments(part.layered, Options{}));
+  EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order));
+  EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order));
+  // Fewer crossings than ordering every dummy on its own (0 vs 42: transpositions of single
+  // dummies leave skips crossing where moving whole segments does not).
+  Options per_dummy;
+  per_dummy.long_edges = LongEdgeOrdering::kPerDummy;
+  const LevelTopology dummies = topology_of(g, per_dummy);
+  const uint64_t by_segments = count_crossings(part.layered, part.order);
+  const uint64_t by_dummies = count_crossings(dummies.parts[0].layered, dummies.parts[0].order);
+  EXPECT_LT(by_segments, by_dummies);
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(IsValidLayout(g, layout));
+  EXPECT_TRUE(EdgesPointDownstream(g, layout, Direction::kTopToBottom));
+}
+
+TEST(ModelShapes, OtherShapesKeepPerDummyOrdering) {
+  // Where the dummies stay within three times the edges, the per-dummy sweeps (with their
+  // transpositions) keep the orders they always had.
+  for (const Graph& g : {time_embedding_graph(40, 12, 4).graph, chain(50)}) {
+    for (const ComponentTopology& part : topology_of(g).parts) {
+      EXPECT_LE(dummies_of(part), 3 * part.layered.paths.size());
+      EXPECT_FALSE(orders_by_segments(part.layered, Options{}));
+    }
+  }
+}
+
+TEST(ModelShapes, SegmentOrdersAreCompleteAndSegmentsNeverCross) {
+  Options options;
+  options.long_edges = LongEdgeOrdering::kSegments;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    for (const Graph& g : {random_dag(400, seed), random_messy_graph(300, seed)}) {
+      for (const ComponentTopology& part : topology_of(g, options).parts) {
+        EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
+        EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order)) << "seed " << seed;
+      }
+    }
   }
 }
 
