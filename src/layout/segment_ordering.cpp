@@ -233,6 +233,7 @@ class SegmentSweeps {
 
   Order expand(const CompressedOrder& c) const {
     Order order;
+    order.by_segments = true;
     order.layer_begin.assign(g_.layer_count + 1, 0);
     for (uint32_t l = 0; l < g_.layer_count; ++l)
       order.layer_begin[l + 1] = order.layer_begin[l] + layer_size_[l];
