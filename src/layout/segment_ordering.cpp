@@ -471,27 +471,33 @@ Order order_by_segments(const LayeredGraph& g, const Options& options, OrderingS
   SegmentSweeps sweeps(g);
   CompressedOrder best;
   uint64_t best_crossings = UINT64_MAX;
+  // An order without crossings cannot be bettered: the schedule stops at the first (a
+  // U-Net's skips nest, so its first sweep usually finds one).
   for (const bool from_sinks : {false, true}) {
+    if (best_crossings == 0) break;
     CompressedOrder order = sweeps.compress(initial_order(g, from_sinks));
-    for (int i = 0; i < kInitialSweeps; ++i) {
-      const uint64_t count = sweeps.sweep(order, i, keys);
+    uint64_t count = UINT64_MAX;
+    for (int i = 0; i < kInitialSweeps && count > 0; ++i) {
+      count = sweeps.sweep(order, i, keys);
       if (count <= best_crossings) {
         best_crossings = count;
         best = order;
       }
     }
   }
-  CompressedOrder order = best;
-  int since_gain = 0;
-  for (int i = 0; i < options.ordering_sweeps && best_crossings > 0 && since_gain < kPatience;
-       ++i) {
-    ++since_gain;
-    const uint64_t count = sweeps.sweep(order, i, keys);
-    if (count <= best_crossings) {
-      if (static_cast<double>(count) < kConvergence * static_cast<double>(best_crossings))
-        since_gain = 0;
-      best_crossings = count;
-      best = order;
+  if (best_crossings > 0) {
+    CompressedOrder order = best;
+    int since_gain = 0;
+    for (int i = 0; i < options.ordering_sweeps && best_crossings > 0 && since_gain < kPatience;
+         ++i) {
+      ++since_gain;
+      const uint64_t count = sweeps.sweep(order, i, keys);
+      if (count <= best_crossings) {
+        if (static_cast<double>(count) < kConvergence * static_cast<double>(best_crossings))
+          since_gain = 0;
+        best_crossings = count;
+        best = order;
+      }
     }
   }
   crossings = best_crossings;
