@@ -366,6 +366,14 @@ TEST(ModelShapes, SegmentOrdersAreCompleteAndSegmentsNeverCross) {
       for (const ComponentTopology& part : topology_of(g, options).parts) {
         EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
         EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order)) << "seed " << seed;
+        // The sweeps count crossings without expanding the segments; the count is the
+        // expanded order's, weights included (trunks carry several edges).
+        for (const auto keys : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
+          if (part.layered.layer_count < 2) continue;
+          uint64_t counted = 0;
+          const Order order = order_by_segments(part.layered, options, keys, counted);
+          EXPECT_EQ(counted, count_crossings(part.layered, order)) << "seed " << seed;
+        }
       }
     }
   }
