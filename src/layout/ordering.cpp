@@ -6,7 +6,10 @@
 #include "segment_ordering.h"
 
 namespace etviz::layout {
+namespace {
 
+// Breadth-first over the undirected graph, started at every source (or every sink) in input
+// order, appending nodes to their layer as they are reached.
 Order initial_order(const LayeredGraph& g, bool from_sinks) {
   const uint32_t n = g.node_count();
   Order order;
@@ -42,8 +45,6 @@ Order initial_order(const LayeredGraph& g, bool from_sinks) {
   }
   return order;
 }
-
-namespace {
 
 double median_of(const std::vector<double>& p) {
   const size_t n = p.size();

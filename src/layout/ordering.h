@@ -19,11 +19,6 @@ namespace etviz::layout {
 // dummies included, so coordinates and routing do not know which one ran.
 Order order_layers(const LayeredGraph& graph, const Options& options);
 
-// The parts both ways of ordering share.
-//
-// Breadth-first over the undirected graph, started at every source (or every sink) in
-// creation order, appending nodes to their layer as they are reached.
-Order initial_order(const LayeredGraph& graph, bool from_sinks);
 // A node's sort key from its neighbours' positions (sorted ascending, not empty): their
 // weighted median (kMedian) or their mean (kBarycenter).
 double neighbour_key(const std::vector<double>& sorted_positions, OrderingStrategy keys);

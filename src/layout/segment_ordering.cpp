@@ -209,23 +209,68 @@ class SegmentSweeps {
     sequence_.resize();
   }
 
-  CompressedOrder compress(const Order& order) const {
-    CompressedOrder c;
+  // dot's initial order (breadth-first over the undirected graph from every source, or
+  // every sink, in creation order; nodes appended to their layer as they are reached) with
+  // each inner segment as one hop between its ends: reaching a segment puts it right of
+  // everything its layers hold so far (a Fenwick tree over layers adds it to all of them).
+  CompressedOrder initial(bool from_sinks) const {
     const auto count = static_cast<uint32_t>(node_of_.size());
+    const auto segments = static_cast<uint32_t>(first_.size());
+    CompressedOrder c;
     c.nodes.assign(count, 0);
     c.pos.assign(count, 0);
     c.gap.assign(count, 0);
-    for (uint32_t l = 0; l < g_.layer_count; ++l) {
-      uint32_t next = node_begin_[l], segments = 0, i = 0;
-      for (const uint32_t v : order.layer(l)) {
-        if (slot_[v] & kSegmentBit) {
-          ++segments;
-        } else {
-          c.nodes[next++] = slot_[v];
-          c.pos[slot_[v]] = i;
-          c.gap[slot_[v]] = segments;
+    std::vector<uint32_t> fill(node_begin_.begin(), node_begin_.end() - 1);
+    std::vector<uint8_t> seen(count, 0), segment_seen(segments, 0);
+    std::vector<uint32_t> passing(g_.layer_count + 1, 0);  // Fenwick tree of range adds
+    auto add_from = [&](uint32_t l, uint32_t delta) {
+      for (uint32_t k = l + 1; k <= g_.layer_count; k += k & (~k + 1)) passing[k] += delta;
+    };
+    auto passing_at = [&](uint32_t l) {
+      uint32_t sum = 0;
+      for (uint32_t k = l + 1; k > 0; k -= k & (~k + 1)) sum += passing[k];
+      return sum;
+    };
+    std::vector<uint32_t> queue;
+    queue.reserve(count);
+    auto enqueue = [&](uint32_t n) {
+      if (seen[n]) return;
+      seen[n] = 1;
+      queue.push_back(n);
+    };
+    // From v to its neighbour w; across a segment to the node at its far end.
+    auto reach = [&](uint32_t w, bool downwards) {
+      const uint32_t slot = slot_[w];
+      if (!(slot & kSegmentBit)) return enqueue(slot);
+      const uint32_t s = slot & ~kSegmentBit;
+      if (!segment_seen[s]) {
+        segment_seen[s] = 1;
+        add_from(top_[s], 1);
+        add_from(bottom_[s] + 1, static_cast<uint32_t>(-1));
+      }
+      enqueue(slot_[downwards ? q_[s] : p_[s]]);
+    };
+    for (const uint32_t root : g_.by_creation) {
+      const uint32_t slot = slot_[root];
+      if ((slot & kSegmentBit) || seen[slot]) continue;
+      if (!(from_sinks ? g_.downs(root) : g_.ups(root)).empty()) continue;
+      enqueue(slot);
+      for (size_t head = queue.size() - 1; head < queue.size(); ++head) {
+        const uint32_t n = queue[head];
+        const uint32_t v = node_of_[n];
+        const uint32_t l = g_.layer[v];
+        const uint32_t index = fill[l] - node_begin_[l];
+        c.nodes[fill[l]++] = n;
+        c.gap[n] = passing_at(l);
+        c.pos[n] = index + c.gap[n];
+        const auto first = from_sinks ? g_.ups(v) : g_.downs(v);
+        const auto second = from_sinks ? g_.downs(v) : g_.ups(v);
+        for (const uint32_t s : first) {
+          reach(from_sinks ? g_.segments[s].upper : g_.segments[s].lower, !from_sinks);
         }
-        ++i;
+        for (const uint32_t s : second) {
+          reach(from_sinks ? g_.segments[s].lower : g_.segments[s].upper, from_sinks);
+        }
       }
     }
     return c;
@@ -475,7 +520,7 @@ Order order_by_segments(const LayeredGraph& g, const Options& options, OrderingS
   // U-Net's skips nest, so its first sweep usually finds one).
   for (const bool from_sinks : {false, true}) {
     if (best_crossings == 0) break;
-    CompressedOrder order = sweeps.compress(initial_order(g, from_sinks));
+    CompressedOrder order = sweeps.initial(from_sinks);
     uint64_t count = UINT64_MAX;
     for (int i = 0; i < kInitialSweeps && count > 0; ++i) {
       count = sweeps.sweep(order, i, keys);
