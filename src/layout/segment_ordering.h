@@ -21,7 +21,8 @@
 //   its ends' places among them (segments are ordered, so that is a prefix-weight difference).
 // - No adjacent transpositions (Options::transpose is ignored): a sweep costs
 //   O((N + S) log(N + S)) for N nodes other than inner dummies and S segments, not the
-//   number of dummies; only the final expansion into an Order touches every dummy, once.
+//   number of dummies, and so do the breadth-first initial orders (a segment is one hop);
+//   only finding the segments and the final expansion into an Order touch every dummy, once.
 // - Deterministic: ties are broken by the previous order, as in the per-dummy sweeps, and
 //   the segment sequence is a treap whose priorities are a fixed hash of segment ids.
 #pragma once
