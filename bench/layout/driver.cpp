@@ -3,7 +3,9 @@
 // the same graph with the same metrics (--dot-json).
 //
 //   etviz_layout_driver GRAPH.json [--groups] [--collapse-depth D] [--lr] [--repeat N]
-//                       [--no-bundle] [--barycenter | --median] [--dump LAYOUT.json]
+//                       [--no-bundle] [--barycenter | --median] [--segments | --per-dummy]
+//                       [--bk | --layer-sweeps] [--no-transpose]
+//                       [--dump LAYOUT.json]
 //   etviz_layout_driver --dot-json DOT_OUTPUT.json GRAPH.json
 #include <malloc.h>
 
@@ -232,6 +234,16 @@ int main(int argc, char** argv) {
       options.ordering = lo::OrderingStrategy::kBarycenter;
     else if (a == "--median")
       options.ordering = lo::OrderingStrategy::kMedian;
+    else if (a == "--segments")
+      options.long_edges = lo::LongEdgeOrdering::kSegments;
+    else if (a == "--per-dummy")
+      options.long_edges = lo::LongEdgeOrdering::kPerDummy;
+    else if (a == "--no-transpose")
+      options.transpose = false;
+    else if (a == "--bk")
+      options.coordinates = lo::CoordinateStrategy::kBrandesKoepf;
+    else if (a == "--layer-sweeps")
+      options.coordinates = lo::CoordinateStrategy::kLayerSweeps;
     else if (a == "--sweeps")
       options.ordering_sweeps = std::stoi(next());
     else if (a == "--dot-json")

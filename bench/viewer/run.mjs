@@ -129,6 +129,7 @@ for (const { name, blocks, graph } of INPUTS) {
   });
   // Flatten on and off, then the depth slider from the top to every level and back to the
   // initial level, each time layout + the next frame (docs/viewer.md, "Flatten and depth").
+  let structureError = null;
   const structure = await page.evaluate(async () => {
     const t = window.etvizTest;
     if (!(await t.ready()) || !t.groupCount()) return null;
@@ -139,6 +140,11 @@ for (const { name, blocks, graph } of INPUTS) {
     for (let level = 0; level <= start.levels; level++) depth.push((await t.setDepth(level)).ms);
     depth.push((await t.setDepth(start.level)).ms);
     return { flatOn: flatOn.ms, flatOff: flatOff.ms, depth, levels: start.levels };
+  }).catch((e) => {
+    // A layout the module cannot finish (a 100k-node U-Net flattened aborts it) is a result
+    // to report, not a reason to lose the rows measured so far.
+    structureError = String(e.message).split('\n')[0];
+    return null;
   });
   await page.screenshot({ path: path.join(OUT, `${name}.png`) });
   await context.close();
@@ -153,7 +159,7 @@ for (const { name, blocks, graph } of INPUTS) {
     warmupMs,
     flattenMs: structure && structure.flatOn, unflattenMs: structure && structure.flatOff,
     depthMaxMs: structure && Math.max(...structure.depth), depthMs: structure && structure.depth,
-    errors: log.errors.length,
+    errors: log.errors.length, structureError,
   });
 }
 await browser.close();
@@ -165,5 +171,6 @@ if (args.json) {
   console.log('| nodes | etviz write | page size | first paint | draw median (p95) | frame interval median (p95) | expand | collapse | flatten on / off | depth step (max) |');
   console.log('|------:|-----------:|----------:|------------:|------------------:|----------------------------:|-------:|---------:|-----------------:|-----------------:|');
   for (const r of rows)
-    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.intervalMedian, 1)} ms (${f(r.intervalP95, 1)}) | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms | ${f(r.flattenMs)} / ${f(r.unflattenMs)} ms | ${f(r.depthMaxMs)} ms |`);
+    console.log(`| ${r.nodes.toLocaleString('en-US')} | ${f(r.writeMs)} ms | ${(r.size / 1048576).toFixed(2)} MiB | ${f(r.paintMs)} ms | ${f(r.frameMedian, 1)} ms (${f(r.frameP95, 1)}) | ${f(r.intervalMedian, 1)} ms (${f(r.intervalP95, 1)}) | ${f(r.expandMs)} ms | ${f(r.collapseMs)} ms | ${f(r.flattenMs)} / ${f(r.unflattenMs)} ms | ${f(r.depthMaxMs)} ms |` +
+                (r.structureError ? ` flatten failed: ${r.structureError}` : ''));
 }

@@ -81,6 +81,55 @@ class LayerPlacer {
   std::vector<Block> blocks_;
 };
 
+// Runs packed side by side (a U-Net's skips, ordered by segments) drift together, and a run
+// between two drifting neighbours fits nowhere. Taken left to right (a run after every run
+// directly left of it in some layer), each run's left neighbour is straight already, so it
+// fits unless its right side is what pushes it; right to left is the mirror case. Runs that
+// are left of each other somewhere (their ends may cross) go last, by first dummy.
+template <typename NextDummy>
+void left_to_right(const LayeredGraph& g, const Order& order, const NextDummy& next_dummy,
+                   std::vector<uint32_t>& starts) {
+  std::vector<uint32_t> run_of(g.node_count(), kNoDummy);
+  for (uint32_t r = 0; r < starts.size(); ++r) {
+    for (uint32_t d = starts[r]; d != kNoDummy; d = next_dummy(d)) run_of[d] = r;
+  }
+  std::vector<uint32_t> right_begin(starts.size() + 1, 0), rights, pending(starts.size(), 0);
+  auto neighbours = [&](auto&& visit) {
+    for (uint32_t l = 0; l < g.layer_count; ++l) {
+      const auto nodes = order.layer(l);
+      for (uint32_t i = 1; i < nodes.size(); ++i) {
+        const uint32_t a = run_of[nodes[i - 1]], b = run_of[nodes[i]];
+        if (a != kNoDummy && b != kNoDummy && a != b) visit(a, b);
+      }
+    }
+  };
+  neighbours([&](uint32_t a, uint32_t) { ++right_begin[a + 1]; });
+  for (uint32_t r = 0; r < starts.size(); ++r) right_begin[r + 1] += right_begin[r];
+  rights.resize(right_begin.back());
+  std::vector<uint32_t> fill(right_begin.begin(), right_begin.end() - 1);
+  neighbours([&](uint32_t a, uint32_t b) {
+    rights[fill[a]++] = b;
+    ++pending[b];
+  });
+  std::vector<uint32_t> sorted;
+  sorted.reserve(starts.size());
+  for (uint32_t r = 0; r < starts.size(); ++r) {
+    if (pending[r] == 0) sorted.push_back(r);
+  }
+  for (size_t head = 0; head < sorted.size(); ++head) {
+    const uint32_t r = sorted[head];
+    for (uint32_t k = right_begin[r]; k < right_begin[r + 1]; ++k) {
+      if (--pending[rights[k]] == 0) sorted.push_back(rights[k]);
+    }
+  }
+  for (uint32_t r = 0; r < starts.size(); ++r) {
+    if (pending[r] != 0) sorted.push_back(r);
+  }
+  std::vector<uint32_t> by_order(starts.size());
+  for (uint32_t i = 0; i < sorted.size(); ++i) by_order[i] = starts[sorted[i]];
+  starts = std::move(by_order);
+}
+
 // Layer sweeps leave long edges and bundle trunks wiggling by a few pixels per layer (each
 // layer is placed on its own), and every wiggle is a bend in the route of every edge drawn
 // along it: a cos table feeding every head of 44 decoder layers made 3.4 M route points.
@@ -112,30 +161,43 @@ void straighten_runs(const LayeredGraph& g, const Order& order, const Options& o
     lo = std::min(lo, x[v]);  // the current place is always allowed
     hi = std::max(hi, x[v]);
   };
-  std::vector<uint32_t> run;
-  for (uint32_t start = 0; start < g.node_count(); ++start) {
-    if (!starts_run(start)) continue;
-    run.clear();
-    double lo = -INFINITY, hi = INFINITY;
-    auto place = [&]() {
-      // The piece goes where its first dummy is, moved into the common interval: the edge
-      // leaves its source as before and bends at most once where the piece ends.
-      const double at = std::clamp(x[run.front()], lo, hi);
-      for (const uint32_t d : run) x[d] = at;
-      run.clear();
-      lo = -INFINITY;
-      hi = INFINITY;
-    };
-    for (uint32_t d = start; d != kNoDummy; d = next_dummy(d)) {
-      double a, b;
-      allowed(d, a, b);
-      if (!run.empty() && (std::max(lo, a) > std::min(hi, b))) place();
-      lo = std::max(lo, a);
-      hi = std::min(hi, b);
-      run.push_back(d);
-    }
-    place();
+  std::vector<uint32_t> starts;
+  for (uint32_t v = 0; v < g.node_count(); ++v) {
+    if (starts_run(v)) starts.push_back(v);
   }
+  std::vector<uint32_t> run;
+  auto straighten = [&](const std::vector<uint32_t>& runs) {
+    for (const uint32_t start : runs) {
+      run.clear();
+      double lo = -INFINITY, hi = INFINITY;
+      auto place = [&]() {
+        // The piece goes where its first dummy is, moved into the common interval: the edge
+        // leaves its source as before and bends at most once where the piece ends.
+        const double at = std::clamp(x[run.front()], lo, hi);
+        for (const uint32_t d : run) x[d] = at;
+        run.clear();
+        lo = -INFINITY;
+        hi = INFINITY;
+      };
+      for (uint32_t d = start; d != kNoDummy; d = next_dummy(d)) {
+        double a, b;
+        allowed(d, a, b);
+        if (!run.empty() && (std::max(lo, a) > std::min(hi, b))) place();
+        lo = std::max(lo, a);
+        hi = std::min(hi, b);
+        run.push_back(d);
+      }
+      place();
+    }
+  };
+  straighten(starts);
+  if (!order.by_segments) return;
+  // A straight run always fits where it is, so later passes only join pieces: left to right
+  // for runs packed against a free left side, then right to left for the mirror case.
+  left_to_right(g, order, next_dummy, starts);
+  straighten(starts);
+  std::reverse(starts.begin(), starts.end());
+  straighten(starts);
 }
 
 }  // namespace

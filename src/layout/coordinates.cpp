@@ -243,10 +243,8 @@ double drawing_width(const LayeredGraph& g, const std::vector<double>& x) {
 std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Options& options) {
   if (g.node_count() == 0) return {};
   if (options.coordinates == CoordinateStrategy::kLayerSweeps) return sweep_x(g, order, options);
-  std::vector<double> x = brandes_koepf_x(g, order, options);
-  if (options.coordinates == CoordinateStrategy::kBrandesKoepf) return x;
-  // Brandes–Köpf keeps long edges straight, but on crossing-heavy graphs its blocks spread
-  // the drawing to many times its widest layer; then the sweeps win if they are narrower.
+  if (options.coordinates == CoordinateStrategy::kBrandesKoepf)
+    return brandes_koepf_x(g, order, options);
   double widest_layer = 0;
   for (uint32_t l = 0; l < g.layer_count; ++l) {
     const auto nodes = order.layer(l);
@@ -254,6 +252,19 @@ std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Op
     for (uint32_t k = 1; k < nodes.size(); ++k) w += separation(g, options, nodes[k - 1], nodes[k]);
     widest_layer = std::max(widest_layer, w);
   }
+  if (order.by_segments) {
+    // On orders made by segments (U-Nets) Brandes–Köpf drifts (unet_20000: 62,637 px against
+    // a widest layer of 837) and the straightened sweeps keep segments straight too, so the
+    // sweeps go first and Brandes–Köpf only runs if they come out wide.
+    std::vector<double> swept = sweep_x(g, order, options);
+    const double swept_width = drawing_width(g, swept);
+    if (swept_width <= 2 * widest_layer) return swept;
+    std::vector<double> x = brandes_koepf_x(g, order, options);
+    return drawing_width(g, x) < swept_width ? x : swept;
+  }
+  // Brandes–Köpf keeps long edges straight, but on crossing-heavy graphs its blocks spread
+  // the drawing to many times its widest layer; then the sweeps win if they are narrower.
+  std::vector<double> x = brandes_koepf_x(g, order, options);
   const double bk_width = drawing_width(g, x);
   if (bk_width <= 2 * widest_layer) return x;
   std::vector<double> swept = sweep_x(g, order, options);

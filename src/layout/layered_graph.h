@@ -77,6 +77,9 @@ struct Order {
   std::vector<uint32_t> layer_begin;
   std::vector<uint32_t> nodes;
   std::vector<uint32_t> pos;
+  // Made by segments (segment_ordering.h): long edges' inner segments never cross, so the
+  // coordinate phase can straighten them side by side, left to right.
+  bool by_segments = false;
 
   std::span<uint32_t> layer(uint32_t l) {
     return {nodes.data() + layer_begin[l], nodes.data() + layer_begin[l + 1]};

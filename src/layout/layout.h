@@ -75,6 +75,20 @@ enum class OrderingStrategy : uint8_t {
   kBarycenter,
   kMedianAndBarycenter,  // both tried from each start; the sweeps continue with the better
 };
+// How crossing minimisation treats long edges. Per dummy, every dummy node is an item of its
+// layer and can move on its own; as segments (Eiglsperger, Siebenhaller and Kaufmann's
+// "efficient Sugiyama"), each run of a long edge's dummies between its first and last one is
+// a single item that never crosses another such segment, so a sweep costs the real nodes and
+// the segments' ends rather than every dummy. kAuto takes segments where the dummies would
+// exceed three times the edges (a diffusion U-Net's skips and time embedding), which leaves
+// transformers, random DAGs and the other model shapes to the per-dummy sweeps; where the
+// segments then leave more crossings than edges, it also runs the per-dummy sweeps and keeps
+// the order with fewer crossings.
+enum class LongEdgeOrdering : uint8_t {
+  kAuto,
+  kPerDummy,
+  kSegments,
+};
 enum class CoordinateStrategy : uint8_t {
   kBrandesKoepf,  // straight long edges, compact on model graphs
   kLayerSweeps,   // iterated per-layer optimal placement; compact on crossing-heavy graphs
@@ -96,6 +110,7 @@ struct Options {
   // Long edges leaving the same source share one trunk and branch off where their
   // targets are (the answer to one input feeding every layer of a model).
   bool bundle_fan_out = true;
+  LongEdgeOrdering long_edges = LongEdgeOrdering::kAuto;
 };
 
 // Every Options field once, in a fixed order: the numeric encoding that the WebAssembly ABI

@@ -43,6 +43,8 @@ constexpr OptionField kFields[] = {
      [](Options& o, double v) { o.coordinates = enum_from(v, CoordinateStrategy::kAuto); }},
     {"bundleFanOut", [](const Options& o) { return o.bundle_fan_out ? 1.0 : 0.0; },
      [](Options& o, double v) { o.bundle_fan_out = v != 0; }},
+    {"longEdges", [](const Options& o) { return static_cast<double>(o.long_edges); },
+     [](Options& o, double v) { o.long_edges = enum_from(v, LongEdgeOrdering::kSegments); }},
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Phase 4: crossing minimisation, i.e. the left-to-right order of nodes in each layer.
 #pragma once
 
+#include <vector>
+
 #include "layered_graph.h"
 
 namespace etviz::layout {
@@ -11,6 +13,14 @@ namespace etviz::layout {
 // the median (or barycenter) of its neighbours in the previous layer and then swaps
 // neighbours while that removes crossings (weighted by how many edges a bundle trunk
 // carries). The best order seen wins.
+//
+// Long edges are ordered per dummy or as segments (Options::long_edges, see
+// segment_ordering.h); either way the result is an Order of every node of the layered graph,
+// dummies included, so coordinates and routing do not know which one ran.
 Order order_layers(const LayeredGraph& graph, const Options& options);
+
+// A node's sort key from its neighbours' positions (sorted ascending, not empty): their
+// weighted median (kMedian) or their mean (kBarycenter).
+double neighbour_key(const std::vector<double>& sorted_positions, OrderingStrategy keys);
 
 }  // namespace etviz::layout

@@ -291,4 +291,58 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   return RoutesAvoidBoxes(graph, layout);
 }
 
+::testing::AssertionResult OrderCoversEveryNodeOnce(const LayeredGraph& graph, const Order& order) {
+  const uint32_t n = graph.node_count();
+  if (order.layer_begin.size() != graph.layer_count + 1 || order.nodes.size() != n ||
+      order.pos.size() != n || order.layer_begin.back() != n) {
+    return ::testing::AssertionFailure()
+           << "order sizes: " << order.layer_begin.size() << " layer starts for "
+           << graph.layer_count << " layers, " << order.nodes.size() << " nodes and "
+           << order.pos.size() << " positions for " << n << " nodes";
+  }
+  std::vector<uint8_t> seen(n, 0);
+  for (uint32_t l = 0; l < graph.layer_count; ++l) {
+    const auto nodes = order.layer(l);
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      const uint32_t v = nodes[i];
+      if (v >= n || seen[v] || graph.layer[v] != l || order.pos[v] != i) {
+        return ::testing::AssertionFailure()
+               << "layer " << l << " slot " << i << " holds node " << v
+               << (v < n && seen[v] ? " a second time" : "")
+               << (v < n && graph.layer[v] != l ? " of another layer" : "")
+               << (v < n && order.pos[v] != i ? " whose pos differs" : "");
+      }
+      seen[v] = 1;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult InnerSegmentsDoNotCross(const LayeredGraph& graph, const Order& order) {
+  auto chain = [&](uint32_t v) {
+    return graph.is_dummy[v] && graph.ups(v).size() == 1 && graph.downs(v).size() == 1;
+  };
+  auto inner = [&](uint32_t v) {
+    return chain(v) && chain(graph.segments[graph.ups(v)[0]].upper) &&
+           chain(graph.segments[graph.downs(v)[0]].lower);
+  };
+  for (uint32_t l = 0; l + 1 < graph.layer_count; ++l) {
+    uint32_t last_upper = kNone, last_lower = kNone;
+    for (const uint32_t u : order.layer(l)) {
+      for (const uint32_t s : graph.downs(u)) {
+        const uint32_t w = graph.segments[s].lower;
+        if (!inner(u) && !inner(w)) continue;
+        if (last_lower != kNone && order.pos[w] < order.pos[last_lower]) {
+          return ::testing::AssertionFailure()
+                 << "between layers " << l << " and " << l + 1 << ", segment " << u << "-" << w
+                 << " crosses segment " << last_upper << "-" << last_lower;
+        }
+        last_upper = u;
+        last_lower = w;
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace etviz::layout::testing

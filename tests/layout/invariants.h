@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "layered_graph.h"
 #include "layout.h"
 
 namespace etviz::layout::testing {
@@ -35,5 +36,14 @@ namespace etviz::layout::testing {
 
 // All of the above that apply to any input (acyclicity not assumed).
 ::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout);
+
+// Of the ordering phase's result: every node of the layered graph sits exactly once in its
+// own layer, and pos[] is its index there.
+::testing::AssertionResult OrderCoversEveryNodeOnce(const LayeredGraph& graph, const Order& order);
+
+// Of an order made by segments (LongEdgeOrdering::kSegments, segment_ordering.h): the edges
+// into, along and out of long edges' inner segments (dummies which, like the nodes above and
+// below them, have one neighbour on each side) never cross each other.
+::testing::AssertionResult InnerSegmentsDoNotCross(const LayeredGraph& graph, const Order& order);
 
 }  // namespace etviz::layout::testing

@@ -59,6 +59,20 @@ TEST_P(GeneratedGraphs, PartlyCollapsedCompoundGraphIsValid) {
   EXPECT_TRUE(EdgesPointDownstream(g, layout, GetParam().direction));
 }
 
+TEST_P(GeneratedGraphs, OrderingBySegmentsGivesValidLayouts) {
+  Options o = options();
+  o.long_edges = LongEdgeOrdering::kSegments;
+  const Graph dag = random_dag(GetParam().nodes, GetParam().seed);
+  const Layout layout = compute_layout(dag, o);
+  EXPECT_TRUE(IsValidLayout(dag, layout));
+  EXPECT_TRUE(EdgesPointDownstream(dag, layout, GetParam().direction));
+  const Graph messy = random_messy_graph(GetParam().nodes, GetParam().seed);
+  EXPECT_TRUE(IsValidLayout(messy, compute_layout(messy, o)));
+  const Graph compound = random_compound_graph(GetParam().nodes, GetParam().seed, true);
+  EXPECT_TRUE(IsValidLayout(compound, compute_layout(compound, o)));
+  EXPECT_TRUE(SameLayout(compute_layout(compound, o), compute_layout(compound, o)));
+}
+
 TEST_P(GeneratedGraphs, IsDeterministic) {
   const Graph g = random_compound_graph(GetParam().nodes, GetParam().seed, true);
   EXPECT_TRUE(SameLayout(compute_layout(g, options()), compute_layout(g, options())));
@@ -81,14 +95,17 @@ TEST(Strategies, EveryCombinationGivesValidLayouts) {
       for (const auto coords : {CoordinateStrategy::kBrandesKoepf, CoordinateStrategy::kLayerSweeps,
                                 CoordinateStrategy::kAuto}) {
         for (const bool bundle : {false, true}) {
-          Options o;
-          o.layering = layering;
-          o.ordering = ordering;
-          o.coordinates = coords;
-          o.bundle_fan_out = bundle;
-          const Layout layout = compute_layout(g, o);
-          EXPECT_TRUE(IsValidLayout(g, layout));
-          EXPECT_TRUE(EdgesPointDownstream(g, layout, o.direction));
+          for (const auto long_edges : {LongEdgeOrdering::kPerDummy, LongEdgeOrdering::kSegments}) {
+            Options o;
+            o.long_edges = long_edges;
+            o.layering = layering;
+            o.ordering = ordering;
+            o.coordinates = coords;
+            o.bundle_fan_out = bundle;
+            const Layout layout = compute_layout(g, o);
+            EXPECT_TRUE(IsValidLayout(g, layout));
+            EXPECT_TRUE(EdgesPointDownstream(g, layout, o.direction));
+          }
         }
       }
     }

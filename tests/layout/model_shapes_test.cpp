@@ -6,20 +6,27 @@
 
 #include <set>
 
+#include "crossings.h"
 #include "flat_graph.h"
 #include "graph_builders.h"
 #include "invariants.h"
 #include "level_topology.h"
+#include "segment_ordering.h"
 
 namespace etviz::layout::testing {
 namespace {
 
-// Dummy nodes the flat pipeline inserts for `g` (no groups).
-uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
+// The flat pipeline's structure for `g` (no groups).
+LevelTopology topology_of(const Graph& g, const Options& options = {}) {
   FlatGraph flat;
   for (const Node& n : g.nodes) flat.nodes.push_back({n.width, n.height, Pin::kFree});
   for (const Edge& e : g.edges) flat.edges.push_back({e.source, e.target, 0, 0});
-  const LevelTopology topology = level_topology(flat, options);
+  return level_topology(flat, options);
+}
+
+// Dummy nodes the flat pipeline inserts for `g` (no groups).
+uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
+  const LevelTopology topology = topology_of(g, options);
   uint64_t dummies = 0;
   for (const ComponentTopology& part : topology.parts) {
     for (const uint8_t d : part.layered.is_dummy) dummies += d;
@@ -235,6 +242,140 @@ TEST(ModelShapes, BundledRoutesStoreTheirTrunkOnce) {
     // sits right above its first consumers: no trunk to share).
     EXPECT_GE(sharing, fan_out - 3) << "edges along the trunk store it again";
     EXPECT_LT(layout.points.size(), drawn);
+  }
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing
+
+namespace etviz::layout::testing {
+namespace {
+
+// A diffusion sampler in miniature: `steps` U-Nets in a row, each of `levels` down blocks
+// and as many up blocks of `depth` nodes, a skip from each down block to the mirrored up
+// block (nested long edges from distinct sources, which no layering shortens), and per step
+// a time embedding feeding every block through a node of its own.
+Graph unet_graph(uint32_t steps, uint32_t levels, uint32_t depth) {
+  Graph g;
+  auto add = [&]() {  // widths vary, as a model's ops do
+    g.nodes.push_back(box(40 + 25 * static_cast<double>(g.nodes.size() % 4), 20));
+    return static_cast<uint32_t>(g.nodes.size() - 1);
+  };
+  uint32_t previous = add();
+  for (uint32_t step = 0; step < steps; ++step) {
+    const uint32_t time = add();
+    g.edges.push_back({previous, time});
+    std::vector<uint32_t> skips;
+    for (uint32_t b = 0; b < 2 * levels; ++b) {
+      const uint32_t first = add();
+      g.edges.push_back({previous, first});
+      if (b >= levels) g.edges.push_back({skips[2 * levels - 1 - b], first});
+      uint32_t v = first;
+      for (uint32_t i = 1; i < depth; ++i) {
+        const uint32_t w = add();
+        g.edges.push_back({v, w});
+        if (i == depth / 2) {
+          const uint32_t projection = add();
+          g.edges.push_back({time, projection});
+          g.edges.push_back({projection, w});
+        }
+        v = w;
+      }
+      if (b < levels) skips.push_back(v);
+      previous = v;
+    }
+  }
+  return g;
+}
+
+uint64_t dummies_of(const ComponentTopology& part) {
+  uint64_t dummies = 0;
+  for (const uint8_t d : part.layered.is_dummy) dummies += d;
+  return dummies;
+}
+
+TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
+  const Graph g = unet_graph(3, 8, 6);
+  const LevelTopology segments = topology_of(g);
+  ASSERT_EQ(segments.parts.size(), 1u);
+  const ComponentTopology& part = segments.parts[0];
+  // The shape the strategy is for: the skips alone make the dummies outnumber the edges.
+  ASSERT_GT(dummies_of(part), 3 * g.edges.size());
+  EXPECT_TRUE(orders_by_segments(part.layered, Options{}));
+  EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order));
+  EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order));
+  // Fewer crossings than ordering every dummy on its own (0 vs 42: transpositions of single
+  // dummies leave skips crossing where moving whole segments does not).
+  Options per_dummy;
+  per_dummy.long_edges = LongEdgeOrdering::kPerDummy;
+  const LevelTopology dummies = topology_of(g, per_dummy);
+  const uint64_t by_segments = count_crossings(part.layered, part.order);
+  const uint64_t by_dummies = count_crossings(dummies.parts[0].layered, dummies.parts[0].order);
+  EXPECT_LT(by_segments, by_dummies);
+  const Layout layout = compute_layout(g);
+  EXPECT_TRUE(IsValidLayout(g, layout));
+  EXPECT_TRUE(EdgesPointDownstream(g, layout, Direction::kTopToBottom));
+}
+
+TEST(ModelShapes, SkipsSideBySideRunStraightUnderLayerSweeps) {
+  // Long edges from distinct sources passing a column of ops of varying widths side by side
+  // (a U-Net's skips, ordered by segments): layer sweeps shift them together with the
+  // column, and a run between two shifting neighbours fits nowhere. Straightened left to
+  // right and right to left, each run's neighbour on one side is straight already
+  // (unet_2000: 91,373 route points -> 5,584).
+  Graph g;
+  for (uint32_t k = 0; k < 40; ++k) g.nodes.push_back(op());  // the skips' sources
+  for (uint32_t v = 0; v < 300; ++v) {
+    g.nodes.push_back(box(40 + 60 * static_cast<double>(v % 5 == 0), 20));
+    if (v > 0) g.edges.push_back({40 + v - 1, 40 + v});
+  }
+  for (uint32_t k = 0; k < 40; ++k) {
+    g.edges.push_back({40 + k, k});
+    g.edges.push_back({k, 40 + 259 + k});
+  }
+  Options sweeps;
+  sweeps.coordinates = CoordinateStrategy::kLayerSweeps;
+  const Layout layout = compute_layout(g, sweeps);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  size_t drawn = 0, most = 0;
+  for (uint32_t e = 0; e < g.edges.size(); ++e) {
+    drawn += layout.edges[e].point_count;
+    most = std::max<size_t>(most, layout.edges[e].point_count);
+  }
+  // Without the left-to-right and right-to-left passes: 9,062 points, one skip with 232.
+  EXPECT_LE(most, 12u) << "a skip bends at every layer";
+  EXPECT_LT(drawn, 3 * g.edges.size());
+}
+
+TEST(ModelShapes, OtherShapesKeepPerDummyOrdering) {
+  // Where the dummies stay within three times the edges, the per-dummy sweeps (with their
+  // transpositions) keep the orders they always had.
+  for (const Graph& g : {time_embedding_graph(40, 12, 4).graph, chain(50)}) {
+    for (const ComponentTopology& part : topology_of(g).parts) {
+      EXPECT_LE(dummies_of(part), 3 * part.layered.paths.size());
+      EXPECT_FALSE(orders_by_segments(part.layered, Options{}));
+    }
+  }
+}
+
+TEST(ModelShapes, SegmentOrdersAreCompleteAndSegmentsNeverCross) {
+  Options options;
+  options.long_edges = LongEdgeOrdering::kSegments;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    for (const Graph& g : {random_dag(400, seed), random_messy_graph(300, seed)}) {
+      for (const ComponentTopology& part : topology_of(g, options).parts) {
+        EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
+        EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order)) << "seed " << seed;
+        // The sweeps count crossings without expanding the segments; the count is the
+        // expanded order's, weights included (trunks carry several edges).
+        for (const auto keys : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
+          if (part.layered.layer_count < 2) continue;
+          uint64_t counted = 0;
+          const Order order = order_by_segments(part.layered, options, keys, counted);
+          EXPECT_EQ(counted, count_crossings(part.layered, order)) << "seed " << seed;
+        }
+      }
+    }
   }
 }
 

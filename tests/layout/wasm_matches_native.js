@@ -27,7 +27,9 @@ function random(seed) {
 
 // A model-like compound graph in the module's input form: mostly short edges, some long ones,
 // a few back edges, nested groups (some collapsed), ports on some edges, some edges skipped.
-function makeGraph(n, seed, direction) {
+// With `segments`, long edges are ordered as segments (Options::long_edges = kSegments, the
+// last option; the others keep their defaults).
+function makeGraph(n, seed, direction, segments) {
   const rnd = random(seed);
   const below = (k) => Math.floor(rnd() * k);
   const g = {nodeWidth: [], nodeHeight: [], nodeGroup: [], edgeSource: [], edgeTarget: [],
@@ -35,6 +37,7 @@ function makeGraph(n, seed, direction) {
              groupExpanded: [], groupCollapsedWidth: [], groupCollapsedHeight: [],
              // encode_options() order: direction first (src/layout/options.cpp).
              options: [direction === 'LR' ? 1 : 0, 22, 34, 10, 12, 48]};
+  if (segments) g.options.push(1, 2, 24, 1, 2, 1, 2);
   const open = [];
   const edge = (s, t, sp, tp) => {
     g.edgeSource.push(s); g.edgeTarget.push(t); g.edgeSourcePort.push(sp);
@@ -81,8 +84,9 @@ function main() {
   const wasmBinary = fs.readFileSync(path.resolve(modulePath).replace(/\.js$/, '.wasm'));
   return factory({wasmBinary}).then((etviz) => {
     let failures = 0;
-    for (const [n, seed, direction] of [[3000, 1, 'TB'], [800, 2, 'LR'], [1, 3, 'TB']]) {
-      const g = makeGraph(n, seed, direction);
+    for (const [n, seed, direction, segments] of
+         [[3000, 1, 'TB'], [800, 2, 'LR'], [1, 3, 'TB'], [2000, 4, 'TB', true]]) {
+      const g = makeGraph(n, seed, direction, segments);
       const file = path.join(os.tmpdir(), `etviz-layout-wasm-${process.pid}-${seed}.json`);
       fs.writeFileSync(file, JSON.stringify(g));
       const native = JSON.parse(execFileSync(dumpPath, [file], {maxBuffer: 1 << 30}));
@@ -100,7 +104,8 @@ function main() {
                       (bad === 'length' ? '' : ` (${a[bad]} vs ${b[bad]})`));
         }
       }
-      console.log(`graph of ${n} nodes, ${g.edgeSource.length} edges (${direction}): compared`);
+      console.log(`graph of ${n} nodes, ${g.edgeSource.length} edges (${direction}` +
+                  `${segments ? ', segments' : ''}): compared`);
     }
     if (failures) process.exit(1);
     console.log('wasm layout matches native');
