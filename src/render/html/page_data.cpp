@@ -123,49 +123,64 @@ class ColumnSink {
 };
 
 // The page's string table: each distinct text once, numbered in first-use order. A million-node
-// page holds millions of distinct texts (node names, labels, shapes); kept as one byte arena
-// with offsets and an open-addressed index of ids, a text costs its bytes plus 16, where a
-// std::unordered_map<std::string, int> cost ~80 (node, key object, bucket, heap copy).
+// page holds millions of distinct texts (node names, value names, labels); kept in fixed-size
+// blocks (no doubling arena) with an open-addressed index of ids, a text costs its bytes plus
+// ~24, where a std::unordered_map<std::string, int> cost ~80 (node, key object, bucket, copy).
 class StringTable {
  public:
   int32_t id(std::string_view s) {
-    if ((ends_.size() + 1) * 2 > slots_.size()) grow();
+    if ((texts_.size() + 1) * 2 > slots_.size()) grow();
     const size_t mask = slots_.size() - 1;
     for (size_t i = std::hash<std::string_view>{}(s)&mask;; i = (i + 1) & mask) {
       const int32_t slot = slots_[i];
       if (slot < 0) {
-        slots_[i] = static_cast<int32_t>(ends_.size());
-        arena_.append(s);
-        ends_.push_back(arena_.size());
+        slots_[i] = static_cast<int32_t>(texts_.size());
+        texts_.push_back(store(s));
         return slots_[i];
       }
-      if (text(slot) == s) return slot;
+      if (texts_[static_cast<size_t>(slot)] == s) return slot;
     }
   }
   void reserve(size_t n) {
-    ends_.reserve(n);
+    texts_.reserve(n);
     while (slots_.size() < n * 2) grow();
   }
-  size_t size() const { return ends_.size(); }
-  std::string_view text(int32_t id) const {
-    const size_t k = static_cast<size_t>(id);
-    const size_t begin = k ? ends_[k - 1] : 0;
-    return std::string_view(arena_).substr(begin, ends_[k] - begin);
-  }
+  size_t size() const { return texts_.size(); }
+  std::string_view text(int32_t id) const { return texts_[static_cast<size_t>(id)]; }
 
  private:
+  static constexpr size_t kBlock = size_t{1} << 20;
+  std::string_view store(std::string_view s) {
+    if (s.empty()) return {};
+    if (s.size() > kBlock / 4) {  // a long text gets a block of its own
+      blocks_.push_back(std::make_unique<char[]>(s.size()));
+      std::memcpy(blocks_.back().get(), s.data(), s.size());
+      return {blocks_.back().get(), s.size()};
+    }
+    if (blocks_.empty() || used_ + s.size() > kBlock) {
+      blocks_.push_back(std::make_unique<char[]>(kBlock));
+      current_ = blocks_.back().get();
+      used_ = 0;
+    }
+    char* at = current_ + used_;
+    std::memcpy(at, s.data(), s.size());
+    used_ += s.size();
+    return {at, s.size()};
+  }
   void grow() {
     std::vector<int32_t> slots(std::max<size_t>(64, slots_.size() * 2), -1);
     const size_t mask = slots.size() - 1;
-    for (size_t k = 0; k < ends_.size(); ++k) {
-      size_t i = std::hash<std::string_view>{}(text(static_cast<int32_t>(k))) & mask;
+    for (size_t k = 0; k < texts_.size(); ++k) {
+      size_t i = std::hash<std::string_view>{}(texts_[k]) & mask;
       while (slots[i] >= 0) i = (i + 1) & mask;
       slots[i] = static_cast<int32_t>(k);
     }
     slots_ = std::move(slots);
   }
-  std::string arena_;
-  std::vector<uint64_t> ends_;  // ends_[k]: where text k ends in arena_
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* current_ = nullptr;  // the block short texts are appended to
+  size_t used_ = 0;          // bytes of it in use
+  std::vector<std::string_view> texts_;
   std::vector<int32_t> slots_;  // open addressing, -1 empty; size a power of two
 };
 

@@ -58,6 +58,10 @@ class Builder {
     }
 
     const int32_t node_base = static_cast<int32_t>(m_.nodes.size());
+    // Exact for the first (usually the largest) graph: a doubled array of a million view nodes
+    // held ~50 MiB it never used; nested graphs after it grow it by half.
+    if (const size_t need = m_.nodes.size() + graph.nodes.size(); m_.nodes.capacity() < need)
+      m_.nodes.reserve(std::max(need, m_.nodes.capacity() + m_.nodes.capacity() / 2));
     for (const Node& n : graph.nodes) {
       ViewNode vn;
       vn.graph = g;
