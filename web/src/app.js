@@ -101,22 +101,24 @@ class PageApp {
   addOpenButton() {
     const info = document.querySelector('#bar .file-info');
     if (!info || $('btn-open')) return;
-    const b = document.createElement('button');
-    b.id = 'btn-open';
-    b.className = 'btn app-open';
-    b.textContent = '+';
-    b.title = 'Open more files (or drop them on the page); they join the file selector';
-    b.setAttribute('aria-label', 'Open more files');
-    b.addEventListener('click', () => this.input.click());
-    info.after(b);
-    const o = document.createElement('button');
-    o.id = 'btn-app-options';
-    o.className = 'btn app-open';
-    o.textContent = '⚙';
-    o.title = 'Page options (as etviz view takes them: --stages, the profile\'s --block and units)';
-    o.setAttribute('aria-label', 'Page options');
-    o.addEventListener('click', () => this.toggleOptions());
-    b.after(o);
+    const button = (id, text, title, label, onClick) => {
+      const b = document.createElement('button');
+      b.id = id;
+      b.className = 'btn app-open';
+      b.textContent = text;
+      b.title = title;
+      b.setAttribute('aria-label', label);
+      b.addEventListener('click', onClick);
+      return b;
+    };
+    const open = button('btn-open', '+',
+      'Open more files (or drop them on the page); they join the file selector',
+      'Open more files', () => this.input.click());
+    const options = button('btn-app-options', '⚙',
+      'Page options (as etviz view takes them: --stages, the profile\'s --block and units)',
+      'Page options', () => this.toggleOptions());
+    info.after(open);
+    open.after(options);
   }
 
   // ---- page options (session/page_options.h) ----------------------------------------------
