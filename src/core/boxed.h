@@ -132,6 +132,13 @@ class StringReads {
     return os.write(d.str().data(), static_cast<std::streamsize>(d.str().size()));
   }
 
+ protected:
+  // What an empty RareString or SharedString reads as (they hold nothing).
+  static const std::string& empty_string() {
+    static const std::string empty;
+    return empty;
+  }
+
  private:
   const std::string& s() const { return static_cast<const D&>(*this).str(); }
   static std::string cat(std::string_view a, std::string_view b) {
@@ -162,10 +169,6 @@ class RareString : public StringReads<RareString> {
   void clear() { text_.reset(); }
 
  private:
-  static const std::string& empty_string() {
-    static const std::string empty;
-    return empty;
-  }
   void assign(std::string text) {
     if (text.empty())
       text_.reset();
@@ -224,10 +227,6 @@ class SharedString : public StringReads<SharedString> {
   }
   static void release(Rep* rep) {
     if (rep && rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep;
-  }
-  static const std::string& empty_string() {
-    static const std::string empty;
-    return empty;
   }
   Rep* rep_ = nullptr;
 };
