@@ -31,7 +31,7 @@ struct DelegationOptions {
 int run_delegation(const DelegationOptions& opt) {
   OpenOptions open;
   open.data_files = opt.data;
-  auto doc = open_document(opt.file, open);
+  auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   for (const Diagnostic& d : doc->diagnostics)
     if (d.severity == Severity::kWarning) warn(d.message);
@@ -42,7 +42,7 @@ int run_delegation(const DelegationOptions& opt) {
   }
   std::optional<Document> etrecord;
   if (!opt.etrecord.empty()) {
-    auto rec = open_document(opt.etrecord);
+    auto rec = open_input(opt.etrecord);
     if (!rec) return report_error(rec.error());
     if (!rec->etrecord)
       return report_error(Error(

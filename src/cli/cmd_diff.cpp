@@ -78,7 +78,7 @@ Result<std::vector<render::DiffOperand>> load_operands(const DiffOptions& opt, D
     auto [file, graph] = split_operand(operand);
     auto& slot = docs[file];
     if (!slot) {
-      auto doc = open_document(file);
+      auto doc = open_input(file);
       if (!doc) return doc.error();
       slot = std::make_unique<Document>(std::move(*doc));
     }

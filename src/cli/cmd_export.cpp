@@ -122,7 +122,7 @@ int run_export(const ExportOptions& opt) {
 
   OpenOptions open;
   open.data_files = opt.data;
-  auto doc = open_document(opt.file, open);
+  auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   progress("read " + opt.file);
   analysis::CategoryConfig categories = analysis::default_category_config();

@@ -29,7 +29,7 @@ int run_info(const InfoOptions& opt) {
   progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.data;
-  auto doc = open_document(opt.file, open);
+  auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   size_t nodes = 0;
   for (const Graph& g : doc->graphs) nodes += g.nodes.size();

@@ -26,7 +26,7 @@ struct MemoryOptions {
 };
 
 int run_memory(const MemoryOptions& opt) {
-  auto doc = open_document(opt.file);
+  auto doc = open_input(opt.file);
   if (!doc) return report_error(doc.error());
   auto index = analysis::select_graph(*doc, opt.method);
   if (!index) return report_error(index.error().within(opt.file));

@@ -54,7 +54,7 @@ void rows(const analysis::SizeNode& n, uint64_t total, int depth, int max_depth,
 int run_size(const SizeOptions& opt) {
   OpenOptions open;
   open.data_files = opt.data;
-  auto doc = open_document(opt.file, open);
+  auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   analysis::SizeNode tree = analysis::size_tree(*doc);
   tree.name = std::filesystem::path(opt.file).filename().string();

@@ -54,7 +54,7 @@ int run_view(const ViewOptions& opt) {
   progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.data;
-  auto doc = open_document(opt.file, open);
+  auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   auto size_of = [](const std::string& f) {
     std::error_code ec;
@@ -69,7 +69,7 @@ int run_view(const ViewOptions& opt) {
       {&*doc, std::filesystem::path(opt.file).filename().string(), size_of(opt.file)}};
   for (const std::string& f : opt.more_files) {
     progress("reading " + f);
-    auto d = open_document(f);
+    auto d = open_input(f);
     if (!d) return report_error(d.error());
     more.push_back(std::move(*d));
     files.push_back({&more.back(), std::filesystem::path(f).filename().string(), size_of(f)});

@@ -23,10 +23,11 @@ namespace etviz::cli {
 
 namespace {
 int g_exit_code = 0;
-}
+bool g_damaged_input = false;  // a file was shown in part (open_input)
+}  // namespace
 
 int exit_code() {
-  return g_exit_code;
+  return g_exit_code != 0 ? g_exit_code : (g_damaged_input ? 1 : 0);
 }
 void set_exit_code(int code) {
   g_exit_code = code;
@@ -102,6 +103,17 @@ void add_budget_options(CLI::App* cmd) {
 
 void warn(const std::string& message) {
   fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(shown_text(message)));
+}
+
+Result<Document> open_input(const std::string& path, const OpenOptions& options) {
+  auto doc = open_document(path, options);
+  if (!doc) return doc;
+  for (const Diagnostic& d : doc->diagnostics)
+    if (d.severity == Severity::kError) {
+      report_error(Error(d.message).within(path));
+      g_damaged_input = true;
+    }
+  return doc;
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "formats/open_document.h"
 
 namespace etviz::cli {
 
@@ -14,6 +15,11 @@ namespace etviz::cli {
 int report_error(const Error& error);
 // Prints "etviz: warning: <message>" to stderr, terminal-safe.
 void warn(const std::string& message);
+
+// Opens a file a command reads (formats/open_document.h). Damage the reader found (a part cut
+// off or out of range, Severity::kError: the rest is shown) is printed at once as
+// "etviz: error: FILE: ..." and makes the run exit 1 once its output is written.
+Result<Document> open_input(const std::string& path, const OpenOptions& options = {});
 
 // What an output holds: text reports (tables, Markdown, CSV) have control and bidi characters
 // escaped (core/text.h), JSON has raw bidi characters \u-escaped, pages are written as is

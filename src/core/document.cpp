@@ -125,6 +125,23 @@ int32_t Document::absorb_graph(const Document& from, int32_t graph) {
   return first;
 }
 
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::kInfo:
+      return "note";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
+  }
+  return "note";
+}
+
+bool Document::is_damaged() const {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::kError; });
+}
+
 const char* to_string(DocumentFormat f) {
   switch (f) {
     case DocumentFormat::kUnknown:

@@ -71,7 +71,10 @@ struct TestSuite {
   std::vector<TestCase> cases;
 };
 
-enum class Severity { kInfo, kWarning };
+// kError: part of the file is damaged (cut off, out of range) and is left out; the rest is
+// shown, and the CLI exits 1 after writing what it could (docs/limits.md, "Damaged files").
+enum class Severity { kInfo, kWarning, kError };
+const char* to_string(Severity s);  // "note", "warning", "error"
 struct Diagnostic {
   Severity severity = Severity::kWarning;
   std::string message;
@@ -110,6 +113,10 @@ struct Document {
     diagnostics.push_back({Severity::kWarning, std::move(message)});
   }
   void note(std::string message) { diagnostics.push_back({Severity::kInfo, std::move(message)}); }
+  void damaged(std::string message) {
+    diagnostics.push_back({Severity::kError, std::move(message)});
+  }
+  bool is_damaged() const;  // any kError diagnostic
   const Graph* find_graph(const std::string& name) const;
   // The graph of `role` for `method` (e.g. the edge-dialect stage of "forward"); null if none.
   const Graph* find_stage(StageRole role, std::string_view method) const;

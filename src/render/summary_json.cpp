@@ -176,8 +176,7 @@ std::string summary_json(const analysis::Summary& s) {
   }
   j["diagnostics"] = json::array();
   for (const auto& d : s.diagnostics)
-    j["diagnostics"].push_back({{"severity", d.severity == Severity::kWarning ? "warning" : "note"},
-                                {"message", d.message}});
+    j["diagnostics"].push_back({{"severity", to_string(d.severity)}, {"message", d.message}});
   // Names from model files may be invalid UTF-8; replace rather than throw.
   return json_report(j);
 }

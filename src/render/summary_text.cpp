@@ -257,8 +257,7 @@ std::string summary_text(const Summary& s) {
   if (!s.diagnostics.empty()) {
     section(out, "Notes");
     for (const auto& d : s.diagnostics)
-      out += fmt::format("  {}: {}\n", d.severity == Severity::kWarning ? "warning" : "note",
-                         d.message);
+      out += fmt::format("  {}: {}\n", to_string(d.severity), d.message);
   }
   return out;
 }

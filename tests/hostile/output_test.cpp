@@ -167,5 +167,30 @@ TEST(HostileOutput, SpecialFilesAreRefusedWithoutBlocking) {
   }
 }
 
+// A program whose last segment the end of the file cuts off: every command shows what is there
+// (report on stdout, page written), names the damage on stderr and exits 1.
+TEST(HostileOutput, DamagedFilesShowTheRestAndExitOne) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string whole = bytes_of(test::corpus(kKws));
+  const std::string pte = dir + "/cut.pte";
+  std::ofstream(pte, std::ios::binary) << whole.substr(0, whole.size() - 1000);
+  const std::string page = dir + "/cut.html";
+  for (const std::string& cmd :
+       {"info " + pte, "info " + pte + " --json", "delegation " + pte, "size " + pte,
+        "memory " + pte, "view " + pte + " -o " + page + " -q"}) {
+    const auto r = test::run_etviz(cmd);
+    EXPECT_EQ(r.exit_code, 1) << cmd << "\n" << r.err;
+    EXPECT_NE(r.err.find("etviz: error: " + pte + ": segment 0 (constants)"), std::string::npos)
+        << cmd << "\n"
+        << r.err;
+    EXPECT_NE(r.err.find("1000 of its bytes are missing"), std::string::npos) << cmd << r.err;
+    if (cmd.rfind("view", 0) != 0) EXPECT_FALSE(r.out.empty()) << cmd << ": the report is printed";
+  }
+  EXPECT_NE(test::run_etviz("info " + pte).out.find("quantized_conv2d"), std::string::npos)
+      << "the operators are listed";
+  ASSERT_TRUE(fs::exists(page));
+  EXPECT_NE(bytes_of(page).find("<html"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace etviz

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/bytes.h"
@@ -35,11 +36,10 @@ Result<FlatTensorHeader> read_flat_tensor_header(std::span<const uint8_t> bytes)
     return Error(fmt::format(
         "FlatTensor header: flatbuffer (offset {}, size {}) extends past the end ({} bytes)",
         h.flatbuffer_offset, h.flatbuffer_size, bytes.size()));
-  if (h.segment_base_offset > bytes.size() ||
-      h.segment_data_size > bytes.size() - h.segment_base_offset)
-    return Error(fmt::format(
-        "FlatTensor header: segment data (offset {}, size {}) extends past the end ({} bytes)",
-        h.segment_base_offset, h.segment_data_size, bytes.size()));
+  h.segment_data_present =
+      h.segment_base_offset >= bytes.size()
+          ? 0
+          : std::min(h.segment_data_size, bytes.size() - h.segment_base_offset);
   return h;
 }
 
@@ -79,12 +79,26 @@ Status read_into(Document& doc, int32_t source) {
   if (!fields) return fields.error();
   ExpansionBudget budget(bytes.size());
   const uint64_t seg_base = header->segment_base_offset;
+  const uint64_t present = header->segment_data_present;
+  size_t blobs = 0, cut = 0;  // blobs whose bytes the end of the file cuts off
   auto segment_blob = [&](uint64_t offset, uint64_t size,
                           const std::string& what) -> Result<BlobRef> {
     if (offset > header->segment_data_size || size > header->segment_data_size - offset)
       return Error(fmt::format("{} (offset {}, size {}) lies outside the segment data ({} bytes)",
                                what, offset, size, header->segment_data_size));
-    return BlobRef{source, seg_base + offset, size};
+    ++blobs;
+    const uint64_t kept = offset >= present ? 0 : std::min(size, present - offset);
+    if (kept < size) ++cut;
+    return BlobRef{source, seg_base + std::min(offset, present), kept};
+  };
+  const auto report_cut = [&] {
+    if (present < header->segment_data_size)
+      doc.damaged(fmt::format(
+          "segment data (offset {}, size {}) extends past the end of the file ({} bytes): {} of "
+          "its bytes are missing (the file is cut off or corrupt), so {} of {} tensors lack all "
+          "or part of their data; their names and layouts are shown",
+          seg_base, header->segment_data_size, bytes.size(), header->segment_data_size - present,
+          cut, blobs));
   };
 
   // Both layouts name whole segments by key and index.
@@ -168,6 +182,7 @@ Status read_into(Document& doc, int32_t source) {
       }
     }
   }
+  report_cut();
   return Status::Ok();
 }
 
@@ -181,7 +196,9 @@ Result<Document> read_flat_tensor_file(std::shared_ptr<const MappedFile> file) {
   auto h = read_flat_tensor_header(file->bytes());
   doc.sections.push_back(
       {"flatbuffer", "flatbuffer", 0, h->flatbuffer_offset + h->flatbuffer_size});
-  doc.sections.push_back({"segment data", "segment", h->segment_base_offset, h->segment_data_size});
+  doc.sections.push_back({"segment data", "segment",
+                          std::min<uint64_t>(h->segment_base_offset, file->size()),
+                          h->segment_data_present});
   return doc;
 }
 
@@ -210,6 +227,8 @@ Status attach_flat_tensor(Document& program, std::shared_ptr<const MappedFile> p
       }
   for (const std::string& key : missing)
     program.warn(fmt::format("external tensor '{}' is not in {}", key, ptd->path()));
+  for (Diagnostic& d : data.diagnostics)
+    program.diagnostics.push_back({d.severity, ptd->path() + ": " + d.message});
   program.note(fmt::format("{}: {} named blobs; {} external tensor references, {} resolved",
                            ptd->path(), data.named_data.size(), external, resolved));
   return Status::Ok();

@@ -14,11 +14,14 @@ struct FlatTensorHeader {
   uint64_t flatbuffer_offset = 0;
   uint64_t flatbuffer_size = 0;
   uint64_t segment_base_offset = 0;
-  uint64_t segment_data_size = 0;
+  uint64_t segment_data_size = 0;     // as the header declares it
+  uint64_t segment_data_present = 0;  // what the file holds of it (less when it is cut off)
 };
 
 // The header at the start of a .ptd, checked against `bytes` (the whole file: the app reads
-// only the header and flatbuffer of a large one, docs/app.md).
+// only the header and flatbuffer of a large one, docs/app.md). Segment data cut off by the end
+// of the file is not an error here: the names and layouts are in the flatbuffer, and the reader
+// reports the missing bytes as damage.
 Result<FlatTensorHeader> read_flat_tensor_header(std::span<const uint8_t> bytes);
 
 Result<Document> read_flat_tensor_file(std::shared_ptr<const MappedFile> file);

@@ -17,10 +17,14 @@ namespace {
 
 namespace fb = etviz::pte;
 
-// Where each segment's bytes sit in the source file, checked against its size.
+// Where each segment's bytes sit in the source file, checked against its size. A segment that
+// runs past the end of the file (a cut-off download, a partial copy) keeps the bytes that are
+// there; `missing` says how many are not, and the reader reports the damage and goes on.
 struct SegmentSpan {
   uint64_t offset = 0;  // absolute, within the source file
-  uint64_t size = 0;
+  uint64_t size = 0;    // bytes present
+  uint64_t missing = 0;
+  uint64_t declared_offset = 0;  // as the program states it, from the segment base
 };
 
 Result<std::vector<SegmentSpan>> locate_segments(const fb::Program& program,
@@ -42,13 +46,12 @@ Result<std::vector<SegmentSpan>> locate_segments(const fb::Program& program,
       spans.push_back({base, 0});
       continue;
     }
-    const uint64_t start = seg_base + s->offset();
-    if (s->offset() > bytes_size || start > bytes_size || s->size() > bytes_size - start)
-      return Error(fmt::format(
-          "segment {} (offset {}, size {}, from segment base {}) extends past the end of the "
-          "program at byte {}",
-          i, s->offset(), s->size(), seg_base, bytes_size));
-    spans.push_back({base + start, s->size()});
+    // Checked: offset and base come from the file and may be near UINT64_MAX.
+    const uint64_t start =
+        s->offset() > UINT64_MAX - seg_base ? UINT64_MAX : seg_base + s->offset();
+    const uint64_t present = start >= bytes_size ? 0 : std::min(s->size(), bytes_size - start);
+    spans.push_back(
+        {base + std::min(start, bytes_size), present, s->size() - present, s->offset()});
   }
   return spans;
 }
@@ -56,8 +59,16 @@ Result<std::vector<SegmentSpan>> locate_segments(const fb::Program& program,
 std::string segment_label(size_t i, const std::map<size_t, std::vector<std::string>>& users) {
   auto it = users.find(i);
   if (it == users.end()) return fmt::format("segment {}", i);
+  // "QnnBackend payload x2" when several delegates share one segment.
   std::string uses;
-  for (const std::string& u : it->second) uses += (uses.empty() ? "" : ", ") + u;
+  const auto& list = it->second;
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (std::find(list.begin(), list.begin() + static_cast<long>(k), list[k]) !=
+        list.begin() + static_cast<long>(k))
+      continue;
+    const auto n = std::count(list.begin(), list.end(), list[k]);
+    uses += (uses.empty() ? "" : ", ") + list[k] + (n > 1 ? fmt::format(" x{}", n) : "");
+  }
   return fmt::format("segment {} ({})", i, uses);
 }
 
@@ -207,6 +218,19 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
     auto graph = build_method_graph(*plan, ctx, budget);
     if (!graph) return graph.error();
     doc.graphs.push_back(std::move(*graph));
+  }
+
+  // Damage: segments cut off by the end of the file. What uses them (constants, a delegate's
+  // payload, named data) is shown from the bytes that are there, or as missing.
+  for (size_t i = 0; i < spans->size(); ++i) {
+    const SegmentSpan& span = (*spans)[i];
+    if (span.missing == 0) continue;
+    doc.damaged(fmt::format(
+        "{} (offset {}, size {}, from segment base {}) extends past the end of the program at "
+        "byte {}: {} of its bytes are missing (the file is cut off or corrupt); the rest of the "
+        "program is shown",
+        segment_label(i, segment_users), span.declared_offset, span.size + span.missing,
+        header->extended ? header->extended->segment_base_offset : 0, bytes.size(), span.missing));
   }
 
   // Size sections: the flatbuffer (which holds the extended header), each segment by
