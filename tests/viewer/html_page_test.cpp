@@ -238,6 +238,58 @@ TEST(PageData, ColumnsDecodeToTheJsonEncoding) {
   }
 }
 
+// Names the page stores compactly (a value "v12" as -2 - 12, a node "aten_add_3" as its prefix
+// and 3, a planned tensor's place as two numbers) decode, by the rules web/src/data.js applies,
+// to exactly what the IR holds, on a corpus program with planned memory and a delegate.
+TEST(PageData, CompactNamesDecodeToTheIrNames) {
+  auto doc = open_document(std::string(ETVIZ_CORPUS_DIR) +
+                           "/pte/pytorch__executorch__examples__arduino__examples__"
+                           "KeywordSpotting__model.pte");
+  ASSERT_TRUE(doc.ok());
+  doc->graphs[0].values[1].name = "v01";       // not canonical: stays a string
+  doc->graphs[0].nodes[0].name = "input_007";  // leading zero: stays a string
+  const int32_t g = top_level_graphs(*doc).at(0);
+  std::vector<ViewModel> views{build_view_model(*doc, g, analysis::default_category_config())};
+  auto data =
+      encode_page_data(*doc, {"m.pte", 1}, analysis::default_category_config(), views, true);
+  ASSERT_TRUE(data.ok());
+  const nlohmann::json page = decode_columns(*data);
+  const auto& strings = page["strings"];
+  const auto text = [&](int64_t id) { return id >= 0 ? strings.at(id).get<std::string>() : ""; };
+  const auto& gv = page["graphs"][0];
+  const Graph& graph = doc->graphs[g];
+  ASSERT_EQ(gv["v"]["name"].size(), graph.values.size());
+  int derived = 0, planned = 0;
+  for (size_t i = 0; i < graph.values.size(); ++i) {
+    const int64_t k = gv["v"]["name"][i].get<int64_t>();
+    if (k <= -2) ++derived;
+    EXPECT_EQ(k <= -2 ? "v" + std::to_string(-2 - k) : text(k), graph.values[i].name) << i;
+    const auto& p = graph.values[i].tensor.placement;
+    const int64_t mem_id = gv["v"]["memId"][i].get<int64_t>();
+    EXPECT_EQ(mem_id >= 0, p.has_value()) << i;
+    if (p && mem_id >= 0) {
+      ++planned;
+      EXPECT_EQ(mem_id, p->memory_id);
+      EXPECT_EQ(gv["v"]["memOff"][i].get<double>(), static_cast<double>(p->offset));
+    }
+  }
+  EXPECT_GT(derived, 200) << "the program's values are named by index";
+  EXPECT_GT(planned, 10);
+  int split = 0;
+  const auto& n = gv["n"];
+  for (size_t i = 0; i < views[0].nodes.size(); ++i) {
+    const int64_t number = n["nameN"][i].get<int64_t>();
+    const std::string name = text(n["name"][i].get<int64_t>());
+    if (number >= 0) ++split;
+    EXPECT_EQ(number >= 0 ? name + "_" + std::to_string(number) : name,
+              doc->graphs[views[0].nodes[i].graph].nodes[views[0].nodes[i].node].name)
+        << i;
+  }
+  EXPECT_GT(split, 10) << "kernel calls are named op_index";
+  for (const auto& s : strings)
+    EXPECT_NE(s.get<std::string>(), "v12") << "derived names are not in the table";
+}
+
 // A model string over kMaxShownText reaches the page cut, with the marker.
 TEST(PageData, LongStringsAreCutWithAMarker) {
   Document doc = nested_document();

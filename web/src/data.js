@@ -179,7 +179,7 @@ export class GraphModel {
     const n = g.n;
     this.nodeCount = n.name.length;
     this.n = {
-      name: i32(n.name), op: i32(n.op), label: i32(n.label), kind: i32(n.kind), cat: i32(n.cat),
+      name: i32(n.name), nameN: n.nameN ? i32(n.nameN) : null, op: i32(n.op), label: i32(n.label), kind: i32(n.kind), cat: i32(n.cat),
       group: i32(n.group), graph: i32(n.graph), w: f64(n.w), h: f64(n.h), deleg: i32(n.deleg),
       instr: i32(n.instr), chain: i32(n.chain), module: i32(n.module), stack: i32(n.stack),
       handles: i32(n.handles), inOff: i32(n.inOff), inName: i32(n.inName), inVal: i32(n.inVal),
@@ -187,7 +187,7 @@ export class GraphModel {
       atOff: i32(n.atOff), atKey: i32(n.atKey), atVal: i32(n.atVal),
     };
     this.v = {};
-    for (const k of Object.keys(g.v)) this.v[k] = k === 'nbytes' ? f64(g.v[k]) : i32(g.v[k]);
+    for (const k of Object.keys(g.v)) this.v[k] = k === 'nbytes' || k === 'memOff' ? f64(g.v[k]) : i32(g.v[k]);
     this.valueCount = g.v.name.length;
     const e = g.e;
     this.edgeCount = e.src.length;
@@ -230,7 +230,12 @@ export class GraphModel {
     this.inEdges = buildIndex(this.nodeCount, this.e.dst);
   }
   s(id) { return id >= 0 ? this.strings[id] : ''; }
-  nodeName(i) { return this.s(this.n.name[i]); }
+  // A node's name: a string id, plus a number when the page stored "prefix_12" as the prefix's
+  // id and 12 (render/html/page_data.cpp: a million distinct names are not a million strings).
+  nodeName(i) {
+    const k = this.n.nameN ? this.n.nameN[i] : -1;
+    return k >= 0 ? `${this.s(this.n.name[i])}_${k}` : this.s(this.n.name[i]);
+  }
   nodeOp(i) { return this.s(this.n.op[i]); }
   nodeLabel(i) { return this.s(this.n.label[i]); }
   nodeKind(i) { return this.s(this.n.kind[i]); }
@@ -264,11 +269,17 @@ export class GraphModel {
   value(id) {
     const v = this.v;
     return {
-      id, name: this.s(v.name[id]), kind: this.s(v.kind[id]), dtype: this.s(v.dtype[id]),
-      shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: this.s(v.mem[id]),
+      id, name: this.valueName(id), kind: this.s(v.kind[id]), dtype: this.s(v.dtype[id]),
+      shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: v.memId[id] >= 0 ? `arena ${v.memId[id]} @ ${v.memOff[id]}` : '',
       location: this.s(v.loc[id]), key: this.s(v.key[id]), nbytes: v.nbytes[id],
       literal: this.s(v.lit[id]), quant: this.s(v.quant[id]), producer: v.prod[id],
     };
+  }
+  // A value's name: a string id, or -2 - k for "vk", the value's index in its graph (the page
+  // writer leaves those out of the string table: render/html/page_data.cpp).
+  valueName(id) {
+    const k = this.v.name[id];
+    return k <= -2 ? `v${-2 - k}` : this.s(k);
   }
   // Short text for an edge label: "1×16×32×32 int8".
   valueShort(id) {

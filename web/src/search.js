@@ -82,6 +82,13 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
       return r;
     };
   };
+  // A node's name: its string (memoised like the others) or, for "prefix_12" names the page
+  // stores as a prefix and a number (data.js nodeName), the text built for the test.
+  const nameMemo = (fn) => {
+    const byId = memo(fn);
+    if (!n.nameN) return (i) => byId(n.name[i]);
+    return (i) => (n.nameN[i] < 0 ? byId(n.name[i]) : fn(model.nodeName(i)));
+  };
   // Tensor strings (shape, dtype) of a node's arguments.
   const tensorStrings = (i, field) => {
     const out = [];
@@ -115,16 +122,18 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
   const strongTests = [];
   const allTests = [];
   if (parsed.regex) {
-    const t = memo((s) => parsed.regex.test(s));
+    const test = (s) => parsed.regex.test(s);
+    const t = memo(test), tn = nameMemo(test);
     strongTests.push((i) => t(n.op[i]) || t(n.label[i]));
-    allTests.push((i) => t(n.op[i]) || t(n.label[i]) || t(n.name[i]) || t(n.module[i]));
+    allTests.push((i) => t(n.op[i]) || t(n.label[i]) || tn(i) || t(n.module[i]));
   }
   for (const term of parsed.terms) {
     const v = term.value;
     if (!term.field) {
-      const t = memo((s) => s.toLowerCase().includes(v));
+      const test = (s) => s.toLowerCase().includes(v);
+      const t = memo(test), tn = nameMemo(test);
       strongTests.push((i) => t(n.op[i]) || t(n.label[i]));
-      allTests.push((i) => t(n.op[i]) || t(n.label[i]) || t(n.name[i]) || t(n.module[i]));
+      allTests.push((i) => t(n.op[i]) || t(n.label[i]) || tn(i) || t(n.module[i]));
       continue;
     }
     const text = (fn) => memo(term.exact ? (s) => s === v : fn);
@@ -136,8 +145,8 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
         break;
       }
       case 'name': {
-        const t = text((s) => s.toLowerCase().includes(v.toLowerCase()));
-        allTests.push((i) => t(n.name[i]));
+        const t = nameMemo(term.exact ? (s) => s === v : (s) => s.toLowerCase().includes(v.toLowerCase()));
+        allTests.push(t);
         break;
       }
       case 'module': {

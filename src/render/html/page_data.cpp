@@ -379,6 +379,34 @@ std::string stack_text(const std::vector<StackFrame>& stack) {
   return s;
 }
 
+// "prefix_12" as {"prefix", 12}; any other name as {name, -1}. The number is canonical (no
+// leading zero, below 2^31) so that prefix + "_" + number gives the name back exactly.
+struct NumberedName {
+  std::string_view prefix;
+  int64_t number = -1;
+};
+NumberedName split_numbered_name(std::string_view name) {
+  const size_t us = name.rfind('_');
+  if (us == std::string_view::npos || us + 1 >= name.size() || name.size() - us - 1 > 9)
+    return {name, -1};
+  const std::string_view digits = name.substr(us + 1);
+  if (digits.size() > 1 && digits[0] == '0') return {name, -1};
+  int64_t n = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return {name, -1};
+    n = n * 10 + (c - '0');
+  }
+  return {name.substr(0, us), n};
+}
+
+// "v<index>" exactly (no sign, no leading zero), as the program reader names values.
+bool is_index_name(std::string_view name, size_t index) {
+  if (name.size() < 2 || name[0] != 'v') return false;
+  char digits[24];
+  const auto [end, ec] = std::to_chars(std::begin(digits), std::end(digits), index);
+  return ec == std::errc() && name.substr(1) == std::string_view(digits, end - digits);
+}
+
 std::string join_ints(const std::vector<int64_t>& v) {
   std::string s;
   for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
@@ -466,7 +494,15 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   auto base_of = [&](const ViewNode& vn) { return m.value_base[slot_of_graph[vn.graph]]; };
   w.key("n");
   w.open('{');
-  w.column("name", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).name)); });
+  // A name "prefix_12" (ops numbered by instruction, as readers name them) is written as the
+  // prefix's string and the number (web/src/data.js nodeName): the prefixes repeat, the names
+  // would not, and a million-node page would hold a million more strings.
+  w.column("name", nodes, [&](const ViewNode& n) {
+    const NumberedName split = split_numbered_name(node_of(n).name);
+    w.num(w.sid(split.prefix));
+  });
+  w.column("nameN", nodes,
+           [&](const ViewNode& n) { w.num(split_numbered_name(node_of(n).name).number); });
   w.column("op", nodes, [&](const ViewNode& n) { w.num(w.sid(node_of(n).op)); });
   w.column("label", nodes, [&](const ViewNode& n) { w.num(w.sid(n.label)); });
   w.column("kind", nodes, [&](const ViewNode& n) { w.num(w.sid(to_string(node_of(n).kind))); });
@@ -525,7 +561,21 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
 
   w.key("v");
   w.open('{');
-  w.column("name", values, [&](const Value* v) { w.num(w.sid_or_none(v->name)); });
+  {
+    // A value named by its index in its graph ("v12": the EValue index, as ExecuTorch names
+    // it) is written as -2 - index instead of a string; the page derives the name
+    // (web/src/data.js valueName). At a million ops that is two million table entries fewer.
+    std::vector<int32_t> names;
+    names.reserve(values.size());
+    for (size_t s = 0; s < m.graphs.size(); ++s) {
+      const auto& gv = doc.graphs[m.graphs[s]].values;
+      for (size_t i = 0; i < gv.size(); ++i)
+        names.push_back(i < (size_t{1} << 30) && is_index_name(gv[i].name, i)
+                            ? -2 - static_cast<int32_t>(i)
+                            : w.sid_or_none(gv[i].name));
+    }
+    w.column("name", names, [&](int32_t v) { w.num(v); });
+  }
   w.column("kind", values, [&](const Value* v) { w.num(w.sid(to_string(v->kind))); });
   w.column("dtype", values, [&](const Value* v) {
     w.num(w.sid_or_none(v->kind == ValueKind::kTensor ? v->tensor.dtype : ""));
@@ -535,9 +585,15 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
   });
   w.column("dimOrder", values,
            [&](const Value* v) { w.num(w.sid_or_none(dim_order_text(v->tensor.dim_order))); });
-  w.column("mem", values, [&](const Value* v) {
+  // Where a planned tensor lives, as numbers (the page writes "arena 1 @ 4096"): offsets are
+  // mostly distinct, so as texts they were a table entry per tensor.
+  w.column("memId", values, [&](const Value* v) {
     const auto& p = v->tensor.placement;
-    w.num(p ? w.sid(fmt::format("arena {} @ {}", p->memory_id, p->offset)) : -1);
+    w.num(p ? static_cast<int64_t>(p->memory_id) : -1);
+  });
+  w.column("memOff", values, [&](const Value* v) {
+    const auto& p = v->tensor.placement;
+    w.num(p ? static_cast<int64_t>(p->offset) : 0);
   });
   w.column("loc", values, [&](const Value* v) {
     w.num(v->tensor.data_location == DataLocation::kNone
@@ -731,7 +787,7 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
   });
   w.array("diagnostics", doc.diagnostics, [&](const Diagnostic& d) {
     w.open('[');
-    w.str(d.severity == Severity::kWarning ? "warning" : "info");
+    w.str(to_string(d.severity));
     w.str(d.message);
     w.close(']');
   });
