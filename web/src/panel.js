@@ -16,11 +16,25 @@ function section(root, title) {
   return s;
 }
 
+// Identifiers have no spaces ("executorch_program", "aten.convolution.default",
+// "layers.3.attention.wq"): in a narrow column the browser would cut them anywhere. A break
+// opportunity (<wbr>) after each _ . / : lets them wrap at their own separators instead; the
+// text itself (and what a copy takes) is unchanged.
+function breakableText(e, text) {
+  const parts = text.split(/(?<=[_./:])/);
+  if (parts.length < 2 || text.length < 16) { e.textContent = text; return e; }
+  parts.forEach((p, k) => {
+    if (k) e.appendChild(document.createElement('wbr'));
+    e.appendChild(document.createTextNode(p));
+  });
+  return e;
+}
+
 function row(parent, key, value, cls) {
   if (value === undefined || value === null || value === '' || value === -1) return;
   const r = el('div', 'kv');
-  r.appendChild(el('span', 'k', key));
-  r.appendChild(el('span', 'v' + (cls ? ' ' + cls : ''), value));
+  r.appendChild(breakableText(el('span', 'k'), String(key)));
+  r.appendChild(breakableText(el('span', 'v' + (cls ? ' ' + cls : '')), String(value)));
   parent.appendChild(r);
 }
 
@@ -257,6 +271,14 @@ function showDelegation(root, d, onSearch) {
   for (const [backend, subgraphs, decoded, opaque, nodes] of d.backends)
     row(s, backend, `${subgraphs} subgraph${subgraphs === 1 ? '' : 's'}, ${nodes.toLocaleString('en-US')} ops` +
       (opaque ? ` (${decoded} decoded, ${opaque} summary only)` : ''));
+  // No operator is known (every payload opaque, nothing on the CPU): a header over no rows
+  // would read as a failure to load, so say what there is instead.
+  if (!d.operators.length) {
+    s.appendChild(el('div', 'hint', d.opaque
+      ? 'No operator counts: the delegated payloads are summarised, not decoded, and no operator runs on the CPU.'
+      : 'No operators.'));
+    return;
+  }
   const table = el('table', 'op-table');
   const head = el('tr');
   for (const h of ['operator', 'delegated', 'CPU']) head.appendChild(el('th', h === 'operator' ? '' : 'num', h));
