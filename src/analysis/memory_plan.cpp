@@ -13,12 +13,6 @@ bool valid(const Graph& g, ValueId v) {
   return v >= 0 && static_cast<size_t>(v) < g.values.size();
 }
 
-bool planned(const Value& v) {
-  return v.kind == ValueKind::kTensor && v.tensor.placement &&
-         (v.tensor.data_location == DataLocation::kNone ||
-          v.tensor.data_location == DataLocation::kMutableSegment);
-}
-
 // Peak live bytes of one arena and where it is first reached.
 void find_peak(ArenaUse& arena, const std::vector<PlannedTensor>& tensors,
                const std::vector<int32_t>& members) {
@@ -89,6 +83,12 @@ void find_overlaps(MemoryPlan& plan, const std::vector<int32_t>& members) {
 }
 
 }  // namespace
+
+bool is_planned(const Value& v) {
+  return v.kind == ValueKind::kTensor && v.tensor.placement &&
+         (v.tensor.data_location == DataLocation::kNone ||
+          v.tensor.data_location == DataLocation::kMutableSegment);
+}
 
 Result<MemoryPlan> memory_plan(const Document& doc, const Graph& g) {
   (void)doc;
@@ -176,7 +176,7 @@ Result<MemoryPlan> memory_plan(const Document& doc, const Graph& g) {
   std::map<uint32_t, std::vector<int32_t>> by_arena;
   for (size_t v = 0; v < nv; ++v) {
     const Value& val = g.values[v];
-    if (!planned(val) || root(static_cast<ValueId>(v)) != static_cast<ValueId>(v)) continue;
+    if (!is_planned(val) || root(static_cast<ValueId>(v)) != static_cast<ValueId>(v)) continue;
     if (val.tensor.nbytes < 0) {
       ++plan.unsized;
       continue;

@@ -57,6 +57,10 @@ struct MemoryPlan {
 
 inline constexpr size_t kMaxOverlaps = 200;
 
+// A tensor the memory planner placed (an arena and an offset); the plan's tensors are these,
+// less views folded into their source and tensors of unknown size.
+bool is_planned(const Value& v);
+
 // The plan of method graph `graph` (a kMethod graph with instructions); an error when the graph
 // has no planned memory.
 Result<MemoryPlan> memory_plan(const Document& doc, const Graph& graph);

@@ -5,6 +5,8 @@ namespace etviz::layout {
 ViewerForm viewer_form(const Layout& layout, const std::vector<bool>& laid,
                        const std::vector<uint32_t>& laid_sources) {
   ViewerForm f;
+  for (auto* v : {&f.node_x, &f.node_y, &f.node_w, &f.node_h}) v->reserve(layout.nodes.size());
+  for (auto* v : {&f.group_x, &f.group_y, &f.group_w, &f.group_h}) v->reserve(layout.groups.size());
   for (const Rect& r : layout.nodes) {
     f.node_x.push_back(round_tenth(r.x));
     f.node_y.push_back(round_tenth(r.y));

@@ -116,7 +116,8 @@ Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
     f.views.push_back(build_view_model(doc, g, options.categories, view));
   }
   if (options.progress) options.progress("encoding the page data");
-  auto data = encode_page_data(doc, source, options.categories, f.views, options.allow_compression);
+  auto data = encode_page_data(doc, source, options.categories, f.views, options.allow_compression,
+                               ViewLayouts::kRelease);
   if (!data) return data.error();
   f.data = std::move(*data);
   return f;
@@ -227,9 +228,54 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   size_t payload_bytes = 0;
   for (const EncodedFile& f : files)
     payload_bytes += f.data.head.size() + (f.data.compressed.size() + 2) / 3 * 4;
+  // The overlays' data elements, made before the page so that its one allocation holds them
+  // (a 19 MiB size treemap appended past the reserve doubled a 68 MiB page).
+  std::vector<std::pair<const char*, std::string>> extras;
+  std::vector<std::string> warnings;
+  // Each of these elements is parsed as one string in the page (kMaxPageJsonText).
+  auto too_big = [](const std::string& json) { return json.size() > kMaxPageJsonText; };
+  auto size_note = [](const std::string& json, const char* what) {
+    return fmt::format("{} is {:.0f} MiB of JSON, over the {} MiB a browser parses as one string",
+                       what, json.size() / 1048576.0, kMaxPageJsonText >> 20);
+  };
+  if (options.profile) {
+    std::string profile = profile_data_json(*options.profile, doc, views);
+    if (too_big(profile)) return Error(size_note(profile, "the profile overlay"));
+    extras.emplace_back("etviz-profile", std::move(profile));
+  }
+  if (options.node_data)
+    extras.emplace_back("etviz-node-data", node_data_json(*options.node_data, doc, views));
+  // The memory plan of every method that has one (the timeline under the canvas), and where
+  // the file's bytes go (the treemap beside it).
+  if (!options.timeline) {
+    std::string size = size_data_json(doc);
+    if (too_big(size))
+      warnings.push_back(size_note(size, "the size treemap") + "; the page leaves it out");
+    else if (!size.empty())
+      extras.emplace_back("etviz-size", std::move(size));
+    std::string memory = memory_data_json(doc, views, &warnings);
+    if (too_big(memory))
+      warnings.push_back(size_note(memory, "the memory timeline") +
+                         "; the page leaves it out (`etviz memory` reports it)");
+    else if (!memory.empty())
+      extras.emplace_back("etviz-memory", std::move(memory));
+  }
+  if (options.timeline) {
+    for (size_t k = 0; k < views.size(); ++k) {
+      if (views[k].root_graph != options.timeline_graph) continue;
+      std::string timeline =
+          timeline_data_json(*options.timeline, doc, options.timeline_graph, views[k], k);
+      if (too_big(timeline)) return Error(size_note(timeline, "the timeline of steps"));
+      extras.emplace_back("etviz-timeline", std::move(timeline));
+      break;
+    }
+  }
+  size_t extra_bytes = 0;
+  for (const auto& [id, json] : extras) extra_bytes += json.size() + 64;
+
   std::string title = options.file_name;
   if (!more_files.empty()) title += fmt::format(" and {} more", more_files.size());
-  std::string page = page_head(title, nonce, options.app, payload_bytes);
+  std::string page = page_head(title, nonce, options.app, payload_bytes + extra_bytes);
   // One data element per file: etviz-data, then etviz-data-2, -3, ... (web/src/data.js), each
   // followed by the base64 parts of its column stream (kPagePartBytes of it per element, so
   // no element's text nears a browser's string limit).
@@ -256,55 +302,14 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
     // The page holds it now: give back the compressed stream (82 MiB at a million nodes).
     std::string().swap(files[k].data.compressed);
   }
-  auto embed = [&page](const char* id, const std::string& json) {
+  for (const auto& [id, json] : extras) {
     page += "<script type=\"application/json\" id=\"";
     page += id;
     page += "\">";
     page += json;
     page += "</script>\n";
-  };
-  std::vector<std::string> warnings;
-  // Each of these elements is parsed as one string in the page (kMaxPageJsonText).
-  auto too_big = [](const std::string& json) { return json.size() > kMaxPageJsonText; };
-  auto size_note = [](const std::string& json, const char* what) {
-    return fmt::format("{} is {:.0f} MiB of JSON, over the {} MiB a browser parses as one string",
-                       what, json.size() / 1048576.0, kMaxPageJsonText >> 20);
-  };
-  if (options.profile) {
-    const std::string profile = profile_data_json(*options.profile, doc, views);
-    if (too_big(profile)) return Error(size_note(profile, "the profile overlay"));
-    embed("etviz-profile", profile);
   }
-  if (options.node_data) {
-    embed("etviz-node-data", node_data_json(*options.node_data, doc, views));
-  }
-  // The memory plan of every method that has one (the timeline under the canvas), and where
-  // the file's bytes go (the treemap beside it).
-  if (!options.timeline) {
-    const std::string size = size_data_json(doc);
-    if (too_big(size))
-      warnings.push_back(size_note(size, "the size treemap") + "; the page leaves it out");
-    else if (!size.empty()) {
-      embed("etviz-size", size);
-    }
-    const std::string memory = memory_data_json(doc, views, &warnings);
-    if (too_big(memory))
-      warnings.push_back(size_note(memory, "the memory timeline") +
-                         "; the page leaves it out (`etviz memory` reports it)");
-    else if (!memory.empty()) {
-      embed("etviz-memory", memory);
-    }
-  }
-  if (options.timeline) {
-    for (size_t k = 0; k < views.size(); ++k) {
-      if (views[k].root_graph != options.timeline_graph) continue;
-      const std::string timeline =
-          timeline_data_json(*options.timeline, doc, options.timeline_graph, views[k], k);
-      if (too_big(timeline)) return Error(size_note(timeline, "the timeline of steps"));
-      embed("etviz-timeline", timeline);
-      break;
-    }
-  }
+  std::vector<std::pair<const char*, std::string>>().swap(extras);
   page += page_scripts(nonce, options.app);
 
   if (stats) {

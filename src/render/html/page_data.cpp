@@ -83,8 +83,17 @@ class ColumnSink {
   uint64_t largest() const {
     return largest_;
   }
+  // The whole stream, sized exactly; each chunk is given back as it is copied.
   std::string take() {
-    return std::move(out_);
+    std::string all;
+    all.reserve(size_);
+    for (std::string& c : chunks_) {
+      all += c;
+      std::string().swap(c);
+    }
+    chunks_.clear();
+    size_ = 0;
+    return all;
   }
 
  private:
@@ -104,19 +113,37 @@ class ColumnSink {
         ok_ = false;
         return;
       }
-      out_.append(buf, sizeof buf - zs_.avail_out);
+      append(buf, sizeof buf - zs_.avail_out);
       if (flush == Z_FINISH ? rc == Z_STREAM_END : zs_.avail_in == 0 && zs_.avail_out != 0) return;
     }
 #else
     (void)last;
-    out_.append(static_cast<const char*>(data), bytes);
+    append(static_cast<const char*>(data), bytes);
 #endif
+  }
+  // Output in fixed chunks: one string grown by doubling held up to twice the stream (and both
+  // copies while it moved), ~100 MiB at a million nodes while every column was still alive.
+  static constexpr size_t kChunk = size_t{4} << 20;
+  void append(const char* data, size_t bytes) {
+    size_ += bytes;
+    while (bytes > 0) {
+      if (chunks_.empty() || chunks_.back().size() == kChunk) {
+        chunks_.emplace_back();
+        chunks_.back().reserve(kChunk);
+      }
+      std::string& c = chunks_.back();
+      const size_t n = std::min(bytes, kChunk - c.size());
+      c.append(data, n);
+      data += n;
+      bytes -= n;
+    }
   }
 #ifndef ETVIZ_NO_ZLIB
   z_stream zs_{};
 #endif
   bool ok_ = false;
-  std::string out_;
+  std::vector<std::string> chunks_;
+  size_t size_ = 0;
   std::vector<Column> directory_;
   uint64_t raw_bytes_ = 0;
   uint64_t largest_ = 0;
@@ -140,10 +167,6 @@ class StringTable {
       }
       if (texts_[static_cast<size_t>(slot)] == s) return slot;
     }
-  }
-  void reserve(size_t n) {
-    texts_.reserve(n);
-    while (slots_.size() < n * 2) grow();
   }
   size_t size() const { return texts_.size(); }
   std::string_view text(int32_t id) const { return texts_[static_cast<size_t>(id)]; }
@@ -192,7 +215,6 @@ class Writer {
 
   int32_t sid(std::string_view s) { return strings_.id(s); }
   int32_t sid_or_none(std::string_view s) { return s.empty() ? -1 : sid(s); }
-  void reserve_strings(size_t n) { strings_.reserve(n); }
 
   void key(const char* k) {
     comma();
@@ -218,6 +240,7 @@ class Writer {
   // formatted in place with to_chars instead of through temporary strings.
   void num(int64_t v) {
     if (capturing_) {
+      if (ints_.empty() && ints_.capacity() < column_size_) ints_.reserve(column_size_);
       ints_.push_back(v);
       return;
     }
@@ -228,6 +251,7 @@ class Writer {
   }
   void real(double v) {
     if (capturing_) {
+      if (reals_.empty() && reals_.capacity() < column_size_) reals_.reserve(column_size_);
       reals_.push_back(layout::round_tenth(v));
       return;
     }
@@ -263,11 +287,11 @@ class Writer {
     comma();
     out += b ? "true" : "false";
   }
-  template <typename T, typename F>
-  void array(const char* k, const std::vector<T>& items, F&& each) {
+  template <typename Items, typename F>
+  void array(const char* k, Items&& items, F&& each) {
     key(k);
     open('[');
-    for (const T& item : items) each(item);
+    for (auto& item : items) each(item);
     close(']');
   }
   // A column of numbers (each item gives one num() or real()): a JSON array, or with a sink
@@ -279,12 +303,16 @@ class Writer {
     key(k);
     ints_.clear();
     reals_.clear();
+    // The first value reserves exactly the column's size (the buffers are reused: their
+    // capacity is then the largest column, not up to twice it after doubling).
+    column_size_ = items.size();
     capturing_ = true;
     for (const T& item : items) each(item);
     capturing_ = false;
     size_t id = 0;
     if (!reals_.empty()) {
       tenths_.clear();
+      tenths_.reserve(reals_.size());
       bool fits = true;
       for (double r : reals_) {
         const double t = std::round(r * 10);
@@ -364,6 +392,7 @@ class Writer {
   }
   bool first_ = true;
   bool capturing_ = false;
+  size_t column_size_ = 0;  // items of the column being captured
   std::vector<int64_t> ints_;
   std::vector<double> reals_;
   std::vector<int32_t> tenths_;
@@ -436,7 +465,7 @@ std::string quant_text(const Boxed<Quantization>& q) {
   return s;
 }
 
-void write_view(Writer& w, const Document& doc, const ViewModel& m) {
+void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layouts) {
   const Graph& root = doc.graphs[m.root_graph];
   // The layout as the viewer holds it; its WebAssembly engine produces the same form.
   // Detached edges were not laid out (view_model.h).
@@ -448,6 +477,9 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
       sources.push_back(static_cast<uint32_t>(m.edges[e].source));
     }
   const layout::ViewerForm form = layout::viewer_form(m.layout, laid, sources);
+  if (layouts == ViewLayouts::kRelease) m.layout = {};  // the form holds what the page needs
+  std::vector<bool>().swap(laid);
+  std::vector<uint32_t>().swap(sources);
   w.open('{');
   w.key("name");
   w.str(root.name);
@@ -467,6 +499,9 @@ void write_view(Writer& w, const Document& doc, const ViewModel& m) {
 
   // Global value ids: each included graph's values follow the previous graph's.
   std::vector<const Value*> values;
+  size_t value_count = 0;
+  for (int32_t g : m.graphs) value_count += doc.graphs[g].values.size();
+  values.reserve(value_count);
   for (int32_t g : m.graphs)
     for (const Value& v : doc.graphs[g].values) values.push_back(&v);
   // Producers as view node ids.
@@ -754,14 +789,17 @@ void append_json_string(std::string& out, std::string_view s) {
 
 Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
                                          const analysis::CategoryConfig& categories,
-                                         const std::vector<ViewModel>& views, bool columns) {
+                                         std::vector<ViewModel>& views, bool columns,
+                                         ViewLayouts layouts) {
   Writer w;
   std::optional<ColumnSink> sink;
   if (columns) w.sink = &sink.emplace();
   size_t items = 0;
   for (const ViewModel& m : views) items += m.nodes.size() + m.edges.size();
   w.out.reserve(columns ? size_t{1} << 16 : std::max<size_t>(1 << 16, items * 128));
-  w.reserve_strings(items);
+  // The string table grows as it fills: names the page derives (values "v12", nodes "add_7",
+  // places in memory) are not in it, so it holds far fewer texts than nodes and edges (475k at
+  // 1.25M nodes), and reserving for one per item filled a 34 MiB index it never used.
   w.open('{');
   w.key("version");
   w.num(1);
@@ -870,7 +908,7 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
   // The options the embedded layouts were computed with, in layout::encode_options order:
   // the page's WebAssembly engine re-lays out with exactly these.
   w.array("layoutOptions", layout::encode_options(layout_options()), [&](double v) { w.exact(v); });
-  w.array("graphs", views, [&](const ViewModel& m) { write_view(w, doc, m); });
+  w.array("graphs", views, [&](ViewModel& m) { write_view(w, doc, m, layouts); });
   w.string_table();
   w.close('}');
 

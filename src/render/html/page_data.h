@@ -44,10 +44,16 @@ struct EncodedPageData {
   size_t columns = 0;
 };
 
+// What becomes of each view's layout once its page data is written: kRelease gives it back
+// (ViewModel::layout is then empty), so a million-node layout (~90 MiB) is not alive while the
+// rest of the page is written; kKeep leaves the views as they were (tests, a second encoding).
+enum class ViewLayouts { kKeep, kRelease };
+
 // Fails, naming the limit, when a part would not open in a browser (kMaxPage*).
 Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
                                          const analysis::CategoryConfig& categories,
-                                         const std::vector<ViewModel>& views, bool columns);
+                                         std::vector<ViewModel>& views, bool columns,
+                                         ViewLayouts layouts = ViewLayouts::kKeep);
 
 // Appends `text` as a JSON string literal that is also safe inside an HTML <script> element:
 // '<', '>', '&', U+2028 and U+2029 become \u escapes and invalid UTF-8 becomes U+FFFD.

@@ -375,6 +375,20 @@ class Builder {
       }
     const int32_t base = m_.value_base[slot];
     std::vector<std::pair<int32_t, int32_t>> seen;  // (producer, value) per target, to dedupe
+    {
+      // At most one edge per produced input value: reserved, so a million-node graph's edge
+      // array is not doubled past its size (48 MiB at a million ops).
+      size_t need = m_.edges.size();
+      const auto produced = [&](ValueId id) { return valid(id) && graph.values[id].producer >= 0; };
+      for (const Node& n : graph.nodes)
+        for (const Argument& a : n.inputs) {
+          need += produced(a.value);
+          if (valid(a.value))
+            for (ValueId e : graph.values[a.value].elements) need += e != a.value && produced(e);
+        }
+      if (need > m_.edges.capacity())
+        m_.edges.reserve(std::max(need, m_.edges.capacity() + m_.edges.capacity() / 2));
+    }
     for (size_t t = 0; t < graph.nodes.size(); ++t) {
       const Node& n = graph.nodes[t];
       seen.clear();
