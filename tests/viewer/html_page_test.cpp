@@ -3,12 +3,16 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "analysis/size_tree.h"
 #include "core/text.h"
 #include "formats/open_document.h"
+#include "generated_program.h"
+#include "render/html/memory_data.h"
 #include "render/html/page_data.h"
 #include "render/html/view_model.h"
 
@@ -378,6 +382,56 @@ TEST(ViewModel, ParametersMoveNextToTheirConsumers) {
   const auto& q = m.layout.nodes[4];
   EXPECT_LE(w.y + w.height, q.y);
   EXPECT_LE(q.y - (w.y + w.height), layout_options().layer_spacing + 1);
+}
+
+}  // namespace
+}  // namespace etviz::render::html
+
+namespace etviz::render::html {
+namespace {
+
+// The page's size treemap keeps each level's kMaxTreemapChildren largest parts and folds the
+// rest into one "N more" part: every level still sums to its parent, the root to the file.
+TEST(SizeTreemap, WideLevelsKeepTheirLargestPartsAndSumExactly) {
+  gen::TransformerSpec spec;
+  spec.blocks = 600;
+  spec.dim = 8;
+  spec.hidden = 8;
+  spec.vocab = 16;
+  const Document doc =
+      test::load(test::write_transformer_program(spec, "viewer", "wide_sizes.pte"));
+  const analysis::SizeNode full = analysis::size_tree(doc);
+  const auto page = nlohmann::json::parse(size_data_json(doc));
+  EXPECT_EQ(page["b"].get<uint64_t>(), doc.sources[0]->size());
+  int folded = 0;
+  std::function<void(const analysis::SizeNode&, const nlohmann::json&)> walk =
+      [&](const analysis::SizeNode& n, const nlohmann::json& j) {
+        ASSERT_EQ(j["b"].get<uint64_t>(), n.bytes) << n.name;
+        if (n.children.empty()) return;
+        const auto& c = j["c"];
+        uint64_t sum = 0;
+        for (const auto& child : c) sum += child["b"].get<uint64_t>();
+        EXPECT_EQ(sum, n.bytes) << n.name << ": the level sums to its parent";
+        if (n.children.size() <= 400) {
+          ASSERT_EQ(c.size(), n.children.size()) << n.name;
+          for (size_t k = 0; k < c.size(); ++k) walk(n.children[k], c[k]);
+          return;
+        }
+        ++folded;
+        ASSERT_EQ(c.size(), 401u) << n.name << ": 400 parts and one for the rest";
+        EXPECT_EQ(c.back()["n"], grouped_digits(n.children.size() - 400) + " more");
+        EXPECT_EQ(c.back()["k"], "other");
+        // The smallest kept part is at least the largest folded one.
+        std::vector<uint64_t> sizes;
+        for (const auto& child : n.children) sizes.push_back(child.bytes);
+        std::sort(sizes.rbegin(), sizes.rend());
+        uint64_t smallest_kept = UINT64_MAX;
+        for (size_t k = 0; k + 1 < c.size(); ++k)
+          smallest_kept = std::min(smallest_kept, c[k]["b"].get<uint64_t>());
+        EXPECT_EQ(smallest_kept, sizes[399]);
+      };
+  walk(full, page);
+  EXPECT_GE(folded, 1) << "the 600-block program has a level of over 400 parts";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "analysis/memory_plan.h"
 #include "analysis/size_tree.h"
 #include "core/mapped_file.h"
+#include "core/text.h"
 #include "render/html/page_data.h"
 #include "render/json_text.h"
 
@@ -87,14 +88,53 @@ std::string memory_data_json(const Document& doc, const std::vector<ViewModel>& 
 
 namespace {
 
-json size_node(const analysis::SizeNode& n) {
-  json j = {{"n", n.name}, {"k", n.kind}, {"b", n.bytes}};
+// The treemap draws two levels of a few hundred boxes: a level of 25,000 modules would be
+// 25,000 sub-pixel boxes (and, at a million ops, 19 MiB of JSON built through ~180 MiB of
+// temporaries). Each node keeps its kMaxTreemapChildren largest children, in their order; the
+// rest become one "N more" child holding their bytes, so every level still sums to its parent.
+// `etviz size` reports the whole tree.
+constexpr size_t kMaxTreemapChildren = 400;
+
+void write_size_node(std::string& out, const analysis::SizeNode& n) {
+  out += "{\"n\":";
+  append_json_string(out, n.name);
+  out += ",\"k\":";
+  append_json_string(out, n.kind);
+  out += ",\"b\":";
+  out += std::to_string(n.bytes);
   if (!n.children.empty()) {
-    json c = json::array();
-    for (const auto& child : n.children) c.push_back(size_node(child));
-    j["c"] = std::move(c);
+    std::vector<bool> kept(n.children.size(), true);
+    uint64_t rest_bytes = 0;
+    size_t rest = 0;
+    if (n.children.size() > kMaxTreemapChildren) {
+      std::vector<size_t> order(n.children.size());
+      for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+      std::nth_element(order.begin(), order.begin() + kMaxTreemapChildren, order.end(),
+                       [&](size_t a, size_t b) {
+                         return n.children[a].bytes != n.children[b].bytes
+                                    ? n.children[a].bytes > n.children[b].bytes
+                                    : a < b;
+                       });
+      for (size_t k = kMaxTreemapChildren; k < order.size(); ++k) {
+        kept[order[k]] = false;
+        rest_bytes += n.children[order[k]].bytes;
+        ++rest;
+      }
+    }
+    out += ",\"c\":[";
+    bool first = true;
+    for (size_t k = 0; k < n.children.size(); ++k) {
+      if (!kept[k]) continue;
+      if (!first) out += ',';
+      first = false;
+      write_size_node(out, n.children[k]);
+    }
+    if (rest > 0)
+      out += fmt::format(R"({}{{"n":"{} more","k":"other","b":{}}})", first ? "" : ",",
+                         grouped_digits(rest), rest_bytes);
+    out += ']';
   }
-  return j;
+  out += '}';
 }
 
 }  // namespace
@@ -105,7 +145,10 @@ std::string size_data_json(const Document& doc) {
   const std::string& path = doc.sources[0]->path();
   tree.name =
       path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  return script_safe_json(json_text(size_node(tree), -1));
+  // Strings through append_json_string, which makes them safe inside a <script> element.
+  std::string out;
+  write_size_node(out, tree);
+  return out;
 }
 
 }  // namespace etviz::render::html
