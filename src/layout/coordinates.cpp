@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "coordinate_sweeps.h"
+#include "span_coordinates.h"
 #include "spacing.h"
 
 namespace etviz::layout {
@@ -242,6 +243,8 @@ double drawing_width(const LayeredGraph& g, const std::vector<double>& x) {
 
 std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Options& options) {
   if (g.node_count() == 0) return {};
+  // A graph with spans (never made for kBrandesKoepf, layered_form()) has its own sweeps.
+  if (g.has_spans()) return span_sweep_x(g, order, options);
   if (options.coordinates == CoordinateStrategy::kLayerSweeps) return sweep_x(g, order, options);
   if (options.coordinates == CoordinateStrategy::kBrandesKoepf)
     return brandes_koepf_x(g, order, options);

@@ -17,7 +17,11 @@ namespace etviz::layout {
 // Long edges are ordered per dummy or as segments (Options::long_edges, see
 // segment_ordering.h); either way the result is an Order of every node of the layered graph,
 // dummies included, so coordinates and routing do not know which one ran.
-Order order_layers(const LayeredGraph& graph, const Options& options);
+// On a graph with spans the order is made by segments and comes in the form with gaps
+// (Order); `crossings`, if given, receives the order's crossings (those of the graph with a
+// dummy per layer).
+Order order_layers(const LayeredGraph& graph, const Options& options,
+                   uint64_t* crossings = nullptr);
 
 // A node's sort key from its neighbours' positions (sorted ascending, not empty): their
 // weighted median (kMedian) or their mean (kBarycenter).
