@@ -211,11 +211,13 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   // without visiting the layers a span passes: the trunk's dummy in layer l has edges
   // branching off iff a target sits in layer l + 1, except the last one when it leads to a
   // single target, and every other trunk dummy is a link of a run.
-  std::vector<uint32_t> targets;  // indices into edges, by target layer
+  std::vector<uint32_t> targets;      // indices into edges, by target layer
+  std::vector<uint32_t> branch_from;  // per edge: the trunk item it leaves from
   auto split_into_spans = [&](const Oriented* edges, size_t count) {
     const Oriented& head = edges[0];
     const uint32_t top = layer[head.upper];
     targets.resize(count);
+    branch_from.resize(count);
     for (uint32_t i = 0; i < count; ++i) targets[i] = i;
     std::stable_sort(targets.begin(), targets.end(), [&](uint32_t a, uint32_t b) {
       return layer[edges[a].lower] < layer[edges[b].lower];
@@ -252,12 +254,16 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       }
       if (!last_is_link) append(add_dummy(g, link_end));  // the dummy edges branch off
       while (next < count && layer[edges[targets[next]].lower] == target_layer) {
-        const Oriented& o = edges[targets[next++]];
-        add_segment(g, previous, o.lower, 0, o.lower_offset);
-        g.paths[o.edge] = {o.upper, o.lower, first, items};
+        const uint32_t i = targets[next++];
+        branch_from[i] = previous;
+        g.paths[edges[i].edge] = {edges[i].upper, edges[i].lower, first, items};
       }
       l = target_layer;
     }
+    // Branches after the trunk, in the bundle's order, as split() adds them: the order of
+    // each node's neighbours is what breaks ties in ordering, so both forms order alike.
+    for (uint32_t i = 0; i < count; ++i)
+      add_segment(g, branch_from[i], edges[i].lower, 0, edges[i].lower_offset);
   };
   for (const auto& [begin, end] : bundles) {
     if (spans) {

@@ -24,13 +24,20 @@ LevelTopology topology_of(const Graph& g, const Options& options = {}) {
   return level_topology(flat, options);
 }
 
-// Dummy nodes the flat pipeline inserts for `g` (no groups).
+// Dummies of a layered graph counted one per layer they pass (a span counts once per layer),
+// whichever form the graph has.
+uint64_t dummy_layers(const LayeredGraph& g) {
+  uint64_t dummies = 0;
+  for (uint32_t v = 0; v < g.node_count(); ++v)
+    if (g.is_dummy[v]) dummies += g.bottom_layer(v) - g.layer[v] + 1;
+  return dummies;
+}
+
+// Dummy nodes (one per layer) the flat pipeline inserts for `g` (no groups).
 uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
   const LevelTopology topology = topology_of(g, options);
   uint64_t dummies = 0;
-  for (const ComponentTopology& part : topology.parts) {
-    for (const uint8_t d : part.layered.is_dummy) dummies += d;
-  }
+  for (const ComponentTopology& part : topology.parts) dummies += dummy_layers(part.layered);
   return dummies;
 }
 
@@ -175,6 +182,10 @@ TEST(ModelShapes, FanOutAcrossLayersKeepsItsTrunk) {
   Options separate;
   separate.bundle_fan_out = false;
   EXPECT_LT(3 * dummy_nodes(g), dummy_nodes(g, separate));
+  // Held as spans, separate edges cost a few items each, whatever their length.
+  separate.long_edges = LongEdgeOrdering::kSegments;
+  const LevelTopology spans = topology_of(g, separate);
+  EXPECT_LE(spans.parts[0].layered.node_count() - g.nodes.size(), 3 * 19u);
 }
 
 }  // namespace
@@ -289,9 +300,7 @@ Graph unet_graph(uint32_t steps, uint32_t levels, uint32_t depth) {
 }
 
 uint64_t dummies_of(const ComponentTopology& part) {
-  uint64_t dummies = 0;
-  for (const uint8_t d : part.layered.is_dummy) dummies += d;
-  return dummies;
+  return dummy_layers(part.layered);
 }
 
 TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
@@ -302,14 +311,19 @@ TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
   // The shape the strategy is for: the skips alone make the dummies outnumber the edges.
   ASSERT_GT(dummies_of(part), 3 * g.edges.size());
   EXPECT_TRUE(orders_by_segments(part.layered, Options{}));
+  // Held as spans: a long edge's middle is one item, however many layers it passes.
+  ASSERT_TRUE(part.layered.has_spans());
+  EXPECT_LT(part.layered.node_count() - g.nodes.size(), g.edges.size());
   EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order));
-  EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order));
+  const ExpandedSpans expanded = expand_spans(part.layered, part.order);
+  EXPECT_TRUE(OrderCoversEveryNodeOnce(expanded.graph, expanded.order));
+  EXPECT_TRUE(InnerSegmentsDoNotCross(expanded.graph, expanded.order));
   // Fewer crossings than ordering every dummy on its own (0 vs 42: transpositions of single
   // dummies leave skips crossing where moving whole segments does not).
   Options per_dummy;
   per_dummy.long_edges = LongEdgeOrdering::kPerDummy;
   const LevelTopology dummies = topology_of(g, per_dummy);
-  const uint64_t by_segments = count_crossings(part.layered, part.order);
+  const uint64_t by_segments = count_crossings(expanded.graph, expanded.order);
   const uint64_t by_dummies = count_crossings(dummies.parts[0].layered, dummies.parts[0].order);
   EXPECT_LT(by_segments, by_dummies);
   const Layout layout = compute_layout(g);
@@ -359,20 +373,55 @@ TEST(ModelShapes, OtherShapesKeepPerDummyOrdering) {
 }
 
 TEST(ModelShapes, SegmentOrdersAreCompleteAndSegmentsNeverCross) {
-  Options options;
-  options.long_edges = LongEdgeOrdering::kSegments;
-  for (uint64_t seed = 1; seed <= 6; ++seed) {
-    for (const Graph& g : {random_dag(400, seed), random_messy_graph(300, seed)}) {
-      for (const ComponentTopology& part : topology_of(g, options).parts) {
-        EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
-        EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order)) << "seed " << seed;
-        // The sweeps count crossings without expanding the segments; the count is the
-        // expanded order's, weights included (trunks carry several edges).
-        for (const auto keys : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
-          if (part.layered.layer_count < 2) continue;
-          uint64_t counted = 0;
-          const Order order = order_by_segments(part.layered, options, keys, counted);
-          EXPECT_EQ(counted, count_crossings(part.layered, order)) << "seed " << seed;
+  // Both forms of the layered graph: spans (the default coordinates) and a dummy per layer
+  // (Brandes–Köpf, which places every dummy).
+  for (const auto coordinates : {CoordinateStrategy::kAuto, CoordinateStrategy::kBrandesKoepf}) {
+    Options options;
+    options.long_edges = LongEdgeOrdering::kSegments;
+    options.coordinates = coordinates;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      for (const Graph& g : {random_dag(400, seed), random_messy_graph(300, seed)}) {
+        for (const ComponentTopology& part : topology_of(g, options).parts) {
+          EXPECT_EQ(part.layered.has_spans(), coordinates == CoordinateStrategy::kAuto);
+          EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
+          const ExpandedSpans expanded = expand_spans(part.layered, part.order);
+          EXPECT_TRUE(OrderCoversEveryNodeOnce(expanded.graph, expanded.order)) << "seed " << seed;
+          EXPECT_TRUE(InnerSegmentsDoNotCross(expanded.graph, expanded.order)) << "seed " << seed;
+          // The sweeps count crossings without expanding the segments; the count is the
+          // expanded order's, weights included (trunks carry several edges).
+          for (const auto keys : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
+            if (part.layered.layer_count < 2) continue;
+            uint64_t counted = 0;
+            const Order order = order_by_segments(part.layered, options, keys, counted);
+            const ExpandedSpans e = expand_spans(part.layered, order);
+            EXPECT_EQ(counted, count_crossings(e.graph, e.order)) << "seed " << seed;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ModelShapes, SpansOrderLikeADummyPerLayer) {
+  // Spans change what the layered graph stores, not the order: each node sits where it sits
+  // when every dummy is stored (runs of three or more dummies are the same segments).
+  Options spans, per_layer;
+  spans.long_edges = per_layer.long_edges = LongEdgeOrdering::kSegments;
+  per_layer.coordinates = CoordinateStrategy::kBrandesKoepf;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    for (const Graph& g : {random_dag(400, seed), unet_graph(3, 8, 6)}) {
+      const LevelTopology a = topology_of(g, spans), b = topology_of(g, per_layer);
+      ASSERT_EQ(a.parts.size(), b.parts.size());
+      for (size_t c = 0; c < a.parts.size(); ++c) {
+        const LayeredGraph& ga = a.parts[c].layered;
+        const LayeredGraph& gb = b.parts[c].layered;
+        ASSERT_TRUE(ga.has_spans());
+        ASSERT_FALSE(gb.has_spans());
+        const ExpandedSpans e = expand_spans(ga, a.parts[c].order);
+        EXPECT_EQ(dummy_layers(ga), dummy_layers(gb));
+        for (uint32_t v = 0; v < ga.of_flat.size(); ++v) {
+          EXPECT_EQ(e.order.pos[ga.of_flat[v]], b.parts[c].order.pos[gb.of_flat[v]])
+              << "seed " << seed << " node " << v;
         }
       }
     }
