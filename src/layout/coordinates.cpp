@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "coordinate_sweeps.h"
-#include "span_coordinates.h"
 #include "spacing.h"
+#include "span_coordinates.h"
 
 namespace etviz::layout {
 namespace {

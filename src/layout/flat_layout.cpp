@@ -56,8 +56,8 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
     // with fewer crossings is kept.
     Options per_dummy = options;
     per_dummy.long_edges = LongEdgeOrdering::kPerDummy;
-    LayeredGraph per_layer = build_layered_graph(graph, t.layer, t.reversed,
-                                                 options.bundle_fan_out, LayeredForm::kPerLayer);
+    LayeredGraph per_layer = build_layered_graph(graph, t.layer, t.reversed, options.bundle_fan_out,
+                                                 LayeredForm::kPerLayer);
     uint64_t other_crossings = 0;
     Order other = order_layers(per_layer, per_dummy, &other_crossings);
     if (other_crossings < crossings) {

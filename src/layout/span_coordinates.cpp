@@ -9,7 +9,8 @@ namespace etviz::layout {
 namespace {
 
 constexpr int kSweeps = 12;
-constexpr double kLooseWeight = 1e-3;  // nodes without edges stay roughly where they are
+constexpr double kLooseWeight = 1e-3;    // nodes without edges stay roughly where they are
+constexpr double kWidthTolerance = 0.5;  // px a sweep may widen the drawing
 
 double segment_weight(const LayeredGraph& g, const Segment& s) {
   const int dummies = g.is_dummy[s.upper] + g.is_dummy[s.lower];
@@ -355,11 +356,26 @@ std::vector<double> span_sweep_x(const LayeredGraph& g, const Order& order,
   const std::vector<uint32_t> sorted = left_to_right(g, constraints);
   std::vector<double> x(g.node_count(), 0);
   SpanPlacer placer(g, order, options, constraints, x);
+  // Start halfway between every item packed left and every item packed right.
+  std::vector<double> right(g.node_count(), 0);
+  double width = 0;
   for (const uint32_t v : sorted) {
     double lo, hi;
     placer.bounds(v, lo, hi);
     x[v] = std::isfinite(lo) ? lo : 0;
+    width = std::max(width, x[v]);
   }
+  for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
+    double hi = width;
+    for (const uint32_t b : constraints.right_of(*it))
+      hi = std::min(hi, right[b] - placer.sep(*it, b));
+    right[*it] = hi;
+  }
+  for (uint32_t v = 0; v < g.node_count(); ++v) x[v] = (x[v] + right[v]) / 2;
+  // The start is as narrow as the constraints allow; sweeps that widen it (each step of an
+  // unrolled U-Net shifting the next one sideways) are undone and end the sweeping.
+  const double start_width = drawing_width(g, x);
+  std::vector<double> previous = x;
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     if (sweep % 2 == 0) {
       for (uint32_t l = 0; l < g.layer_count; ++l) placer.place_layer(l);
@@ -367,6 +383,11 @@ std::vector<double> span_sweep_x(const LayeredGraph& g, const Order& order,
       for (uint32_t l = g.layer_count; l-- > 0;) placer.place_layer(l);
     }
     placer.place_spans(sweep % 2 == 1);
+    if (drawing_width(g, x) > start_width + kWidthTolerance) {
+      x = previous;
+      break;
+    }
+    previous = x;
   }
   straighten_runs(g, placer, sorted, x);
   return x;
