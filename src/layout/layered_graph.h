@@ -51,9 +51,9 @@ struct LayeredGraph {
 
   // Per flat edge: its upper and lower end and the dummies it passes (one per layer between
   // them, or spans for runs of them), starting at first_dummy and each the dummy_below() the
-  // previous one. Not a list
-  // per edge: the edges of a bundle pass the same trunk, and copies of it were most of the
-  // memory of a per-head LLM (22,000 edges from one rotary table along a 10,000-layer trunk).
+  // previous one. Not a list per edge: the edges of a bundle pass the same trunk, and copies
+  // of it were most of the memory of a per-head LLM (22,000 edges from one rotary table
+  // along a 10,000-layer trunk).
   // Self-loops have no path (upper == kNone).
   struct Path {
     uint32_t upper = kNone, lower = kNone;
