@@ -4,6 +4,8 @@
 // expert), and a source whose consumers sit far below (a KV-cache input sliced per head).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "crossings.h"
@@ -329,6 +331,46 @@ TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
   const Layout layout = compute_layout(g);
   EXPECT_TRUE(IsValidLayout(g, layout));
   EXPECT_TRUE(EdgesPointDownstream(g, layout, Direction::kTopToBottom));
+}
+
+TEST(ModelShapes, UNetWithSpansIsAsNarrowAsItsWidestLayer) {
+  // Coordinates with spans start as narrow as the separation constraints allow and undo any
+  // sweep that widens the drawing; with a span fixed to one x in every layer it passes, the
+  // sweeps shifted each U-Net step sideways (unet_20000: 888 px against a widest layer of
+  // 837, and as wide again as it is deep at 200k).
+  const Graph g = unet_graph(6, 8, 6);
+  const LevelTopology topology = topology_of(g);
+  const ComponentTopology& part = topology.parts[0];
+  ASSERT_TRUE(part.layered.has_spans());
+  const ExpandedSpans e = expand_spans(part.layered, part.order);
+  const Options options;
+  double widest = 0;
+  for (uint32_t l = 0; l < e.graph.layer_count; ++l) {
+    const auto nodes = e.order.layer(l);
+    double w = (e.graph.width[nodes.front()] + e.graph.width[nodes.back()]) / 2;
+    for (uint32_t i = 1; i < nodes.size(); ++i) {
+      const auto spacing = [&](uint32_t v) {
+        return e.graph.is_dummy[v] ? options.edge_spacing : options.node_spacing;
+      };
+      w += (e.graph.width[nodes[i - 1]] + e.graph.width[nodes[i]]) / 2 +
+           (spacing(nodes[i - 1]) + spacing(nodes[i])) / 2;
+    }
+    widest = std::max(widest, w);
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  double left = INFINITY, right = -INFINITY;
+  for (const Rect& r : layout.nodes) {
+    left = std::min(left, r.x);
+    right = std::max(right, r.x + r.width);
+  }
+  EXPECT_LE(right - left, widest + 1);
+  // Long edges are straight: a skip is its source's bottom, p, the span, q and its
+  // target's top, collinear points dropped.
+  size_t most = 0;
+  for (uint32_t k = 0; k < g.edges.size(); ++k)
+    most = std::max<size_t>(most, layout.edges[k].point_count);
+  EXPECT_LE(most, 6u);
 }
 
 TEST(ModelShapes, SkipsSideBySideRunStraightUnderLayerSweeps) {
