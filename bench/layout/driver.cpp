@@ -169,16 +169,26 @@ struct PeakMemory {
   }
 };
 
-// Dummy nodes the flat layout inserts (one per layer a long edge or bundle trunk crosses),
-// from the same phases the layout runs, outside the timed call.
-uint64_t dummy_nodes(const lo::Graph& graph, const lo::Options& options) {
+// Dummies of the flat layout's layered graphs, from the same phases the layout runs, outside
+// the timed call: `items` as stored (a dummy, or a span holding a long edge's middle, counts
+// once) and `layers` one per layer a long edge or bundle trunk passes (what a layered graph
+// with a dummy per layer would store).
+struct Dummies {
+  uint64_t items = 0, layers = 0;
+};
+Dummies dummy_nodes(const lo::Graph& graph, const lo::Options& options) {
   lo::FlatGraph flat;
   for (const lo::Node& n : graph.nodes) flat.nodes.push_back({n.width, n.height, lo::Pin::kFree});
   for (const lo::Edge& e : graph.edges) flat.edges.push_back({e.source, e.target, 0, 0});
   const lo::LevelTopology topology = lo::level_topology(flat, options);
-  uint64_t dummies = 0;
+  Dummies dummies;
   for (const lo::ComponentTopology& part : topology.parts) {
-    for (const uint8_t d : part.layered.is_dummy) dummies += d;
+    const lo::LayeredGraph& g = part.layered;
+    for (uint32_t v = 0; v < g.node_count(); ++v) {
+      if (!g.is_dummy[v]) continue;
+      ++dummies.items;
+      dummies.layers += g.bottom_layer(v) - g.layer[v] + 1;
+    }
   }
   return dummies;
 }
@@ -304,7 +314,11 @@ int main(int argc, char** argv) {
   size_t drawn = 0;  // route points drawn: shared trunk points count once per edge
   for (const lo::EdgeRoute& r : layout.edges) drawn += r.point_count;
   out["etviz_drawn_points"] = drawn;
-  if (!groups && collapse_depth < 0) out["etviz_dummies"] = dummy_nodes(in.graph, options);
+  if (!groups && collapse_depth < 0) {
+    const Dummies dummies = dummy_nodes(in.graph, options);
+    out["etviz_dummies"] = dummies.items;
+    out["etviz_dummy_layers"] = dummies.layers;
+  }
   print_metrics(out, eb::measure(boxes, edges), "etviz_");
   std::cout << out.dump() << "\n";
   if (!dump.empty()) std::ofstream(dump) << layout_to_json(in, layout).dump() << "\n";

@@ -6,6 +6,7 @@
 
 #include "coordinate_sweeps.h"
 #include "spacing.h"
+#include "span_coordinates.h"
 
 namespace etviz::layout {
 namespace {
@@ -240,25 +241,59 @@ double drawing_width(const LayeredGraph& g, const std::vector<double>& x) {
   return left <= right ? right - left : 0;
 }
 
+double widest_layer(const LayeredGraph& g, const Order& order, const Options& options) {
+  double widest = 0;
+  if (!g.has_spans()) {
+    for (uint32_t l = 0; l < g.layer_count; ++l) {
+      const auto nodes = order.layer(l);
+      double w = nodes.empty() ? 0 : (g.width[nodes.front()] + g.width[nodes.back()]) / 2;
+      for (uint32_t k = 1; k < nodes.size(); ++k)
+        w += separation(g, options, nodes[k - 1], nodes[k]);
+      widest = std::max(widest, w);
+    }
+    return widest;
+  }
+  // The same sum without visiting spans: each item adds its width and its own spacing, the
+  // two outermost items half their spacing less; a span has no width.
+  std::vector<int64_t> passing(g.layer_count + 1, 0);
+  for (const uint32_t s : order.segment_order) {
+    ++passing[g.layer[s]];
+    --passing[g.last_layer[s] + 1];
+  }
+  int64_t spans = 0;
+  auto own = [&](uint32_t v) {
+    return g.is_dummy[v] ? options.edge_spacing : options.node_spacing;
+  };
+  for (uint32_t l = 0; l < g.layer_count; ++l) {
+    spans += passing[l];
+    const auto nodes = order.layer(l);
+    if (nodes.empty() && spans == 0) continue;
+    double w = static_cast<double>(spans) * options.edge_spacing;
+    for (const uint32_t v : nodes) w += g.width[v] + own(v);
+    const bool span_first = nodes.empty() || order.gap[nodes.front()] > 0;
+    const bool span_last = nodes.empty() || order.gap[nodes.back()] < spans;
+    w -= (span_first ? options.edge_spacing : own(nodes.front())) / 2;
+    w -= (span_last ? options.edge_spacing : own(nodes.back())) / 2;
+    widest = std::max(widest, w);
+  }
+  return widest;
+}
+
 std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Options& options) {
   if (g.node_count() == 0) return {};
+  // A graph with spans (never made for kBrandesKoepf, layered_form()) has its own sweeps.
+  if (g.has_spans()) return span_sweep_x(g, order, options);
   if (options.coordinates == CoordinateStrategy::kLayerSweeps) return sweep_x(g, order, options);
   if (options.coordinates == CoordinateStrategy::kBrandesKoepf)
     return brandes_koepf_x(g, order, options);
-  double widest_layer = 0;
-  for (uint32_t l = 0; l < g.layer_count; ++l) {
-    const auto nodes = order.layer(l);
-    double w = nodes.empty() ? 0 : (g.width[nodes.front()] + g.width[nodes.back()]) / 2;
-    for (uint32_t k = 1; k < nodes.size(); ++k) w += separation(g, options, nodes[k - 1], nodes[k]);
-    widest_layer = std::max(widest_layer, w);
-  }
+  const double widest = widest_layer(g, order, options);
   if (order.by_segments) {
     // On orders made by segments (U-Nets) Brandes–Köpf drifts (unet_20000: 62,637 px against
     // a widest layer of 837) and the straightened sweeps keep segments straight too, so the
     // sweeps go first and Brandes–Köpf only runs if they come out wide.
     std::vector<double> swept = sweep_x(g, order, options);
     const double swept_width = drawing_width(g, swept);
-    if (swept_width <= 2 * widest_layer) return swept;
+    if (swept_width <= 2 * widest) return swept;
     std::vector<double> x = brandes_koepf_x(g, order, options);
     return drawing_width(g, x) < swept_width ? x : swept;
   }
@@ -266,7 +301,7 @@ std::vector<double> assign_x(const LayeredGraph& g, const Order& order, const Op
   // the drawing to many times its widest layer; then the sweeps win if they are narrower.
   std::vector<double> x = brandes_koepf_x(g, order, options);
   const double bk_width = drawing_width(g, x);
-  if (bk_width <= 2 * widest_layer) return x;
+  if (bk_width <= 2 * widest) return x;
   std::vector<double> swept = sweep_x(g, order, options);
   return drawing_width(g, swept) < bk_width ? swept : x;
 }

@@ -1,5 +1,6 @@
-// The proper layered graph the ordering and coordinate phases work on: every edge spans
-// exactly one layer, long edges pass through dummy nodes.
+// The layered graph the ordering and coordinate phases work on: every edge spans exactly
+// one layer, long edges pass through dummy nodes, one per layer, or (LayeredForm::kSpans)
+// each long edge's middle is one *span* item that passes several layers.
 #pragma once
 
 #include <cstdint>
@@ -31,15 +32,28 @@ struct LayeredGraph {
   std::vector<uint32_t> of_flat;
   std::vector<uint32_t> by_creation;  // ids in creation order
 
+  // Spans (LayeredForm::kSpans): a run of three or more dummies with one neighbour above
+  // and one below (a long edge, or a bundle trunk between two branches) keeps its first and
+  // last dummy (p, q) as dummies of their layers, and the dummies between them are one span
+  // item: a dummy whose layer is the first layer it passes and last_layer[v] the last (kNone
+  // for every other node), with p as its one neighbour above and q as its one below. A span
+  // is drawn as one vertical line, so the graph, its order and its coordinates grow with the
+  // long edges, not with the layers they pass. Empty in the per-layer form.
+  std::vector<uint32_t> last_layer;
+  bool has_spans() const { return !last_layer.empty(); }
+  bool is_span(uint32_t v) const { return has_spans() && last_layer[v] != kNone; }
+  uint32_t bottom_layer(uint32_t v) const { return is_span(v) ? last_layer[v] : layer[v]; }
+
   std::vector<Segment> segments;
   // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.
   std::vector<uint32_t> up_begin, up_segments;
   std::vector<uint32_t> down_begin, down_segments;
 
-  // Per flat edge: its upper and lower end and the dummies it passes, one per layer between
-  // them, starting at first_dummy and each the dummy_below() the previous one. Not a list
-  // per edge: the edges of a bundle pass the same trunk, and copies of it were most of the
-  // memory of a per-head LLM (22,000 edges from one rotary table along a 10,000-layer trunk).
+  // Per flat edge: its upper and lower end and the dummies it passes (one per layer between
+  // them, or spans for runs of them), starting at first_dummy and each the dummy_below() the
+  // previous one. Not a list per edge: the edges of a bundle pass the same trunk, and copies
+  // of it were most of the memory of a per-head LLM (22,000 edges from one rotary table
+  // along a 10,000-layer trunk).
   // Self-loops have no path (upper == kNone).
   struct Path {
     uint32_t upper = kNone, lower = kNone;
@@ -65,18 +79,33 @@ struct LayeredGraph {
   }
 };
 
+// How long edges are held: a dummy per layer, spans, or spans where the dummies a dummy per
+// layer would make exceed three times the edges (a U-Net's skips: 21x), the rule under
+// which LongEdgeOrdering::kAuto orders by segments.
+enum class LayeredForm : uint8_t { kPerLayer, kSpans, kSpansIfLong };
+
+// The form Options ask for: spans where long edges are ordered by segments, unless
+// coordinates are Brandes–Köpf's, which place every dummy (kPerDummy: per layer).
+LayeredForm layered_form(const Options& options);
+
 // Long-edge splitting. `layer` is per flat node; `reversed` marks edges the cycle-breaking
 // phase turned around. With `bundle_fan_out`, long edges leaving the same node at the same
 // port share one chain of dummies and branch off one layer above each target.
 LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint32_t>& layer,
-                                 const std::vector<uint8_t>& reversed, bool bundle_fan_out);
+                                 const std::vector<uint8_t>& reversed, bool bundle_fan_out,
+                                 LayeredForm form = LayeredForm::kPerLayer);
 
 // Positions within layers. nodes[layer_begin[l] .. layer_begin[l + 1]) is layer l, left to
-// right; pos[v] is v's index within its layer.
+// right; pos[v] is v's index within its layer. On a graph with spans, layer l lists only
+// its nodes other than spans, gap[v] is the number of spans left of node v in its layer,
+// segment_order lists every span left to right (spans never cross, so one sequence is
+// consistent with every layer) and pos[span] is its index there.
 struct Order {
   std::vector<uint32_t> layer_begin;
   std::vector<uint32_t> nodes;
   std::vector<uint32_t> pos;
+  std::vector<uint32_t> gap;            // with spans only
+  std::vector<uint32_t> segment_order;  // with spans only
   // Made by segments (segment_ordering.h): long edges' inner segments never cross, so the
   // coordinate phase can straighten them side by side, left to right.
   bool by_segments = false;

@@ -22,6 +22,7 @@ struct ComponentTopology {
   // (left empty) by it, so a stored topology never carries stale sizes.
   LayeredGraph layered;
   bool has_layered = false;
+  bool spans = false;  // `order` is of the graph with spans (LayeredForm::kSpans)
 };
 
 struct LevelTopology {

@@ -29,6 +29,7 @@ uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
   g.height.push_back(0);
   g.layer.push_back(layer);
   g.is_dummy.push_back(1);
+  if (g.has_spans()) g.last_layer.push_back(kNone);
   return static_cast<uint32_t>(g.width.size() - 1);
 }
 
@@ -53,6 +54,7 @@ void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
   permute(g.height);
   permute(g.layer);
   permute(g.is_dummy);
+  if (g.has_spans()) permute(g.last_layer);
   for (Segment& s : g.segments) {
     s.upper = new_id[s.upper];
     s.lower = new_id[s.lower];
@@ -89,8 +91,17 @@ void build_adjacency(LayeredGraph& g) {
 
 }  // namespace
 
+LayeredForm layered_form(const Options& options) {
+  if (options.long_edges == LongEdgeOrdering::kPerDummy ||
+      options.coordinates == CoordinateStrategy::kBrandesKoepf)
+    return LayeredForm::kPerLayer;
+  return options.long_edges == LongEdgeOrdering::kSegments ? LayeredForm::kSpans
+                                                           : LayeredForm::kSpansIfLong;
+}
+
 LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint32_t>& layer,
-                                 const std::vector<uint8_t>& reversed, bool bundle_fan_out) {
+                                 const std::vector<uint8_t>& reversed, bool bundle_fan_out,
+                                 LayeredForm form) {
   LayeredGraph g;
   const auto n = static_cast<uint32_t>(graph.nodes.size());
   const auto m = static_cast<uint32_t>(graph.edges.size());
@@ -131,6 +142,41 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     if (a.upper_is_target != b.upper_is_target) return b.upper_is_target;
     return a.upper_offset < b.upper_offset;
   });
+  // Bundles, each drawn as one trunk: [begin, end) of long_edges.
+  std::vector<std::pair<size_t, size_t>> bundles;
+  uint64_t per_layer_dummies = 0;
+  for (size_t begin = 0; begin < long_edges.size();) {
+    size_t end = begin + 1;
+    bool one_layer = true;  // every target in the same layer
+    while (bundle_fan_out && end < long_edges.size() &&
+           long_edges[end].upper == long_edges[begin].upper &&
+           long_edges[end].upper_is_target == long_edges[begin].upper_is_target &&
+           long_edges[end].upper_offset == long_edges[begin].upper_offset) {
+      one_layer &= layer[long_edges[end].lower] == layer[long_edges[begin].lower];
+      ++end;
+    }
+    // A bundle whose targets all sit in one layer saves dummies but no crossings: it ends in
+    // a broom, one point fanning out to every target, crossed by every edge that enters the
+    // targets between them (a mixture-of-experts router's input reaching 8 experts: +80 %
+    // crossings over separate edges). Such a fan-out keeps separate edges, unless it is so
+    // wide that the dummies would dominate the layered graph. Bundles that feed several
+    // layers (a shared input reaching every decoder layer) keep their trunk.
+    const bool separate =
+        one_layer && end - begin >= kMinSeparateFanOut && end - begin <= kMaxSeparateFanOut;
+    for (size_t i = begin; i < end; i += separate ? 1 : end - begin) {
+      const size_t last = separate ? i + 1 : end;
+      bundles.push_back({i, last});
+      uint32_t deepest = 0;
+      for (size_t k = i; k < last; ++k) deepest = std::max(deepest, layer[long_edges[k].lower]);
+      per_layer_dummies += deepest - layer[long_edges[i].upper] - 1;
+    }
+    begin = end;
+  }
+  constexpr uint64_t kDummiesPerEdge = 3;  // orders_by_segments() uses the same rule
+  const bool spans = form == LayeredForm::kSpans ||
+                     (form == LayeredForm::kSpansIfLong && per_layer_dummies > kDummiesPerEdge * m);
+  if (spans) g.last_layer.assign(n, kNone);
+
   std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
   std::vector<uint32_t> passing;
   auto split = [&](const Oriented* edges, size_t count) {
@@ -160,30 +206,72 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       g.paths[o.edge] = {o.upper, o.lower, trunk[0], span - 1};
     }
   };
-  for (size_t begin = 0; begin < long_edges.size();) {
-    size_t end = begin + 1;
-    bool one_layer = true;  // every target in the same layer
-    while (bundle_fan_out && end < long_edges.size() &&
-           long_edges[end].upper == long_edges[begin].upper &&
-           long_edges[end].upper_is_target == long_edges[begin].upper_is_target &&
-           long_edges[end].upper_offset == long_edges[begin].upper_offset) {
-      one_layer &= layer[long_edges[end].lower] == layer[long_edges[begin].lower];
-      ++end;
+
+  // The same trunk with its runs of three or more one-in-one-out dummies held as p, span, q,
+  // without visiting the layers a span passes: the trunk's dummy in layer l has edges
+  // branching off iff a target sits in layer l + 1, except the last one when it leads to a
+  // single target, and every other trunk dummy is a link of a run.
+  std::vector<uint32_t> targets;      // indices into edges, by target layer
+  std::vector<uint32_t> branch_from;  // per edge: the trunk item it leaves from
+  auto split_into_spans = [&](const Oriented* edges, size_t count) {
+    const Oriented& head = edges[0];
+    const uint32_t top = layer[head.upper];
+    targets.resize(count);
+    branch_from.resize(count);
+    for (uint32_t i = 0; i < count; ++i) targets[i] = i;
+    std::stable_sort(targets.begin(), targets.end(), [&](uint32_t a, uint32_t b) {
+      return layer[edges[a].lower] < layer[edges[b].lower];
+    });
+    const uint32_t deepest = layer[edges[targets.back()].lower];
+    size_t next = 0;  // first target not branched off yet
+    uint32_t previous = head.upper, items = 0, first = kNone;
+    // Appends an item whose first layer is l (passing the trunk's edges still on it there).
+    auto append = [&](uint32_t item) {
+      const auto weight = static_cast<uint32_t>(count - next);
+      if (previous == head.upper) {
+        add_segment(g, head.upper, item, head.upper_offset, 0, weight);
+        first = item;
+      } else {
+        add_segment(g, previous, item, 0, 0, weight);
+      }
+      previous = item;
+      ++items;
+    };
+    for (uint32_t l = top + 1; l < deepest;) {
+      // Links (one in, one out) from l to the next dummy that edges branch off (or to the
+      // trunk's end).
+      const uint32_t target_layer = layer[edges[targets[next]].lower];
+      const bool last_is_link = target_layer == deepest && count - next == 1;
+      const uint32_t link_end = last_is_link ? deepest : target_layer - 1;
+      if (link_end - l >= 3) {
+        append(add_dummy(g, l));
+        const uint32_t span = add_dummy(g, l + 1);
+        g.last_layer[span] = link_end - 2;
+        append(span);
+        append(add_dummy(g, link_end - 1));
+      } else {
+        for (uint32_t k = l; k < link_end; ++k) append(add_dummy(g, k));
+      }
+      if (!last_is_link) append(add_dummy(g, link_end));  // the dummy edges branch off
+      while (next < count && layer[edges[targets[next]].lower] == target_layer) {
+        const uint32_t i = targets[next++];
+        branch_from[i] = previous;
+        g.paths[edges[i].edge] = {edges[i].upper, edges[i].lower, first, items};
+      }
+      l = target_layer;
     }
-    // A bundle whose targets all sit in one layer saves dummies but no crossings: it ends in
-    // a broom, one point fanning out to every target, crossed by every edge that enters the
-    // targets between them (a mixture-of-experts router's input reaching 8 experts: +80 %
-    // crossings over separate edges). Such a fan-out keeps separate edges, unless it is so
-    // wide that the dummies would dominate the layered graph. Bundles that feed several
-    // layers (a shared input reaching every decoder layer) keep their trunk.
-    if (one_layer && end - begin >= kMinSeparateFanOut && end - begin <= kMaxSeparateFanOut) {
-      for (size_t i = begin; i < end; ++i) split(&long_edges[i], 1);
+    // Branches after the trunk, in the bundle's order, as split() adds them: the order of
+    // each node's neighbours is what breaks ties in ordering, so both forms order alike.
+    for (uint32_t i = 0; i < count; ++i)
+      add_segment(g, branch_from[i], edges[i].lower, 0, edges[i].lower_offset);
+  };
+  for (const auto& [begin, end] : bundles) {
+    if (spans) {
+      split_into_spans(&long_edges[begin], end - begin);
     } else {
       split(&long_edges[begin], end - begin);
     }
-    begin = end;
   }
-
   for (uint32_t v = 0; v < g.node_count(); ++v)
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
   number_by_layer(g, n);
@@ -194,6 +282,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   g.height.shrink_to_fit();
   g.layer.shrink_to_fit();
   g.is_dummy.shrink_to_fit();
+  g.last_layer.shrink_to_fit();
   g.segments.shrink_to_fit();
   return g;
 }

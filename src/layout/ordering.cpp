@@ -305,12 +305,19 @@ Order order_with_keys(const LayeredGraph& g, const Options& options, bool segmen
 
 }  // namespace
 
-Order order_layers(const LayeredGraph& g, const Options& options) {
-  if (g.layer_count < 2) return initial_order(g, false);
-  uint64_t crossings = 0;
+Order order_layers(const LayeredGraph& g, const Options& options, uint64_t* crossings_out) {
+  uint64_t unused = 0;
+  uint64_t& crossings = crossings_out ? *crossings_out : unused;
+  crossings = 0;
+  if (g.layer_count < 2) {
+    if (!g.has_spans()) return initial_order(g, false);
+    return order_by_segments(g, options, OrderingStrategy::kMedian, crossings);
+  }
   if (!orders_by_segments(g, options)) return order_with_keys(g, options, false, crossings);
   Order order = order_with_keys(g, options, true, crossings);
-  if (options.long_edges == LongEdgeOrdering::kSegments || crossings <= g.paths.size())
+  // A graph with spans has no dummies to order one by one: the caller decides (flat_layout).
+  if (g.has_spans() || options.long_edges == LongEdgeOrdering::kSegments ||
+      crossings <= g.paths.size())
     return order;
   // Segments that must not cross each other cost crossings where long edges have to cross
   // many others (the top level of a per-head LLM drawn with its decoder layers as groups:
@@ -318,7 +325,9 @@ Order order_layers(const LayeredGraph& g, const Options& options) {
   // crossings than edges, the per-dummy sweeps run too, and the better order is kept.
   uint64_t per_dummy = 0;
   Order other = order_with_keys(g, options, false, per_dummy);
-  return per_dummy < crossings ? other : order;
+  if (per_dummy >= crossings) return order;
+  crossings = per_dummy;
+  return other;
 }
 
 }  // namespace etviz::layout

@@ -15,9 +15,12 @@ namespace etviz::layout {
 // carries). The best order seen wins.
 //
 // Long edges are ordered per dummy or as segments (Options::long_edges, see
-// segment_ordering.h); either way the result is an Order of every node of the layered graph,
-// dummies included, so coordinates and routing do not know which one ran.
-Order order_layers(const LayeredGraph& graph, const Options& options);
+// segment_ordering.h). On a graph with a dummy per layer the result is an Order of every
+// node, dummies included, whichever ran; on a graph with spans it is made by segments and
+// comes in the form with gaps (Order). `crossings`, if given, receives the order's crossings
+// (those of the graph with a dummy per layer).
+Order order_layers(const LayeredGraph& graph, const Options& options,
+                   uint64_t* crossings = nullptr);
 
 // A node's sort key from its neighbours' positions (sorted ascending, not empty): their
 // weighted median (kMedian) or their mean (kBarycenter).

@@ -47,9 +47,9 @@ void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
   for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d))
     dummies.push_back(d);
   for (auto it = dummies.rbegin(); it != dummies.rend(); ++it) {
-    const uint32_t d = *it, l = g.layer[d];
-    append_point(points, start, {x[d], bands.bottom(l)});
-    append_point(points, start, {x[d], bands.top[l]});
+    const uint32_t d = *it;
+    append_point(points, start, {x[d], bands.bottom(g.bottom_layer(d))});
+    append_point(points, start, {x[d], bands.top[g.layer[d]]});
   }
   append_point(points, start, {target_side, bands.bottom(tl)});
   append_point(points, start, {target_side, above});
@@ -78,10 +78,11 @@ void route_edge(const FlatGraph& flat, const LayeredGraph& g, const std::vector<
     const uint32_t ul = g.layer[upper], ll = g.layer[lower];
     append_point(points, start, {upper_x, bands.center(ul) + g.height[upper] / 2});
     append_point(points, start, {upper_x, bands.bottom(ul)});
+    // A dummy passes its layer's band vertically, a span every band from its first layer
+    // to its last.
     for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
-      const uint32_t l = g.layer[d];
-      append_point(points, start, {x[d], bands.top[l]});
-      append_point(points, start, {x[d], bands.bottom(l)});
+      append_point(points, start, {x[d], bands.top[g.layer[d]]});
+      append_point(points, start, {x[d], bands.bottom(g.bottom_layer(d))});
     }
     append_point(points, start, {lower_x, bands.top[ll]});
     append_point(points, start, {lower_x, bands.center(ll) - g.height[lower] / 2});

@@ -172,34 +172,60 @@ class SegmentSweeps {
  public:
   explicit SegmentSweeps(const LayeredGraph& g) : g_(g) {
     const uint32_t n = g.node_count();
-    auto chain = [&](uint32_t v) {
-      return g.is_dummy[v] && g.ups(v).size() == 1 && g.downs(v).size() == 1;
-    };
-    std::vector<uint8_t> inner(n, 0);
-    for (uint32_t v = 0; v < n; ++v) inner[v] = chain(v) && chain(above(v)) && chain(below(v));
     slot_.assign(n, 0);
     layer_size_.assign(g.layer_count, 0);
     node_begin_.assign(g.layer_count + 1, 0);
-    for (uint32_t v = 0; v < n; ++v) {
-      ++layer_size_[g.layer[v]];
-      if (!inner[v]) {
-        slot_[v] = static_cast<uint32_t>(node_of_.size());
-        node_of_.push_back(v);
-        ++node_begin_[g.layer[v] + 1];
-      } else if (!inner[above(v)]) {
-        // Ids are numbered layer by layer, so v is the segment's first inner dummy.
-        const auto s = static_cast<uint32_t>(first_.size()) | kSegmentBit;
-        uint32_t last = v;
-        for (uint32_t w = v; inner[w]; w = below(w)) {
-          slot_[w] = s;
-          last = w;
+    auto add_segment = [&](uint32_t first, uint32_t last) {
+      first_.push_back(first);
+      top_.push_back(g.layer[first]);
+      bottom_.push_back(g.bottom_layer(last));
+      p_.push_back(above(first));
+      q_.push_back(below(last));
+      weight_.push_back(g.segments[g.ups(first)[0]].weight);
+    };
+    if (g.has_spans()) {
+      // Each span is a segment; layer sizes count it in every layer it passes.
+      std::vector<int32_t> passing(g.layer_count + 1, 0);
+      for (uint32_t v = 0; v < n; ++v) {
+        if (g.is_span(v)) {
+          slot_[v] = static_cast<uint32_t>(first_.size()) | kSegmentBit;
+          add_segment(v, v);
+          ++passing[g.layer[v]];
+          --passing[g.last_layer[v] + 1];
+        } else {
+          ++layer_size_[g.layer[v]];
+          slot_[v] = static_cast<uint32_t>(node_of_.size());
+          node_of_.push_back(v);
+          ++node_begin_[g.layer[v] + 1];
         }
-        first_.push_back(v);
-        top_.push_back(g.layer[v]);
-        bottom_.push_back(g.layer[last]);
-        p_.push_back(above(v));
-        q_.push_back(below(last));
-        weight_.push_back(g.segments[g.ups(v)[0]].weight);
+      }
+      int32_t active = 0;
+      for (uint32_t l = 0; l < g.layer_count; ++l) {
+        active += passing[l];
+        layer_size_[l] += static_cast<uint32_t>(active);
+      }
+    } else {
+      auto chain = [&](uint32_t v) {
+        return g.is_dummy[v] && g.ups(v).size() == 1 && g.downs(v).size() == 1;
+      };
+      std::vector<uint8_t> inner(n, 0);
+      for (uint32_t v = 0; v < n; ++v) inner[v] = chain(v) && chain(above(v)) && chain(below(v));
+      for (uint32_t v = 0; v < n; ++v) {
+        ++layer_size_[g.layer[v]];
+        if (!inner[v]) {
+          slot_[v] = static_cast<uint32_t>(node_of_.size());
+          node_of_.push_back(v);
+          ++node_begin_[g.layer[v] + 1];
+        } else if (!inner[above(v)]) {
+          // Ids are numbered layer by layer, so v is the segment's first inner dummy.
+          const auto s = static_cast<uint32_t>(first_.size()) | kSegmentBit;
+          uint32_t last = v;
+          for (uint32_t w = v; inner[w]; w = below(w)) {
+            slot_[w] = s;
+            last = w;
+          }
+          add_segment(v, last);
+        }
       }
     }
     for (uint32_t l = 0; l < g.layer_count; ++l) node_begin_[l + 1] += node_begin_[l];
@@ -277,6 +303,7 @@ class SegmentSweeps {
   }
 
   Order expand(const CompressedOrder& c) const {
+    if (g_.has_spans()) return with_spans(c);
     Order order;
     order.by_segments = true;
     order.layer_begin.assign(g_.layer_count + 1, 0);
@@ -303,6 +330,30 @@ class SegmentSweeps {
     for (uint32_t l = 0; l < g_.layer_count; ++l) {
       const auto nodes = order.layer(l);
       for (uint32_t i = 0; i < nodes.size(); ++i) order.pos[nodes[i]] = i;
+    }
+    return order;
+  }
+
+  // The order of a graph with spans: its nodes per layer with their gaps, and the spans.
+  Order with_spans(const CompressedOrder& c) const {
+    Order order;
+    order.by_segments = true;
+    order.layer_begin = node_begin_;
+    order.nodes.resize(node_of_.size());
+    order.pos.assign(g_.node_count(), 0);
+    order.gap.assign(g_.node_count(), 0);
+    for (uint32_t l = 0; l < g_.layer_count; ++l) {
+      for (uint32_t i = node_begin_[l]; i < node_begin_[l + 1]; ++i) {
+        const uint32_t n = c.nodes[i], v = node_of_[n];
+        order.nodes[i] = v;
+        order.pos[v] = i - node_begin_[l];
+        order.gap[v] = c.gap[n];
+      }
+    }
+    order.segment_order.reserve(first_.size());
+    for (const uint32_t s : c.segment_order) {
+      order.pos[first_[s]] = static_cast<uint32_t>(order.segment_order.size());
+      order.segment_order.push_back(first_[s]);
     }
     return order;
   }
@@ -494,6 +545,7 @@ class SegmentSweeps {
 }  // namespace
 
 bool orders_by_segments(const LayeredGraph& graph, const Options& options) {
+  if (graph.has_spans()) return true;
   switch (options.long_edges) {
     case LongEdgeOrdering::kPerDummy:
       return false;

@@ -22,7 +22,9 @@
 // - No adjacent transpositions (Options::transpose is ignored): a sweep costs
 //   O((N + S) log(N + S)) for N nodes other than inner dummies and S segments, not the
 //   number of dummies, and so do the breadth-first initial orders (a segment is one hop);
-//   only finding the segments and the final expansion into an Order touch every dummy, once.
+//   only finding the segments and the final expansion into an Order touch every dummy, once,
+//   and on a graph with spans (LayeredForm::kSpans) there is neither: each span is a
+//   segment, and the order is handed over with gaps.
 // - Deterministic: ties are broken by the previous order, as in the per-dummy sweeps, and
 //   the segment sequence is a treap whose priorities are a fixed hash of segment ids.
 #pragma once
@@ -33,8 +35,9 @@
 
 namespace etviz::layout {
 
-// Whether order_layers() orders `graph` by segments: Options::long_edges says so, or is
-// kAuto and the dummies exceed three times the input edges. Under kAuto, an order by
+// Whether order_layers() orders `graph` by segments: it has spans (which are segments
+// already), Options::long_edges says so, or is kAuto and the dummies exceed three times the
+// input edges. Under kAuto, an order by
 // segments that leaves more crossings than the graph has edges is compared with the
 // per-dummy one, and the one with fewer crossings is kept (order_layers in ordering.cpp).
 bool orders_by_segments(const LayeredGraph& graph, const Options& options);

@@ -15,4 +15,8 @@ inline double separation(const LayeredGraph& g, const Options& options, uint32_t
 // Width of the drawing for centres x: leftmost left edge to rightmost right edge.
 double drawing_width(const LayeredGraph& g, const std::vector<double>& x);
 
+// Width of the widest layer of `order` with every item packed at its separations (spans
+// included, each once per layer it passes).
+double widest_layer(const LayeredGraph& g, const Order& order, const Options& options);
+
 }  // namespace etviz::layout

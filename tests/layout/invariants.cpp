@@ -291,7 +291,10 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   return RoutesAvoidBoxes(graph, layout);
 }
 
-::testing::AssertionResult OrderCoversEveryNodeOnce(const LayeredGraph& graph, const Order& order) {
+namespace {
+
+::testing::AssertionResult PerLayerOrderCoversEveryNodeOnce(const LayeredGraph& graph,
+                                                            const Order& order) {
   const uint32_t n = graph.node_count();
   if (order.layer_begin.size() != graph.layer_count + 1 || order.nodes.size() != n ||
       order.pos.size() != n || order.layer_begin.back() != n) {
@@ -316,6 +319,125 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+}  // namespace
+
+::testing::AssertionResult OrderCoversEveryNodeOnce(const LayeredGraph& graph, const Order& order) {
+  if (!graph.has_spans()) return PerLayerOrderCoversEveryNodeOnce(graph, order);
+  // The form with gaps: every span once in segment_order, every other node once in its
+  // layer, gaps non-decreasing along a layer and at most the spans passing it.
+  const uint32_t n = graph.node_count();
+  if (order.layer_begin.size() != graph.layer_count + 1 || order.pos.size() != n ||
+      order.gap.size() != n) {
+    return ::testing::AssertionFailure() << "order sizes do not match the graph";
+  }
+  std::vector<uint8_t> seen(n, 0);
+  std::vector<uint32_t> passing(graph.layer_count + 1, 0);
+  for (uint32_t i = 0; i < order.segment_order.size(); ++i) {
+    const uint32_t s = order.segment_order[i];
+    if (s >= n || !graph.is_span(s) || seen[s] || order.pos[s] != i)
+      return ::testing::AssertionFailure() << "span order slot " << i << " holds " << s;
+    seen[s] = 1;
+    for (uint32_t l = graph.layer[s]; l <= graph.last_layer[s]; ++l) ++passing[l];
+  }
+  for (uint32_t l = 0; l < graph.layer_count; ++l) {
+    const auto nodes = order.layer(l);
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      const uint32_t v = nodes[i];
+      if (v >= n || seen[v] || graph.is_span(v) || graph.layer[v] != l || order.pos[v] != i ||
+          order.gap[v] > passing[l] || (i > 0 && order.gap[v] < order.gap[nodes[i - 1]])) {
+        return ::testing::AssertionFailure() << "layer " << l << " slot " << i << " holds " << v;
+      }
+      seen[v] = 1;
+    }
+  }
+  for (uint32_t v = 0; v < n; ++v)
+    if (!seen[v]) return ::testing::AssertionFailure() << "node " << v << " is not ordered";
+  return ::testing::AssertionSuccess();
+}
+
+ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
+  ExpandedSpans e;
+  if (!graph.has_spans()) {
+    e.graph = graph;
+    e.order = order;
+    return e;
+  }
+  LayeredGraph& g = e.graph;
+  const uint32_t n = graph.node_count();
+  g.layer_count = graph.layer_count;
+  g.width = graph.width;
+  g.height = graph.height;
+  g.layer = graph.layer;
+  g.is_dummy = graph.is_dummy;
+  g.of_flat = graph.of_flat;
+  // first[s] / last[s]: the dummies span s becomes (s itself is the first).
+  std::vector<uint32_t> last(n, kNone);
+  g.segments = graph.segments;
+  for (const uint32_t s : order.segment_order) {
+    uint32_t d = s;
+    for (uint32_t l = graph.layer[s] + 1; l <= graph.last_layer[s]; ++l) {
+      const auto next = static_cast<uint32_t>(g.width.size());
+      g.width.push_back(0);
+      g.height.push_back(0);
+      g.layer.push_back(l);
+      g.is_dummy.push_back(1);
+      g.segments.push_back({d, next, 0, 0, graph.segments[graph.ups(s)[0]].weight});
+      d = next;
+    }
+    last[s] = d;
+  }
+  for (uint32_t k = 0; k < graph.segments.size(); ++k) {
+    if (graph.is_span(graph.segments[k].upper)) g.segments[k].upper = last[graph.segments[k].upper];
+  }
+  const uint32_t count = g.node_count();
+  g.up_begin.assign(count + 1, 0);
+  g.down_begin.assign(count + 1, 0);
+  for (const Segment& s : g.segments) {
+    ++g.up_begin[s.lower + 1];
+    ++g.down_begin[s.upper + 1];
+  }
+  for (uint32_t v = 0; v < count; ++v) {
+    g.up_begin[v + 1] += g.up_begin[v];
+    g.down_begin[v + 1] += g.down_begin[v];
+  }
+  g.up_segments.resize(g.segments.size());
+  g.down_segments.resize(g.segments.size());
+  std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
+  std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
+  for (uint32_t s = 0; s < g.segments.size(); ++s) {
+    g.up_segments[up_fill[g.segments[s].lower]++] = s;
+    g.down_segments[down_fill[g.segments[s].upper]++] = s;
+  }
+  // Positions: a node at its index plus its gap, spans' dummies in the free slots of each
+  // layer, in span order.
+  Order& o = e.order;
+  o.by_segments = true;
+  o.layer_begin.assign(g.layer_count + 1, 0);
+  for (uint32_t v = 0; v < count; ++v) ++o.layer_begin[g.layer[v] + 1];
+  for (uint32_t l = 0; l < g.layer_count; ++l) o.layer_begin[l + 1] += o.layer_begin[l];
+  o.nodes.assign(count, kNone);
+  o.pos.assign(count, 0);
+  for (uint32_t l = 0; l < g.layer_count; ++l) {
+    for (const uint32_t v : order.layer(l)) {
+      o.nodes[o.layer_begin[l] + order.pos[v] + order.gap[v]] = v;
+    }
+  }
+  std::vector<uint32_t> cursor(o.layer_begin.begin(), o.layer_begin.end() - 1);
+  for (const uint32_t s : order.segment_order) {
+    uint32_t d = s;
+    for (uint32_t l = graph.layer[s]; l <= graph.last_layer[s]; ++l) {
+      while (o.nodes[cursor[l]] != kNone) ++cursor[l];
+      o.nodes[cursor[l]++] = d;
+      d = d == last[s] ? kNone : (g.downs(d).empty() ? kNone : g.segments[g.downs(d)[0]].lower);
+    }
+  }
+  for (uint32_t l = 0; l < g.layer_count; ++l) {
+    const auto nodes = o.layer(l);
+    for (uint32_t i = 0; i < nodes.size(); ++i) o.pos[nodes[i]] = i;
+  }
+  return e;
 }
 
 ::testing::AssertionResult InnerSegmentsDoNotCross(const LayeredGraph& graph, const Order& order) {

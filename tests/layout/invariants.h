@@ -38,8 +38,18 @@ namespace etviz::layout::testing {
 ::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout);
 
 // Of the ordering phase's result: every node of the layered graph sits exactly once in its
-// own layer, and pos[] is its index there.
+// own layer, and pos[] is its index there (with spans: every span once in the span order,
+// and gaps that fit the spans passing each layer).
 ::testing::AssertionResult OrderCoversEveryNodeOnce(const LayeredGraph& graph, const Order& order);
+
+// A graph with spans and its order as the graph with a dummy per layer and its order would
+// be (each span a chain of dummies, in the slots its gaps leave free); a graph without spans
+// as it is. What the per-layer checks and count_crossings() run on.
+struct ExpandedSpans {
+  LayeredGraph graph;
+  Order order;
+};
+ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order);
 
 // Of an order made by segments (LongEdgeOrdering::kSegments, segment_ordering.h): the edges
 // into, along and out of long edges' inner segments (dummies which, like the nodes above and

@@ -4,6 +4,8 @@
 // expert), and a source whose consumers sit far below (a KV-cache input sliced per head).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "crossings.h"
@@ -12,6 +14,7 @@
 #include "invariants.h"
 #include "level_topology.h"
 #include "segment_ordering.h"
+#include "spacing.h"
 
 namespace etviz::layout::testing {
 namespace {
@@ -24,13 +27,20 @@ LevelTopology topology_of(const Graph& g, const Options& options = {}) {
   return level_topology(flat, options);
 }
 
-// Dummy nodes the flat pipeline inserts for `g` (no groups).
+// Dummies of a layered graph counted one per layer they pass (a span counts once per layer),
+// whichever form the graph has.
+uint64_t dummy_layers(const LayeredGraph& g) {
+  uint64_t dummies = 0;
+  for (uint32_t v = 0; v < g.node_count(); ++v)
+    if (g.is_dummy[v]) dummies += g.bottom_layer(v) - g.layer[v] + 1;
+  return dummies;
+}
+
+// Dummy nodes (one per layer) the flat pipeline inserts for `g` (no groups).
 uint64_t dummy_nodes(const Graph& g, const Options& options = {}) {
   const LevelTopology topology = topology_of(g, options);
   uint64_t dummies = 0;
-  for (const ComponentTopology& part : topology.parts) {
-    for (const uint8_t d : part.layered.is_dummy) dummies += d;
-  }
+  for (const ComponentTopology& part : topology.parts) dummies += dummy_layers(part.layered);
   return dummies;
 }
 
@@ -175,6 +185,10 @@ TEST(ModelShapes, FanOutAcrossLayersKeepsItsTrunk) {
   Options separate;
   separate.bundle_fan_out = false;
   EXPECT_LT(3 * dummy_nodes(g), dummy_nodes(g, separate));
+  // Held as spans, separate edges cost a few items each, whatever their length.
+  separate.long_edges = LongEdgeOrdering::kSegments;
+  const LevelTopology spans = topology_of(g, separate);
+  EXPECT_LE(spans.parts[0].layered.node_count() - g.nodes.size(), 3 * 19u);
 }
 
 }  // namespace
@@ -289,9 +303,7 @@ Graph unet_graph(uint32_t steps, uint32_t levels, uint32_t depth) {
 }
 
 uint64_t dummies_of(const ComponentTopology& part) {
-  uint64_t dummies = 0;
-  for (const uint8_t d : part.layered.is_dummy) dummies += d;
-  return dummies;
+  return dummy_layers(part.layered);
 }
 
 TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
@@ -302,19 +314,103 @@ TEST(ModelShapes, UNetIsOrderedBySegmentsThatNeverCross) {
   // The shape the strategy is for: the skips alone make the dummies outnumber the edges.
   ASSERT_GT(dummies_of(part), 3 * g.edges.size());
   EXPECT_TRUE(orders_by_segments(part.layered, Options{}));
+  // Held as spans: a long edge's middle is one item, however many layers it passes.
+  ASSERT_TRUE(part.layered.has_spans());
+  EXPECT_LT(part.layered.node_count() - g.nodes.size(), g.edges.size());
   EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order));
-  EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order));
+  const ExpandedSpans expanded = expand_spans(part.layered, part.order);
+  EXPECT_TRUE(OrderCoversEveryNodeOnce(expanded.graph, expanded.order));
+  EXPECT_TRUE(InnerSegmentsDoNotCross(expanded.graph, expanded.order));
   // Fewer crossings than ordering every dummy on its own (0 vs 42: transpositions of single
   // dummies leave skips crossing where moving whole segments does not).
   Options per_dummy;
   per_dummy.long_edges = LongEdgeOrdering::kPerDummy;
   const LevelTopology dummies = topology_of(g, per_dummy);
-  const uint64_t by_segments = count_crossings(part.layered, part.order);
+  const uint64_t by_segments = count_crossings(expanded.graph, expanded.order);
   const uint64_t by_dummies = count_crossings(dummies.parts[0].layered, dummies.parts[0].order);
   EXPECT_LT(by_segments, by_dummies);
   const Layout layout = compute_layout(g);
   EXPECT_TRUE(IsValidLayout(g, layout));
   EXPECT_TRUE(EdgesPointDownstream(g, layout, Direction::kTopToBottom));
+}
+
+TEST(ModelShapes, UNetWithSpansIsAsNarrowAsItsWidestLayer) {
+  // Coordinates with spans start as narrow as the separation constraints allow and undo any
+  // sweep that widens the drawing; with a span fixed to one x in every layer it passes, the
+  // sweeps shifted each U-Net step sideways (unet_20000: 888 px against a widest layer of
+  // 837, and as wide again as it is deep at 200k).
+  const Graph g = unet_graph(6, 8, 6);
+  const LevelTopology topology = topology_of(g);
+  const ComponentTopology& part = topology.parts[0];
+  ASSERT_TRUE(part.layered.has_spans());
+  const ExpandedSpans e = expand_spans(part.layered, part.order);
+  const Options options;
+  double widest = 0;
+  for (uint32_t l = 0; l < e.graph.layer_count; ++l) {
+    const auto nodes = e.order.layer(l);
+    double w = (e.graph.width[nodes.front()] + e.graph.width[nodes.back()]) / 2;
+    for (uint32_t i = 1; i < nodes.size(); ++i) {
+      const auto spacing = [&](uint32_t v) {
+        return e.graph.is_dummy[v] ? options.edge_spacing : options.node_spacing;
+      };
+      w += (e.graph.width[nodes[i - 1]] + e.graph.width[nodes[i]]) / 2 +
+           (spacing(nodes[i - 1]) + spacing(nodes[i])) / 2;
+    }
+    widest = std::max(widest, w);
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  double left = INFINITY, right = -INFINITY;
+  for (const Rect& r : layout.nodes) {
+    left = std::min(left, r.x);
+    right = std::max(right, r.x + r.width);
+  }
+  EXPECT_LE(right - left, widest + 1);
+  // Long edges are straight: a skip is its source's bottom, p, the span, q and its
+  // target's top, collinear points dropped.
+  size_t most = 0;
+  for (uint32_t k = 0; k < g.edges.size(); ++k)
+    most = std::max<size_t>(most, layout.edges[k].point_count);
+  EXPECT_LE(most, 6u);
+}
+
+TEST(ModelShapes, WidestLayerCountsSpansInEveryLayerTheyPass) {
+  Options options;
+  options.long_edges = LongEdgeOrdering::kSegments;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    for (const Graph& g : {random_dag(400, seed), unet_graph(3, 8, 6)}) {
+      for (const ComponentTopology& part : topology_of(g, options).parts) {
+        ASSERT_TRUE(part.layered.has_spans());
+        const ExpandedSpans e = expand_spans(part.layered, part.order);
+        EXPECT_DOUBLE_EQ(widest_layer(part.layered, part.order, options),
+                         widest_layer(e.graph, e.order, options))
+            << "seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(ModelShapes, CrossingHeavyGraphsWithSpansStayNarrow) {
+  // Straight spans chain the separations across layers where the order puts many nodes on
+  // alternating sides of long edges; such a drawing (random DAGs: 9x the widest layer) is
+  // placed with a dummy per layer instead, in the same order.
+  Options spans;
+  spans.long_edges = LongEdgeOrdering::kSegments;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    const Graph g = random_dag(900, seed);
+    const Layout layout = compute_layout(g, spans);
+    ASSERT_TRUE(IsValidLayout(g, layout));
+    const LevelTopology topology = topology_of(g, spans);
+    double widest = 0;
+    for (const ComponentTopology& part : topology.parts)
+      widest = std::max(widest, widest_layer(part.layered, part.order, spans));
+    double left = INFINITY, right = -INFINITY;
+    for (const Rect& r : layout.nodes) {
+      left = std::min(left, r.x);
+      right = std::max(right, r.x + r.width);
+    }
+    EXPECT_LE(right - left, 2 * widest + 1) << "seed " << seed;
+  }
 }
 
 TEST(ModelShapes, SkipsSideBySideRunStraightUnderLayerSweeps) {
@@ -359,20 +455,55 @@ TEST(ModelShapes, OtherShapesKeepPerDummyOrdering) {
 }
 
 TEST(ModelShapes, SegmentOrdersAreCompleteAndSegmentsNeverCross) {
-  Options options;
-  options.long_edges = LongEdgeOrdering::kSegments;
-  for (uint64_t seed = 1; seed <= 6; ++seed) {
-    for (const Graph& g : {random_dag(400, seed), random_messy_graph(300, seed)}) {
-      for (const ComponentTopology& part : topology_of(g, options).parts) {
-        EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
-        EXPECT_TRUE(InnerSegmentsDoNotCross(part.layered, part.order)) << "seed " << seed;
-        // The sweeps count crossings without expanding the segments; the count is the
-        // expanded order's, weights included (trunks carry several edges).
-        for (const auto keys : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
-          if (part.layered.layer_count < 2) continue;
-          uint64_t counted = 0;
-          const Order order = order_by_segments(part.layered, options, keys, counted);
-          EXPECT_EQ(counted, count_crossings(part.layered, order)) << "seed " << seed;
+  // Both forms of the layered graph: spans (the default coordinates) and a dummy per layer
+  // (Brandes–Köpf, which places every dummy).
+  for (const auto coordinates : {CoordinateStrategy::kAuto, CoordinateStrategy::kBrandesKoepf}) {
+    Options options;
+    options.long_edges = LongEdgeOrdering::kSegments;
+    options.coordinates = coordinates;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      for (const Graph& g : {random_dag(400, seed), random_messy_graph(300, seed)}) {
+        for (const ComponentTopology& part : topology_of(g, options).parts) {
+          EXPECT_EQ(part.layered.has_spans(), coordinates == CoordinateStrategy::kAuto);
+          EXPECT_TRUE(OrderCoversEveryNodeOnce(part.layered, part.order)) << "seed " << seed;
+          const ExpandedSpans expanded = expand_spans(part.layered, part.order);
+          EXPECT_TRUE(OrderCoversEveryNodeOnce(expanded.graph, expanded.order)) << "seed " << seed;
+          EXPECT_TRUE(InnerSegmentsDoNotCross(expanded.graph, expanded.order)) << "seed " << seed;
+          // The sweeps count crossings without expanding the segments; the count is the
+          // expanded order's, weights included (trunks carry several edges).
+          for (const auto keys : {OrderingStrategy::kMedian, OrderingStrategy::kBarycenter}) {
+            if (part.layered.layer_count < 2) continue;
+            uint64_t counted = 0;
+            const Order order = order_by_segments(part.layered, options, keys, counted);
+            const ExpandedSpans e = expand_spans(part.layered, order);
+            EXPECT_EQ(counted, count_crossings(e.graph, e.order)) << "seed " << seed;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ModelShapes, SpansOrderLikeADummyPerLayer) {
+  // Spans change what the layered graph stores, not the order: each node sits where it sits
+  // when every dummy is stored (runs of three or more dummies are the same segments).
+  Options spans, per_layer;
+  spans.long_edges = per_layer.long_edges = LongEdgeOrdering::kSegments;
+  per_layer.coordinates = CoordinateStrategy::kBrandesKoepf;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    for (const Graph& g : {random_dag(400, seed), unet_graph(3, 8, 6)}) {
+      const LevelTopology a = topology_of(g, spans), b = topology_of(g, per_layer);
+      ASSERT_EQ(a.parts.size(), b.parts.size());
+      for (size_t c = 0; c < a.parts.size(); ++c) {
+        const LayeredGraph& ga = a.parts[c].layered;
+        const LayeredGraph& gb = b.parts[c].layered;
+        ASSERT_TRUE(ga.has_spans());
+        ASSERT_FALSE(gb.has_spans());
+        const ExpandedSpans e = expand_spans(ga, a.parts[c].order);
+        EXPECT_EQ(dummy_layers(ga), dummy_layers(gb));
+        for (uint32_t v = 0; v < ga.of_flat.size(); ++v) {
+          EXPECT_EQ(e.order.pos[ga.of_flat[v]], b.parts[c].order.pos[gb.of_flat[v]])
+              << "seed " << seed << " node " << v;
         }
       }
     }
