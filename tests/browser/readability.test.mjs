@@ -118,8 +118,12 @@ test('chrome at 1024x700: legend folded, header readable, graph selector titled'
   try {
     await waitForEngine(page);
     assert.equal(await page.$eval('#legend', (l) => l.classList.contains('folded')), true, 'legend starts folded on a narrow stage');
+    // Folded, the box shows a disclosure mark: its title alone read as an empty legend.
+    const mark = () => page.$eval('#legend .legend-title', (t) => getComputedStyle(t, '::before').content);
+    assert.equal(await mark(), '"▸"', 'a folded legend says it opens');
     await page.click('#legend .legend-title');
     assert.equal(await page.$eval('#legend', (l) => l.classList.contains('folded')), false, 'and unfolds on click');
+    assert.equal(await mark(), '"▾"', 'an open legend says it closes');
     // Long graph names in the selector and the file name can be read in full (tooltips).
     const titles = await page.$$eval('#graph-select option', (os) => os.map((o) => o.title));
     assert.equal(titles.length, 29);
