@@ -21,7 +21,7 @@ Errors from files are :class:`etviz.Error` (a ``ValueError``) with the CLI's one
 """
 
 from ._etviz import Error, version as _version
-from ._program import Program, open
+from ._program import DamagedFileWarning, Program, open
 from ._page import Page, show, visualize
 from ._delegation import DelegationBreakdown, DelegationInfo, format_delegated_graph, get_delegation_info
 from ._inspector import Event, EventBlock, Inspector, PerfData
@@ -32,7 +32,7 @@ from ._live import TracedModel, trace_model
 __version__ = _version()
 
 __all__ = [
-    "Error", "Program", "open", "Page", "show", "visualize", "DelegationBreakdown",
+    "Error", "DamagedFileWarning", "Program", "open", "Page", "show", "visualize", "DelegationBreakdown",
     "DelegationInfo", "format_delegated_graph", "get_delegation_info", "Event", "EventBlock",
     "Inspector", "PerfData", "diff", "memory", "PassTracer", "TracedModel", "trace_model",
     "__version__",

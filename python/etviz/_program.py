@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import warnings
 
 from . import _etviz
 
@@ -14,6 +15,21 @@ class Program:
     def __init__(self, document, source=None):
         self._doc = document
         self._source = source  # the path, when there is one (profile joins read it again)
+        for severity, message in document.diagnostics:
+            if severity == "error":
+                warnings.warn(f"{document.name}: {message}", DamagedFileWarning, stacklevel=3)
+
+    @property
+    def diagnostics(self):
+        """What the reader noted, as ``[(severity, message)]``; severity is ``note``,
+        ``warning`` or ``error`` (part of the file is damaged and left out)."""
+        return list(self._doc.diagnostics)
+
+    @property
+    def damaged(self):
+        """True when part of the file could not be read (a segment cut off by the end of the
+        file): the rest is shown, as the CLI shows it before exiting 1."""
+        return any(severity == "error" for severity, _ in self._doc.diagnostics)
 
     @property
     def name(self):
@@ -62,6 +78,11 @@ def _torch_bytes(obj):
 
 
 Error = _etviz.Error
+
+
+class DamagedFileWarning(UserWarning):
+    """A file opened in part: a piece of it (a segment cut off by the end of the file) is
+    missing and left out; ``Program.diagnostics`` says which."""
 
 
 def open(program, *, data=None, name=None):

@@ -42,6 +42,8 @@ int run_profile(const ProfileOptions& opt) {
   load.unit = opt.unit;
   auto s = session::load_profile_session(load);
   if (!s) return report_error(s.error());
+  if (s->program) report_damage(*s->program, opt.pte);
+  if (s->etrecord) report_damage(*s->etrecord, opt.etrecord);
 
   render::ProfileReport report;
   report.profile = &s->profile;

@@ -105,14 +105,17 @@ void warn(const std::string& message) {
   fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(shown_text(message)));
 }
 
-Result<Document> open_input(const std::string& path, const OpenOptions& options) {
-  auto doc = open_document(path, options);
-  if (!doc) return doc;
-  for (const Diagnostic& d : doc->diagnostics)
+void report_damage(const Document& doc, const std::string& path) {
+  for (const Diagnostic& d : doc.diagnostics)
     if (d.severity == Severity::kError) {
       report_error(Error(d.message).within(path));
       g_damaged_input = true;
     }
+}
+
+Result<Document> open_input(const std::string& path, const OpenOptions& options) {
+  auto doc = open_document(path, options);
+  if (doc) report_damage(*doc, path);
   return doc;
 }
 

@@ -20,6 +20,9 @@ void warn(const std::string& message);
 // off or out of range, Severity::kError: the rest is shown) is printed at once as
 // "etviz: error: FILE: ..." and makes the run exit 1 once its output is written.
 Result<Document> open_input(const std::string& path, const OpenOptions& options = {});
+// The same report for a document opened elsewhere (a session's program): prints each damage
+// line and makes the run exit 1 once its output is written.
+void report_damage(const Document& doc, const std::string& path);
 
 // What an output holds: text reports (tables, Markdown, CSV) have control and bidi characters
 // escaped (core/text.h), JSON has raw bidi characters \u-escaped, pages are written as is

@@ -183,6 +183,16 @@ PYBIND11_MODULE(_etviz, m) {
       .def_property_readonly("format",
                              [](const Handle& h) { return std::string(to_string(h.doc.format)); })
       .def_property_readonly("format_version", [](const Handle& h) { return h.doc.format_version; })
+      .def_property_readonly(
+          "diagnostics",
+          [](const Handle& h) {
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const Diagnostic& d : h.doc.diagnostics)
+              out.emplace_back(to_string(d.severity), d.message);
+            return out;
+          },
+          "[(severity, message)]: severity is note, warning or error (part of the file is "
+          "damaged and left out; the rest is shown)")
       .def_property_readonly("graphs",
                              [](const Handle& h) {
                                std::vector<std::string> names;

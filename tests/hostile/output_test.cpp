@@ -177,14 +177,19 @@ TEST(HostileOutput, DamagedFilesShowTheRestAndExitOne) {
   const std::string page = dir + "/cut.html";
   for (const std::string& cmd :
        {"info " + pte, "info " + pte + " --json", "delegation " + pte, "size " + pte,
-        "memory " + pte, "view " + pte + " -o " + page + " -q"}) {
+        "memory " + pte, "view " + pte + " -o " + page + " -q",
+        "profile " +
+            test::corpus("etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp") +
+            " --pte " + pte}) {
     const auto r = test::run_etviz(cmd);
     EXPECT_EQ(r.exit_code, 1) << cmd << "\n" << r.err;
     EXPECT_NE(r.err.find("etviz: error: " + pte + ": segment 0 (constants)"), std::string::npos)
         << cmd << "\n"
         << r.err;
     EXPECT_NE(r.err.find("1000 of its bytes are missing"), std::string::npos) << cmd << r.err;
-    if (cmd.rfind("view", 0) != 0) EXPECT_FALSE(r.out.empty()) << cmd << ": the report is printed";
+    if (cmd.rfind("view", 0) != 0) {
+      EXPECT_FALSE(r.out.empty()) << cmd << ": the report is printed";
+    }
   }
   EXPECT_NE(test::run_etviz("info " + pte).out.find("quantized_conv2d"), std::string::npos)
       << "the operators are listed";

@@ -34,6 +34,20 @@ def test_open_paths_bytes_and_buffers(corpus):
     assert etviz.open(corpus / PT2).format == "torch_export_pt2"
 
 
+def test_a_damaged_file_opens_with_a_warning_and_says_what_is_missing(corpus, tmp_path):
+    # The KWS program with its constant segment cut short: the methods are all there.
+    whole = (corpus / KWS).read_bytes()
+    cut = tmp_path / "cut.pte"
+    cut.write_bytes(whole[:-1000])
+    with pytest.warns(etviz.DamagedFileWarning, match="1000 of its bytes are missing"):
+        program = etviz.open(cut)
+    assert program.damaged and not etviz.open(corpus / KWS).damaged
+    errors = [m for s, m in program.diagnostics if s == "error"]
+    assert len(errors) == 1 and "segment 0 (constants)" in errors[0]
+    assert program.graphs == etviz.open(corpus / KWS).graphs
+    assert any(d["severity"] == "error" for d in program.info()["diagnostics"])
+
+
 def test_errors_are_etviz_errors_with_the_cli_message(corpus, tmp_path):
     bad = tmp_path / "truncated.pte"
     bad.write_bytes((corpus / DNF).read_bytes()[:100])
