@@ -134,6 +134,18 @@ Result<Document> read_pt2(std::shared_ptr<const MappedFile> file, ZipArchive& zi
       root = e.name.substr(
           0, e.name.size() - std::string_view("serialized_exported_program.json").size());
   }
+  // archive_format comes last in PyTorch's writer: an archive cut off after its models has
+  // lost it, and its root is the folder holding models/<name>.json.
+  if (!new_layout && root.empty())
+    for (const ZipEntry& e : zip.entries()) {
+      const size_t at = e.name.rfind("models/");
+      if (at == std::string::npos || (at > 0 && e.name[at - 1] != '/') ||
+          !e.name.ends_with(".json") || e.name.find('/', at + 7) != std::string::npos)
+        continue;
+      root = e.name.substr(0, at);
+      new_layout = true;
+      break;
+    }
   if (zip.prefix_bytes() > 0)
     doc.note(
         fmt::format("the zip central directory sits {} bytes later than it states: bytes were "

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 #include "core/budget.h"
 #include "core/bytes.h"
@@ -29,6 +31,135 @@ int64_t find_eocd(std::span<const uint8_t> b) {
   }
   return -1;
 }
+
+constexpr uint32_t kDataDescriptor = 0x08074b50;
+
+// A stored member's end when its local header leaves the sizes to a data descriptor after the
+// data (PyTorch's writer does): the first signed descriptor after `data` whose compressed size
+// is the distance to it, 32-bit or zip64. Returns {data end, descriptor bytes}, or nullopt when
+// the file ends first. Linear: the search stops at the first match.
+std::optional<std::pair<uint64_t, uint64_t>> find_descriptor(std::span<const uint8_t> b,
+                                                             uint64_t data) {
+  for (uint64_t p = data; p + 16 <= b.size(); ++p) {
+    if (b[p] != 'P' || load_le<uint32_t>(b.data() + p) != kDataDescriptor) continue;
+    if (load_le<uint32_t>(b.data() + p + 8) == p - data) return std::pair{p, uint64_t{16}};
+    if (p + 24 <= b.size() && load_le<uint64_t>(b.data() + p + 8) == p - data)
+      return std::pair{p, uint64_t{24}};
+  }
+  return std::nullopt;
+}
+
+// The members of an archive whose central directory is gone (the file was cut off before its
+// end), read from their local headers in file order: every complete stored member (PyTorch
+// writes its members stored), up to the first that the end of the file cuts or that cannot be
+// delimited. `damage` says what was lost.
+std::vector<ZipEntry> recover_members(std::span<const uint8_t> b, std::string& damage) {
+  std::vector<ZipEntry> entries;
+  // The first local header, past junk such as the ETRecord's 12-byte prefix.
+  uint64_t pos = 0;
+  const uint64_t search = std::min<uint64_t>(b.size(), 1u << 20);
+  while (pos + 4 <= search && load_le<uint32_t>(b.data() + pos) != kLocalHeader) ++pos;
+  std::string lost;  // why the walk stopped before the central directory
+  std::vector<std::string> compressed;
+  while (pos + 4 <= b.size()) {
+    const uint32_t sig = load_le<uint32_t>(b.data() + pos);
+    if (sig == kCentralHeader) break;  // every member is here; the directory is what was cut
+    if (sig != kLocalHeader) {
+      lost = fmt::format("no member header at byte {}", pos);
+      break;
+    }
+    if (b.size() - pos < 30) {
+      lost = fmt::format("a member header at byte {} is cut off", pos);
+      break;
+    }
+    const uint8_t* h = b.data() + pos;
+    const uint16_t flags = load_le<uint16_t>(h + 6);
+    ZipEntry e;
+    e.method = load_le<uint16_t>(h + 8);
+    e.compressed_size = load_le<uint32_t>(h + 18);
+    e.size = load_le<uint32_t>(h + 22);
+    const uint16_t name_len = load_le<uint16_t>(h + 26);
+    const uint16_t extra_len = load_le<uint16_t>(h + 28);
+    const uint64_t data = pos + 30ull + name_len + extra_len;
+    if (data > b.size()) {
+      lost = fmt::format("the member header at byte {} is cut off", pos);
+      break;
+    }
+    e.name.assign(reinterpret_cast<const char*>(h + 30), name_len);
+    for (uint64_t x = pos + 30ull + name_len; x + 4 <= data;) {  // zip64 sizes
+      const uint16_t id = load_le<uint16_t>(b.data() + x);
+      const uint16_t len = load_le<uint16_t>(b.data() + x + 2);
+      if (x + 4 + len > data) break;
+      if (id == 1 && len >= 16 && e.size == 0xffffffffu) {
+        e.size = load_le<uint64_t>(b.data() + x + 4);
+        e.compressed_size = load_le<uint64_t>(b.data() + x + 12);
+      }
+      x += 4ull + len;
+    }
+    uint64_t end = 0, next = 0;
+    if ((flags & 8) && e.compressed_size == 0) {
+      const auto d = e.method == 0 ? find_descriptor(b, data) : std::nullopt;
+      if (!d) {
+        lost =
+            fmt::format("member '{}' is cut off (its data runs past the end of the file)", e.name);
+        break;
+      }
+      end = d->first;
+      next = d->first + d->second;
+      e.compressed_size = e.size = end - data;
+    } else {
+      if (e.compressed_size > b.size() - data) {
+        lost = fmt::format("member '{}' is cut off ({} of its {} bytes are there)", e.name,
+                           b.size() - data, e.compressed_size);
+        break;
+      }
+      end = data + e.compressed_size;
+      next = end;
+      if ((flags & 8) && next + 4 <= b.size()) {
+        const bool signed_descriptor = load_le<uint32_t>(b.data() + next) == kDataDescriptor;
+        next += signed_descriptor ? 16 : 12;
+      }
+    }
+    e.local_header_offset = pos;
+    e.index = static_cast<int64_t>(entries.size());
+    if (e.method == 0 && e.size == e.compressed_size) {
+      e.data_offset = e.stored_data_offset = static_cast<int64_t>(data);
+      entries.push_back(std::move(e));
+    } else {
+      compressed.push_back(e.name);
+    }
+    pos = next;
+  }
+  damage = fmt::format(
+      "the zip central directory is missing (the file is cut off or damaged at the end): {} "
+      "member{} read from their local headers",
+      entries.size(), entries.size() == 1 ? "" : "s");
+  if (!lost.empty()) damage += "; " + lost + ", and anything after it is lost";
+  if (!compressed.empty())
+    damage += fmt::format("; {} compressed members cannot be read without the directory",
+                          compressed.size());
+  return entries;
+}
+
+// Reads the members recover_members found: stored bytes, in place.
+class RecoveredMembers : public detail::ZipBackend {
+ public:
+  explicit RecoveredMembers(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+  detail::ZipBackendRead read(const ZipEntry& e) override {
+    detail::ZipBackendRead r;
+    const auto at = static_cast<uint64_t>(e.stored_data_offset);
+    if (e.stored_data_offset < 0 || at > bytes_.size() || e.size > bytes_.size() - at) {
+      r.failure = detail::ZipReadFailure::kOpen;
+      r.why = "its data is not in the file";
+      return r;
+    }
+    r.bytes.assign(reinterpret_cast<const char*>(bytes_.data() + at), e.size);
+    return r;
+  }
+
+ private:
+  std::span<const uint8_t> bytes_;
+};
 
 }  // namespace
 
@@ -138,7 +269,25 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
   za->path_ = std::move(path);
   za->file_size_ = bytes.size();
   auto at = detail::locate_central_directory(bytes, za->path_);
-  if (!at) return at.error();
+  // A file that starts with a member but whose last directory describes an archive starting
+  // further in has lost its own directory: the one found belongs to a zip stored inside a
+  // member (PyTorch stores sample inputs as a torch.save zip), exposed by the cut.
+  if (at && at->prefix > 0 && bytes.size() >= 4 && load_le<uint32_t>(bytes.data()) == kLocalHeader)
+    at =
+        Error(fmt::format("{}: the zip's own central directory is missing (the last one in the "
+                          "file belongs to a zip stored inside a member at byte {})",
+                          za->path_, at->prefix));
+  if (!at) {
+    // No directory: the members before the cut are still whole (a download that stopped).
+    std::string damage;
+    za->entries_ = recover_members(bytes, damage);
+    if (za->entries_.empty()) return at.error();
+    za->bytes_ = bytes;
+    za->cd_start_ = bytes.size();
+    za->damage_.push_back(std::move(damage));
+    za->backend_ = std::make_unique<RecoveredMembers>(bytes);
+    return za;
+  }
   za->prefix_ = at->prefix;
   const uint64_t cd_end = at->cd_end;
   const uint32_t cd_offset = at->cd_offset;
@@ -285,6 +434,7 @@ Result<std::string> ZipArchive::salvage_stored(const ZipEntry& entry, const std:
 
 void describe_archive(const ZipArchive& zip, Document& doc) {
   for (const std::string& n : zip.notes()) doc.warn(n);
+  for (const std::string& d : zip.damage()) doc.damaged(d);
   for (const ZipEntry& e : zip.entries())
     doc.sections.push_back(
         {e.name, e.method == 0 ? "zip entry (stored)" : "zip entry (deflated)",

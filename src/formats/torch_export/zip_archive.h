@@ -55,6 +55,10 @@ class ZipArchive {
   uint64_t prefix_bytes() const { return prefix_; }
   // What the reader had to work around (salvaged entries); for the document's diagnostics.
   const std::vector<std::string>& notes() const { return notes_; }
+  // What is lost: without a central directory (a file cut off before its end) the archive
+  // holds the stored members read from their local headers up to the cut, and says so here
+  // (Severity::kError in the document: the rest is shown).
+  const std::vector<std::string>& damage() const { return damage_; }
 
   // Inflates one entry. Fails when its declared size exceeds `max_bytes` or the bound relative
   // to the file size, when the data is corrupt, or when it inflates to more than declared.
@@ -75,6 +79,7 @@ class ZipArchive {
   std::span<const uint8_t> bytes_;
   uint64_t cd_start_ = 0;  // actual file position of the central directory
   std::vector<std::string> notes_;
+  std::vector<std::string> damage_;
 
   // A stored entry whose headers no longer match its data (the file was edited after zipping,
   // e.g. a text replacement that changed lengths): its bytes are what lies between its local
