@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dummy_runs.h"
 #include "spacing.h"
 
 namespace etviz::layout {
 namespace {
-
-constexpr uint32_t kNoDummy = 0xFFFFFFFFu;
 
 constexpr int kSweeps = 12;
 constexpr double kLooseWeight = 1e-3;  // nodes without edges stay roughly where they are
@@ -89,9 +88,9 @@ class LayerPlacer {
 template <typename NextDummy>
 void left_to_right(const LayeredGraph& g, const Order& order, const NextDummy& next_dummy,
                    std::vector<uint32_t>& starts) {
-  std::vector<uint32_t> run_of(g.node_count(), kNoDummy);
+  std::vector<uint32_t> run_of(g.node_count(), kNone);
   for (uint32_t r = 0; r < starts.size(); ++r) {
-    for (uint32_t d = starts[r]; d != kNoDummy; d = next_dummy(d)) run_of[d] = r;
+    for (uint32_t d = starts[r]; d != kNone; d = next_dummy(d)) run_of[d] = r;
   }
   std::vector<uint32_t> right_begin(starts.size() + 1, 0), rights, pending(starts.size(), 0);
   auto neighbours = [&](auto&& visit) {
@@ -99,7 +98,7 @@ void left_to_right(const LayeredGraph& g, const Order& order, const NextDummy& n
       const auto nodes = order.layer(l);
       for (uint32_t i = 1; i < nodes.size(); ++i) {
         const uint32_t a = run_of[nodes[i - 1]], b = run_of[nodes[i]];
-        if (a != kNoDummy && b != kNoDummy && a != b) visit(a, b);
+        if (a != kNone && b != kNone && a != b) visit(a, b);
       }
     }
   };
@@ -139,56 +138,17 @@ void left_to_right(const LayeredGraph& g, const Order& order, const NextDummy& n
 // dummy stays between them, so order and spacing (and crossings) are unchanged.
 void straighten_runs(const LayeredGraph& g, const Order& order, const Options& options,
                      std::vector<double>& x) {
-  auto next_dummy = [&](uint32_t v) {
-    uint32_t next = kNoDummy;
-    for (const uint32_t s : g.downs(v)) {
-      const uint32_t w = g.segments[s].lower;
-      if (g.is_dummy[w] && g.ups(w).size() == 1) next = w;
-    }
-    return next;
-  };
-  auto starts_run = [&](uint32_t v) {
-    if (!g.is_dummy[v] || g.ups(v).size() != 1) return false;
-    const uint32_t above = g.segments[g.ups(v)[0]].upper;
-    return !g.is_dummy[above] || next_dummy(above) != v;
-  };
-  auto allowed = [&](uint32_t v, double& lo, double& hi) {
+  const auto next_dummy = [&](uint32_t v) { return next_run_dummy(g, v); };
+  const auto bounds = [&](uint32_t v, double& lo, double& hi) {
     const auto nodes = order.layer(g.layer[v]);
     const uint32_t i = order.pos[v];
     lo = i > 0 ? x[nodes[i - 1]] + separation(g, options, nodes[i - 1], v) : -INFINITY;
     hi =
         i + 1 < nodes.size() ? x[nodes[i + 1]] - separation(g, options, v, nodes[i + 1]) : INFINITY;
-    lo = std::min(lo, x[v]);  // the current place is always allowed
-    hi = std::max(hi, x[v]);
   };
-  std::vector<uint32_t> starts;
-  for (uint32_t v = 0; v < g.node_count(); ++v) {
-    if (starts_run(v)) starts.push_back(v);
-  }
-  std::vector<uint32_t> run;
+  std::vector<uint32_t> starts = dummy_run_starts(g);
   auto straighten = [&](const std::vector<uint32_t>& runs) {
-    for (const uint32_t start : runs) {
-      run.clear();
-      double lo = -INFINITY, hi = INFINITY;
-      auto place = [&]() {
-        // The piece goes where its first dummy is, moved into the common interval: the edge
-        // leaves its source as before and bends at most once where the piece ends.
-        const double at = std::clamp(x[run.front()], lo, hi);
-        for (const uint32_t d : run) x[d] = at;
-        run.clear();
-        lo = -INFINITY;
-        hi = INFINITY;
-      };
-      for (uint32_t d = start; d != kNoDummy; d = next_dummy(d)) {
-        double a, b;
-        allowed(d, a, b);
-        if (!run.empty() && (std::max(lo, a) > std::min(hi, b))) place();
-        lo = std::max(lo, a);
-        hi = std::min(hi, b);
-        run.push_back(d);
-      }
-      place();
-    }
+    straighten_dummy_runs(g, runs, bounds, x);
   };
   straighten(starts);
   if (!order.by_segments) return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dummy_runs.h"
 #include "spacing.h"
 
 namespace etviz::layout {
@@ -293,50 +294,14 @@ std::vector<uint32_t> left_to_right(const LayeredGraph& g, const Constraints& c)
 }
 
 // Runs of dummies (down a chain or a trunk, spans included) set to one x where that fits
-// between their neighbours, as straighten_runs in coordinate_sweeps.cpp: first in node
+// between their neighbours (dummy_runs.h, as the coordinate sweeps do): first in node
 // order, then left to right and right to left (each run after the items left of its start).
 void straighten_runs(const LayeredGraph& g, const SpanPlacer& placer,
                      const std::vector<uint32_t>& sorted, std::vector<double>& x) {
-  auto next_dummy = [&](uint32_t v) {
-    uint32_t next = kNone;
-    for (const uint32_t s : g.downs(v)) {
-      const uint32_t w = g.segments[s].lower;
-      if (g.is_dummy[w] && g.ups(w).size() == 1) next = w;
-    }
-    return next;
-  };
-  auto starts_run = [&](uint32_t v) {
-    if (!g.is_dummy[v] || g.ups(v).size() != 1) return false;
-    const uint32_t above = g.segments[g.ups(v)[0]].upper;
-    return !g.is_dummy[above] || next_dummy(above) != v;
-  };
-  std::vector<uint32_t> starts;
-  for (uint32_t v = 0; v < g.node_count(); ++v)
-    if (starts_run(v)) starts.push_back(v);
-  std::vector<uint32_t> run;
+  std::vector<uint32_t> starts = dummy_run_starts(g);
+  const auto bounds = [&](uint32_t d, double& lo, double& hi) { placer.bounds(d, lo, hi); };
   auto straighten = [&](const std::vector<uint32_t>& runs) {
-    for (const uint32_t start : runs) {
-      run.clear();
-      double lo = -INFINITY, hi = INFINITY;
-      auto place = [&]() {
-        const double at = std::clamp(x[run.front()], lo, hi);
-        for (const uint32_t d : run) x[d] = at;
-        run.clear();
-        lo = -INFINITY;
-        hi = INFINITY;
-      };
-      for (uint32_t d = start; d != kNone; d = next_dummy(d)) {
-        double a, b;
-        placer.bounds(d, a, b);
-        a = std::min(a, x[d]);  // the current place is always allowed
-        b = std::max(b, x[d]);
-        if (!run.empty() && std::max(lo, a) > std::min(hi, b)) place();
-        lo = std::max(lo, a);
-        hi = std::min(hi, b);
-        run.push_back(d);
-      }
-      place();
-    }
+    straighten_dummy_runs(g, runs, bounds, x);
   };
   straighten(starts);
   std::vector<uint32_t> rank(g.node_count());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -59,15 +60,35 @@ std::vector<ZipEntry> recover_members(std::span<const uint8_t> b, std::string& d
   uint64_t pos = 0;
   const uint64_t search = std::min<uint64_t>(b.size(), 1u << 20);
   while (pos + 4 <= search && load_le<uint32_t>(b.data() + pos) != kLocalHeader) ++pos;
-  std::string lost;  // why the walk stopped before the central directory
+  std::string lost;                // why the walk stopped before the central directory
+  uint64_t skipped = 0;            // bytes between members that belong to none
+  std::vector<std::string> grown;  // members holding more bytes than their headers say
+  size_t open_ended = SIZE_MAX;    // the last member, when its header's size delimited it
   std::vector<std::string> compressed;
   while (pos + 4 <= b.size()) {
-    const uint32_t sig = load_le<uint32_t>(b.data() + pos);
-    if (sig == kCentralHeader) break;  // every member is here; the directory is what was cut
-    if (sig != kLocalHeader) {
-      lost = fmt::format("no member header at byte {}", pos);
-      break;
+    uint32_t sig = load_le<uint32_t>(b.data() + pos);
+    if (sig != kLocalHeader && sig != kCentralHeader) {
+      // Bytes inserted between members (an edited archive): the next header within 64 KiB.
+      const uint64_t from = pos, limit = std::min<uint64_t>(b.size() - 4, pos + (64u << 10));
+      while (pos < limit && (sig = load_le<uint32_t>(b.data() + pos)) != kLocalHeader &&
+             sig != kCentralHeader)
+        ++pos;
+      if (sig != kLocalHeader && sig != kCentralHeader) {
+        lost = fmt::format("no member header at byte {}", from);
+        break;
+      }
+      // Right after a stored member delimited by its header's size, the bytes are that
+      // member's: it was edited after it was zipped (as ZipArchive::salvage_stored reads it).
+      if (!entries.empty() && open_ended == entries.size() - 1) {
+        ZipEntry& last = entries.back();
+        last.size = last.compressed_size = last.size + (pos - from);
+        grown.push_back(last.name);
+      } else {
+        skipped += pos - from;
+      }
     }
+    open_ended = SIZE_MAX;
+    if (sig == kCentralHeader) break;  // every member is here; the directory is what was cut
     if (b.size() - pos < 30) {
       lost = fmt::format("a member header at byte {} is cut off", pos);
       break;
@@ -124,6 +145,7 @@ std::vector<ZipEntry> recover_members(std::span<const uint8_t> b, std::string& d
     e.index = static_cast<int64_t>(entries.size());
     if (e.method == 0 && e.size == e.compressed_size) {
       e.data_offset = e.stored_data_offset = static_cast<int64_t>(data);
+      if (next == end) open_ended = entries.size();
       entries.push_back(std::move(e));
     } else {
       compressed.push_back(e.name);
@@ -134,11 +156,35 @@ std::vector<ZipEntry> recover_members(std::span<const uint8_t> b, std::string& d
       "the zip central directory is missing (the file is cut off or damaged at the end): {} "
       "member{} read from their local headers",
       entries.size(), entries.size() == 1 ? "" : "s");
+  if (skipped > 0) damage += fmt::format("; {} bytes between members skipped", skipped);
+  for (const std::string& name : grown)
+    damage += fmt::format(
+        "; member '{}' runs past the size its header states (edited after it was zipped)", name);
   if (!lost.empty()) damage += "; " + lost + ", and anything after it is lost";
   if (!compressed.empty())
     damage += fmt::format("; {} compressed members cannot be read without the directory",
                           compressed.size());
   return entries;
+}
+
+// Whether the directory found at `at` is the file's own when the file starts with a member:
+// it lists that member (bytes inserted into an archive shift its directory, `prefix`, but
+// keep its names; the directory of a zip stored inside a member lists other names).
+bool directory_lists_first_member(std::span<const uint8_t> bytes,
+                                  const detail::ZipDirectoryLocation& at) {
+  if (bytes.size() < 30 || load_le<uint32_t>(bytes.data()) != kLocalHeader) return true;
+  const uint16_t name_len = load_le<uint16_t>(bytes.data() + 26);
+  if (30ull + name_len > bytes.size()) return true;
+  const std::string_view first(reinterpret_cast<const char*>(bytes.data() + 30), name_len);
+  if (at.prefix > bytes.size() || at.cd_start < at.prefix || at.cd_end < at.cd_start) return true;
+  const auto body = bytes.subspan(at.prefix);
+  const uint64_t begin = at.cd_start - at.prefix, end = at.cd_end - at.prefix;
+  ZipEntry record;
+  for (uint64_t pos = begin, next = 0;
+       detail::read_central_record(body, pos, end, record, next) == detail::CentralRecord::kOk;
+       pos = next)
+    if (record.name == first) return true;
+  return false;
 }
 
 // Reads the members recover_members found: stored bytes, in place.
@@ -272,7 +318,7 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(std::span<const uint8_t> by
   // A file that starts with a member but whose last directory describes an archive starting
   // further in has lost its own directory: the one found belongs to a zip stored inside a
   // member (PyTorch stores sample inputs as a torch.save zip), exposed by the cut.
-  if (at && at->prefix > 0 && bytes.size() >= 4 && load_le<uint32_t>(bytes.data()) == kLocalHeader)
+  if (at && at->prefix > 0 && !directory_lists_first_member(bytes, *at))
     at =
         Error(fmt::format("{}: the zip's own central directory is missing (the last one in the "
                           "file belongs to a zip stored inside a member at byte {})",
