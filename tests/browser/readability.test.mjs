@@ -4,7 +4,7 @@
 // Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_READABILITY_CASE.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, openViewer, waitForEngine } from './browser.mjs';
@@ -329,6 +329,33 @@ test('controls: bidi overrides and control characters in model strings are shown
     assert.ok(!/[\u202a-\u202e\u2066-\u2069\u001b]/.test(text), 'no raw control in the page text');
     await page.screenshot({ path: path.join(OUT, 'controls.png') });
     assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('damaged: a cut-off program is shown with the damage in the header and the panel', { skip: ONLY && ONLY !== 'damaged' }, async () => {
+  // The QNN llama cut at two thirds: its delegates' shared segment runs past the end.
+  const whole = fs.readFileSync(QNN());
+  const cut = path.join(OUT, 'cut_qnn.pte');
+  fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 2 / 3)));
+  const html = path.join(OUT, 'cut_qnn.html');
+  const run = spawnSync(BIN, [cut, '-o', html, '-q'], { encoding: 'utf8' });
+  assert.equal(run.status, 1, 'the page is written and the run exits 1');
+  assert.match(run.stderr, /etviz: error: .*cut_qnn\.pte: segment 1 \(QnnBackend payload x2\).*bytes are missing/);
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    const meta = await page.$eval('#file-meta', (e) => ({ text: e.textContent, damaged: e.classList.contains('damaged') }));
+    assert.ok(meta.damaged && meta.text.startsWith('✖ damaged'), `header: ${meta.text}`);
+    const errors = await page.$$eval('#panel .diag.error', (ds) => ds.map((d) => d.textContent));
+    assert.equal(errors.length, 1);
+    assert.match(errors[0], /450048 of its bytes are missing/);
+    // Both payloads are opaque now: the delegation section says so instead of an empty table.
+    assert.equal(await page.$$eval('#panel .delegation .op-table', (t) => t.length), 0, 'no empty operator table');
+    assert.match(await page.$eval('#panel .delegation .hint', (h) => h.textContent), /summarised, not decoded/);
+    await page.screenshot({ path: path.join(OUT, 'cut_qnn.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
   } finally {
     await context.close();
   }

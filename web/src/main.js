@@ -234,6 +234,10 @@ class App {
     if (m.nodeCount > m.irNodes)
       parts.push(`+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`);
     if (d.delegates.length) parts.push(`${d.delegates.length} delegate${d.delegates.length === 1 ? '' : 's'}`);
+    // A damaged file (part of it cut off) says so first: the details are in the panel's notes.
+    const damaged = d.diagnostics.some(([severity]) => severity === 'error');
+    if (damaged) parts.unshift('✖ damaged: part of the file is missing (notes in the panel)');
+    $('file-meta').classList.toggle('damaged', damaged);
     $('file-meta').textContent = parts.join(' · ');
     $('file-meta').title = parts.join(' · ');
     $('file-meta').dataset.nodes = String(m.irNodes);
