@@ -121,8 +121,13 @@ std::vector<ZipEntry> recover_members(std::span<const uint8_t> b, std::string& d
     if ((flags & 8) && e.compressed_size == 0) {
       const auto d = e.method == 0 ? find_descriptor(b, data) : std::nullopt;
       if (!d) {
-        lost =
-            fmt::format("member '{}' is cut off (its data runs past the end of the file)", e.name);
+        lost = e.method == 0
+                   ? fmt::format("member '{}' is cut off (its data runs past the end of the file)",
+                                 e.name)
+                   : fmt::format(
+                         "member '{}' is compressed with its size after its data, which "
+                         "cannot be delimited without the directory",
+                         e.name);
         break;
       }
       end = d->first;
@@ -157,9 +162,13 @@ std::vector<ZipEntry> recover_members(std::span<const uint8_t> b, std::string& d
       "member{} read from their local headers",
       entries.size(), entries.size() == 1 ? "" : "s");
   if (skipped > 0) damage += fmt::format("; {} bytes between members skipped", skipped);
-  for (const std::string& name : grown)
+  // A few names, then a count: a hostile file may have thousands.
+  for (size_t k = 0; k < grown.size() && k < 3; ++k)
     damage += fmt::format(
-        "; member '{}' runs past the size its header states (edited after it was zipped)", name);
+        "; member '{}' runs past the size its header states (edited after it was zipped)",
+        grown[k]);
+  if (grown.size() > 3)
+    damage += fmt::format("; {} more members run past their stated sizes", grown.size() - 3);
   if (!lost.empty()) damage += "; " + lost + ", and anything after it is lost";
   if (!compressed.empty())
     damage += fmt::format("; {} compressed members cannot be read without the directory",
