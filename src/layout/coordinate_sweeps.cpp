@@ -3,19 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dummy_runs.h"
+#include "coordinate_common.h"
 #include "spacing.h"
 
 namespace etviz::layout {
 namespace {
-
-constexpr int kSweeps = 12;
-constexpr double kLooseWeight = 1e-3;  // nodes without edges stay roughly where they are
-
-double segment_weight(const LayeredGraph& g, const Segment& s) {
-  const int dummies = g.is_dummy[s.upper] + g.is_dummy[s.lower];
-  return (dummies == 2 ? 8.0 : dummies == 1 ? 2.0 : 1.0) * s.weight;
-}
 
 class LayerPlacer {
  public:
@@ -31,18 +23,7 @@ class LayerPlacer {
       const uint32_t v = nodes[i];
       if (i > 0) prefix += separation(g_, options_, nodes[i - 1], v);
       double weight = 0, sum = 0;
-      for (const uint32_t s : g_.ups(v)) {
-        const Segment& seg = g_.segments[s];
-        const double w = segment_weight(g_, seg);
-        weight += w;
-        sum += w * (x_[seg.upper] + seg.upper_offset - seg.lower_offset);
-      }
-      for (const uint32_t s : g_.downs(v)) {
-        const Segment& seg = g_.segments[s];
-        const double w = segment_weight(g_, seg);
-        weight += w;
-        sum += w * (x_[seg.lower] + seg.lower_offset - seg.upper_offset);
-      }
+      neighbour_pull(g_, x_, v, weight, sum);
       if (weight == 0) {
         weight = kLooseWeight;
         sum = weight * x_[v];
@@ -174,7 +155,7 @@ std::vector<double> sweep_x(const LayeredGraph& g, const Order& order, const Opt
     for (const uint32_t v : nodes) x[v] -= cursor / 2;
   }
   LayerPlacer placer(g, order, options, x);
-  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+  for (int sweep = 0; sweep < kCoordinateSweeps; ++sweep) {
     if (sweep % 2 == 0) {
       for (uint32_t l = 0; l < g.layer_count; ++l) placer.place(l);
     } else {

@@ -3,20 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dummy_runs.h"
+#include "coordinate_common.h"
 #include "spacing.h"
 
 namespace etviz::layout {
 namespace {
 
-constexpr int kSweeps = 12;
-constexpr double kLooseWeight = 1e-3;    // nodes without edges stay roughly where they are
 constexpr double kWidthTolerance = 0.5;  // px a sweep may widen the drawing
-
-double segment_weight(const LayeredGraph& g, const Segment& s) {
-  const int dummies = g.is_dummy[s.upper] + g.is_dummy[s.lower];
-  return (dummies == 2 ? 8.0 : dummies == 1 ? 2.0 : 1.0) * s.weight;
-}
 
 // The spans passing the current layer, as a Fenwick tree over their index in the span order.
 class ActiveSpans {
@@ -166,21 +159,7 @@ class SpanPlacer {
 
   // Weighted mean of where v's neighbours want it; false if it has none.
   bool wanted(uint32_t v, double& weight, double& sum) const {
-    weight = 0;
-    sum = 0;
-    for (const uint32_t s : g_.ups(v)) {
-      const Segment& seg = g_.segments[s];
-      const double w = segment_weight(g_, seg);
-      weight += w;
-      sum += w * (x_[seg.upper] + seg.upper_offset - seg.lower_offset);
-    }
-    for (const uint32_t s : g_.downs(v)) {
-      const Segment& seg = g_.segments[s];
-      const double w = segment_weight(g_, seg);
-      weight += w;
-      sum += w * (x_[seg.lower] + seg.lower_offset - seg.upper_offset);
-    }
-    return weight > 0;
+    return neighbour_pull(g_, x_, v, weight, sum);
   }
 
   // Places layer l's nodes, run by run between the spans that bound them.
@@ -294,7 +273,7 @@ std::vector<uint32_t> left_to_right(const LayeredGraph& g, const Constraints& c)
 }
 
 // Runs of dummies (down a chain or a trunk, spans included) set to one x where that fits
-// between their neighbours (dummy_runs.h, as the coordinate sweeps do): first in node
+// between their neighbours (coordinate_common.h, as the coordinate sweeps do): first in node
 // order, then left to right and right to left (each run after the items left of its start).
 void straighten_runs(const LayeredGraph& g, const SpanPlacer& placer,
                      const std::vector<uint32_t>& sorted, std::vector<double>& x) {
@@ -341,7 +320,7 @@ std::vector<double> span_sweep_x(const LayeredGraph& g, const Order& order,
   // unrolled U-Net shifting the next one sideways) are undone and end the sweeping.
   const double start_width = drawing_width(g, x);
   std::vector<double> previous = x;
-  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+  for (int sweep = 0; sweep < kCoordinateSweeps; ++sweep) {
     if (sweep % 2 == 0) {
       for (uint32_t l = 0; l < g.layer_count; ++l) placer.place_layer(l);
     } else {

@@ -1,7 +1,8 @@
 #pragma once
-// Runs of dummies down a chain or a trunk, and setting each run to one x: one definition for
-// the coordinate sweeps (a dummy per layer, coordinate_sweeps.cpp) and the coordinates with
-// spans (span_coordinates.cpp), which straighten the same way.
+// What the two coordinate placements share (Phase 4: coordinate_sweeps.cpp with a dummy per
+// layer, span_coordinates.cpp with spans): how many sweeps, how strongly an edge pulls, where a
+// node's neighbours pull it, and runs of dummies set to one x. One definition, so both forms
+// place the same graph the same way where they can.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,38 @@
 #include "layout.h"
 
 namespace etviz::layout {
+
+inline constexpr int kCoordinateSweeps = 12;
+inline constexpr double kLooseWeight = 1e-3;  // nodes without edges stay roughly where they are
+
+// How strongly a segment pulls its ends together: long edges (dummy to dummy) most, so they
+// run straight.
+inline double segment_weight(const LayeredGraph& g, const Segment& s) {
+  const int dummies = g.is_dummy[s.upper] + g.is_dummy[s.lower];
+  return (dummies == 2 ? 8.0 : dummies == 1 ? 2.0 : 1.0) * s.weight;
+}
+
+// Where v's neighbours pull it: the total weight of its segments and the weighted sum of the
+// x each wants v at (the other end's x, shifted by both ports' offsets). False when v has no
+// segment.
+inline bool neighbour_pull(const LayeredGraph& g, const std::vector<double>& x, uint32_t v,
+                           double& weight, double& sum) {
+  weight = 0;
+  sum = 0;
+  for (const uint32_t s : g.ups(v)) {
+    const Segment& seg = g.segments[s];
+    const double w = segment_weight(g, seg);
+    weight += w;
+    sum += w * (x[seg.upper] + seg.upper_offset - seg.lower_offset);
+  }
+  for (const uint32_t s : g.downs(v)) {
+    const Segment& seg = g.segments[s];
+    const double w = segment_weight(g, seg);
+    weight += w;
+    sum += w * (x[seg.lower] + seg.lower_offset - seg.upper_offset);
+  }
+  return weight > 0;
+}
 
 // The next dummy down v's run: the dummy below v whose only upper neighbour is v; kNone at
 // the run's end.
