@@ -8,20 +8,29 @@
 # last slice ended and the ledger's counts are what has really run. `fuzz/long.sh --status`
 # prints the ledger. Exits non-zero on the first crash, leak, timeout or out-of-memory input
 # (the input is in build-fuzz/artifacts/).
-#   FUZZ_RUNS   executions per target (default 10000000)
-#   FUZZ_SLICE  seconds per slice (default 1200)
+#   FUZZ_RUNS     executions per target (default 10000000)
+#   FUZZ_SLICE    seconds per slice (default 1200)
+#   FUZZ_WORKERS  targets fuzzed at once (default 1): each worker takes the unclaimed target
+#                 furthest behind, so two workers on two idle cores double the campaign's
+#                 pace; the ledger is updated under a lock.
+# On a machine that also builds, start it at low priority for the scheduler's autogroup too
+# (plain nice does not reach across sessions): `echo 19 > /proc/$PID/autogroup`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-fuzz"
 runs="${FUZZ_RUNS:-10000000}"
 slice="${FUZZ_SLICE:-1200}"
 ledger="$build/campaign.tsv"
+workers="${FUZZ_WORKERS:-1}"
+claims="$build/claims"
 targets="fuzz_exported_program:json fuzz_torch_archive:archive fuzz_open_document:document fuzz_etdump:etdump"
 
 ledger_field() {  # target column -> value (0 when the target has no row yet)
   [ -f "$ledger" ] && awk -F'\t' -v t="$1" -v c="$2" '$1 == t { print $c; found = 1 } END { if (!found) print 0 }' "$ledger" || echo 0
 }
-ledger_add() {  # target executions seconds
+ledger_add() {  # target executions seconds; under the ledger's lock (workers share it)
+  exec 9>"$ledger.lock"
+  flock 9
   local execs slices secs
   execs=$(( $(ledger_field "$1" 2) + $2 ))
   slices=$(( $(ledger_field "$1" 3) + 1 ))
@@ -29,6 +38,7 @@ ledger_add() {  # target executions seconds
   { [ -f "$ledger" ] && awk -F'\t' -v t="$1" '$1 != t' "$ledger"; printf '%s\t%s\t%s\t%s\n' "$1" "$execs" "$slices" "$secs"; } \
     >"$ledger.tmp"
   mv "$ledger.tmp" "$ledger"
+  flock -u 9
 }
 status() {
   printf '%-24s %14s %8s %10s\n' target executions slices seconds
@@ -43,32 +53,49 @@ if [ "${1:-}" = "--status" ]; then
 fi
 
 FUZZ_SECONDS=1 bash "$root/fuzz/run.sh" >/dev/null 2>&1  # builds the targets and the seeds
-# Each slice goes to the target with the fewest executions so far, so every target advances
-# together and a campaign cut short has covered all four, not the first one deeply.
-while :; do
-  target="" seeds="" done_runs=""
-  for t in $targets; do
-    n=$(ledger_field "${t%%:*}" 2)
-    if [ "$n" -lt "$runs" ] && { [ -z "$done_runs" ] || [ "$n" -lt "$done_runs" ]; }; then
-      target=${t%%:*} seeds=${t##*:} done_runs=$n
+# Each slice goes to the target with the fewest executions so far (among those no other worker
+# holds), so every target advances together and a campaign cut short has covered all four, not
+# the first one deeply. A worker holds a target by creating its claim directory (atomic).
+worker() {
+  while :; do
+    local target="" seeds="" done_runs="" t n
+    for t in $targets; do
+      [ -d "$claims/${t%%:*}" ] && continue
+      n=$(ledger_field "${t%%:*}" 2)
+      if [ "$n" -lt "$runs" ] && { [ -z "$done_runs" ] || [ "$n" -lt "$done_runs" ]; }; then
+        target=${t%%:*} seeds=${t##*:} done_runs=$n
+      fi
+    done
+    [ -z "$target" ] && return 0
+    mkdir "$claims/$target" 2>/dev/null || continue  # another worker took it first
+    mkdir -p "$build/work/$seeds"
+    echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s" >&2
+    local started log status_code=0 executed
+    started=$(date +%s)
+    log="$build/slice-$target.log"
+    "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs=$(( runs - done_runs )) \
+      -max_total_time="$slice" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
+      -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status_code=$?
+    executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
+    rmdir "$claims/$target"
+    if [ "$status_code" -ne 0 ] || ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
+      grep -E "ERROR|SUMMARY" "$log" >&2 || true
+      echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"* 2>/dev/null)" >&2
+      return 1
     fi
   done
-  [ -z "$target" ] && break
-  mkdir -p "$build/work/$seeds"
-  echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s" >&2
-  started=$(date +%s)
-  log="$build/slice-$target.log"
-  status_code=0
-  "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs=$(( runs - done_runs )) \
-    -max_total_time="$slice" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
-    -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status_code=$?
-  executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-  ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
-  if [ "$status_code" -ne 0 ] || ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
-    grep -E "ERROR|SUMMARY" "$log" >&2 || true
-    echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"* 2>/dev/null)" >&2
-    exit 1
-  fi
+}
+rm -rf "$claims"  # claims of a campaign that was stopped
+mkdir -p "$claims"
+pids=()
+for _ in $(seq "$workers"); do
+  worker &
+  pids+=("$!")
+  sleep 1  # each worker claims its target before the next one looks
 done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" -ne 0 ] && exit 1
 status
 echo "fuzz: $runs executions per target, no crash found"
