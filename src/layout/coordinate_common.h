@@ -45,6 +45,24 @@ inline bool neighbour_pull(const LayeredGraph& g, const std::vector<double>& x, 
   return weight > 0;
 }
 
+// Isotonic regression by pool-adjacent-violators, one item at a time: a layer's items, left
+// to right, each wanting position `mean` (with separations subtracted, so the constraint is
+// "non-decreasing"), merged into blocks that share one mean, weighted.
+struct IsotonicBlock {
+  double weight;
+  double mean;
+  uint32_t count;  // items in the block
+};
+inline void pool_adjacent(std::vector<IsotonicBlock>& blocks, IsotonicBlock b) {
+  while (!blocks.empty() && blocks.back().mean >= b.mean) {
+    const IsotonicBlock& a = blocks.back();
+    b = {a.weight + b.weight, (a.weight * a.mean + b.weight * b.mean) / (a.weight + b.weight),
+         a.count + b.count};
+    blocks.pop_back();
+  }
+  blocks.push_back(b);
+}
+
 // The next dummy down v's run: the dummy below v whose only upper neighbour is v; kNone at
 // the run's end.
 inline uint32_t next_run_dummy(const LayeredGraph& g, uint32_t v) {

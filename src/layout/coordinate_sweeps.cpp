@@ -29,18 +29,12 @@ class LayerPlacer {
         sum = weight * x_[v];
       }
       // In y = x - prefix the constraints become y non-decreasing.
-      Block b{weight, sum / weight - prefix, 1};
-      while (!blocks_.empty() && blocks_.back().mean >= b.mean) {
-        const Block& a = blocks_.back();
-        b = {a.weight + b.weight, (a.weight * a.mean + b.weight * b.mean) / (a.weight + b.weight),
-             a.count + b.count};
-        blocks_.pop_back();
-      }
-      blocks_.push_back(b);
+      const IsotonicBlock b{weight, sum / weight - prefix, 1};
+      pool_adjacent(blocks_, b);
     }
     uint32_t i = 0;
     prefix = 0;
-    for (const Block& b : blocks_) {
+    for (const IsotonicBlock& b : blocks_) {
       for (uint32_t k = 0; k < b.count; ++k, ++i) {
         if (i > 0) prefix += separation(g_, options_, nodes[i - 1], nodes[i]);
         x_[nodes[i]] = b.mean + prefix;
@@ -49,16 +43,11 @@ class LayerPlacer {
   }
 
  private:
-  struct Block {
-    double weight;
-    double mean;
-    uint32_t count;
-  };
   const LayeredGraph& g_;
   const Order& order_;
   const Options& options_;
   std::vector<double>& x_;
-  std::vector<Block> blocks_;
+  std::vector<IsotonicBlock> blocks_;
 };
 
 // Runs packed side by side (a U-Net's skips, ordered by segments) drift together, and a run

@@ -63,6 +63,8 @@ struct LayeredGraph {
   std::vector<Path> paths;
 
   uint32_t node_count() const { return static_cast<uint32_t>(width.size()); }
+  // Fills the CSR index (up_begin, up_segments, down_begin, down_segments) from `segments`.
+  void index_segments();
   std::span<const uint32_t> ups(uint32_t v) const {
     return {up_segments.data() + up_begin[v], up_segments.data() + up_begin[v + 1]};
   }

@@ -67,7 +67,10 @@ void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
   g.by_creation = std::move(new_id);
 }
 
-void build_adjacency(LayeredGraph& g) {
+}  // namespace
+
+void LayeredGraph::index_segments() {
+  LayeredGraph& g = *this;
   const uint32_t n = g.node_count();
   g.up_begin.assign(n + 1, 0);
   g.down_begin.assign(n + 1, 0);
@@ -88,8 +91,6 @@ void build_adjacency(LayeredGraph& g) {
     g.down_segments[down_fill[g.segments[s].upper]++] = s;
   }
 }
-
-}  // namespace
 
 LayeredForm layered_form(const Options& options) {
   if (options.long_edges == LongEdgeOrdering::kPerDummy ||
@@ -275,7 +276,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   for (uint32_t v = 0; v < g.node_count(); ++v)
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
   number_by_layer(g, n);
-  build_adjacency(g);
+  g.index_segments();
   // Dummies and segments were appended one by one; the graph lives through ordering and
   // coordinates, where the memory peaks, so it gives back what doubling over-allocated.
   g.width.shrink_to_fit();

@@ -205,20 +205,14 @@ class SpanPlacer {
         weight = kLooseWeight;
         sum = weight * x_[v];
       }
-      Block b{weight, sum / weight - prefix, 1};
-      while (!blocks_.empty() && blocks_.back().mean >= b.mean) {
-        const Block& a = blocks_.back();
-        b = {a.weight + b.weight, (a.weight * a.mean + b.weight * b.mean) / (a.weight + b.weight),
-             a.count + b.count};
-        blocks_.pop_back();
-      }
-      blocks_.push_back(b);
+      const IsotonicBlock b{weight, sum / weight - prefix, 1};
+      pool_adjacent(blocks_, b);
     }
     hi -= prefix;
     if (lo > hi) return;  // cannot happen for a valid placement; keep it
     uint32_t i = 0;
     prefix = 0;
-    for (const Block& b : blocks_) {
+    for (const IsotonicBlock& b : blocks_) {
       const double mean = std::clamp(b.mean, lo, hi);
       for (uint32_t k = 0; k < b.count; ++k, ++i) {
         if (i > 0) prefix += sep(nodes[i - 1], nodes[i]);
@@ -240,17 +234,12 @@ class SpanPlacer {
     }
   }
 
-  struct Block {
-    double weight;
-    double mean;
-    uint32_t count;
-  };
   const LayeredGraph& g_;
   const Order& order_;
   const Options& options_;
   const Constraints& c_;
   std::vector<double>& x_;
-  std::vector<Block> blocks_;
+  std::vector<IsotonicBlock> blocks_;
 };
 
 // Items in an order where every item comes after the items left of it (Kahn); items on a

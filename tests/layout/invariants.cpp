@@ -391,25 +391,8 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
   for (uint32_t k = 0; k < graph.segments.size(); ++k) {
     if (graph.is_span(graph.segments[k].upper)) g.segments[k].upper = last[graph.segments[k].upper];
   }
+  g.index_segments();
   const uint32_t count = g.node_count();
-  g.up_begin.assign(count + 1, 0);
-  g.down_begin.assign(count + 1, 0);
-  for (const Segment& s : g.segments) {
-    ++g.up_begin[s.lower + 1];
-    ++g.down_begin[s.upper + 1];
-  }
-  for (uint32_t v = 0; v < count; ++v) {
-    g.up_begin[v + 1] += g.up_begin[v];
-    g.down_begin[v + 1] += g.down_begin[v];
-  }
-  g.up_segments.resize(g.segments.size());
-  g.down_segments.resize(g.segments.size());
-  std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
-  std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
-  for (uint32_t s = 0; s < g.segments.size(); ++s) {
-    g.up_segments[up_fill[g.segments[s].lower]++] = s;
-    g.down_segments[down_fill[g.segments[s].upper]++] = s;
-  }
   // Positions: a node at its index plus its gap, spans' dummies in the free slots of each
   // layer, in span order.
   Order& o = e.order;
