@@ -3,7 +3,8 @@
 // the same graph with the same metrics (--dot-json).
 //
 //   etviz_layout_driver GRAPH.json [--groups] [--collapse-depth D] [--lr] [--repeat N]
-//                       [--no-bundle] [--barycenter | --median] [--segments | --per-dummy]
+//                       [--no-bundle] [--greedy-layering] [--barycenter | --median] [--segments |
+//                       --per-dummy]
 //                       [--bk | --layer-sweeps] [--no-transpose]
 //                       [--dump LAYOUT.json]
 //   etviz_layout_driver --dot-json DOT_OUTPUT.json GRAPH.json
@@ -81,7 +82,12 @@ Input read_graph(const json& j, bool with_groups, int collapse_depth) {
     node.width = n["w"].get<double>();
     node.height = n["h"].get<double>();
     if (with_groups && n.contains("group")) node.group = group_of(n["group"].get<std::string>());
-    in.index.emplace(n["id"].get<std::string>(), static_cast<uint32_t>(in.ids.size()));
+    if (!in.index.emplace(n["id"].get<std::string>(), static_cast<uint32_t>(in.ids.size()))
+             .second) {
+      // A repeated id would merge two operators (dot does so) or leave one unconnected.
+      std::cerr << "duplicate node id " << n["id"].get<std::string>() << "\n";
+      std::exit(2);
+    }
     in.ids.push_back(n["id"].get<std::string>());
     in.graph.nodes.push_back(node);
   }
@@ -240,6 +246,8 @@ int main(int argc, char** argv) {
       repeat = std::stoi(next());
     else if (a == "--no-bundle")
       options.bundle_fan_out = false;
+    else if (a == "--greedy-layering")
+      options.layering = lo::LayeringStrategy::kLongestPathBalanced;
     else if (a == "--barycenter")
       options.ordering = lo::OrderingStrategy::kBarycenter;
     else if (a == "--median")

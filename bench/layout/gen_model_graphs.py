@@ -41,8 +41,13 @@ import json
 class Graph:
     def __init__(self):
         self.nodes, self.edges = [], []
+        self.ids = set()
 
     def op(self, nid, label, group, *inputs):
+        # Ids must be unique: a repeated id merges two operators into one node (and
+        # can close a cycle), which silently changes the graph every engine lays out.
+        assert nid not in self.ids, f"duplicate node id {nid}"
+        self.ids.add(nid)
         self.nodes.append({"id": nid, "label": label, "w": 7 * len(label) + 20, "h": 30,
                            "group": group})
         self.edges.extend({"source": i, "target": nid} for i in inputs)
@@ -310,8 +315,8 @@ def llm_heads_layer(g, i, h, cos, sin, mask, heads):
         qh, kh = (rope(g, x, t, src, cos, sin) for t, src in (("q", qh), ("k", kh)))
         kc = g.op(x + ".k_cache_slice", "Slice", x, k_cache)
         vc = g.op(x + ".v_cache_slice", "Slice", x, v_cache)
-        kh = g.op(x + ".k_cat", "Concat", x, kc, kh)
-        vh = g.op(x + ".v_cat", "Concat", x, vc, vh)
+        kh = g.op(x + ".k_cache_cat", "Concat", x, kc, kh)
+        vh = g.op(x + ".v_cache_cat", "Concat", x, vc, vh)
         keys.append(kh)
         values.append(vh)
         s = g.op(x + ".qk_matmul", "MatMul", x, qh, g.op(x + ".k_transpose", "Transpose", x, kh))

@@ -12,7 +12,8 @@ namespace etviz::layout {
 // target to source. Every non-loop edge ends at least one layer below where it starts.
 // Nodes pinned to the first / last layer get a layer of their own above / below the rest.
 // `bundled` says whether long-edge splitting will bundle fan-outs, which changes how many
-// dummy nodes a layering costs (the balanced strategy minimises that count).
+// dummy nodes a layering costs (the balanced and network-simplex strategies minimise that
+// count after the least total edge length).
 std::vector<uint32_t> assign_layers(const FlatGraph& graph, const Adjacency& adjacency,
                                     const std::vector<uint8_t>& reversed, LayeringStrategy strategy,
                                     bool bundled);

@@ -69,6 +69,8 @@ struct Graph {
 enum class LayeringStrategy : uint8_t {
   kLongestPath,          // every node as high as possible
   kLongestPathBalanced,  // then pull nodes towards their consumers where it shortens edges
+  // then network simplex (network_simplex.h): the least total edge length, as dot ranks
+  kNetworkSimplex,
 };
 enum class OrderingStrategy : uint8_t {
   kMedian,
@@ -102,7 +104,7 @@ struct Options {
   double edge_spacing = 10;       // between an edge passing a layer and its neighbours
   double group_padding = 10;      // between a group's border and its content
   double component_spacing = 40;  // between disconnected components
-  LayeringStrategy layering = LayeringStrategy::kLongestPathBalanced;
+  LayeringStrategy layering = LayeringStrategy::kNetworkSimplex;
   OrderingStrategy ordering = OrderingStrategy::kMedianAndBarycenter;
   int ordering_sweeps = 24;  // upper bound on layer sweeps in crossing minimisation
   bool transpose = true;     // adjacent-exchange refinement after each sweep

@@ -27,7 +27,7 @@ constexpr OptionField kFields[] = {
      [](Options& o, double v) { o.component_spacing = v; }},
     {"layering", [](const Options& o) { return static_cast<double>(o.layering); },
      [](Options& o, double v) {
-       o.layering = enum_from(v, LayeringStrategy::kLongestPathBalanced);
+       o.layering = enum_from(v, LayeringStrategy::kNetworkSimplex);
      }},
     {"ordering", [](const Options& o) { return static_cast<double>(o.ordering); },
      [](Options& o, double v) {
