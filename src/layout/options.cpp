@@ -26,9 +26,7 @@ constexpr OptionField kFields[] = {
     {"componentSpacing", [](const Options& o) { return o.component_spacing; },
      [](Options& o, double v) { o.component_spacing = v; }},
     {"layering", [](const Options& o) { return static_cast<double>(o.layering); },
-     [](Options& o, double v) {
-       o.layering = enum_from(v, LayeringStrategy::kNetworkSimplex);
-     }},
+     [](Options& o, double v) { o.layering = enum_from(v, LayeringStrategy::kNetworkSimplex); }},
     {"ordering", [](const Options& o) { return static_cast<double>(o.ordering); },
      [](Options& o, double v) {
        o.ordering = enum_from(v, OrderingStrategy::kMedianAndBarycenter);

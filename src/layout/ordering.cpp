@@ -8,6 +8,56 @@
 namespace etviz::layout {
 namespace {
 
+// Depth-first over the undirected graph (down first, then up), started at every source in
+// input order, appending nodes to their layer as they are reached: what one branch reaches
+// (a head's query path, down to where its key path joins it, and up that key path) ends up
+// side by side in every layer, where breadth-first puts the fan-out's members in a row and
+// then their whole next layer in a row (all queries, then all keys).
+Order depth_first_order(const LayeredGraph& g) {
+  const uint32_t n = g.node_count();
+  Order order;
+  order.layer_begin.assign(g.layer_count + 1, 0);
+  for (uint32_t v = 0; v < n; ++v) ++order.layer_begin[g.layer[v] + 1];
+  for (uint32_t l = 0; l < g.layer_count; ++l) order.layer_begin[l + 1] += order.layer_begin[l];
+  order.nodes.assign(n, 0);
+  order.pos.assign(n, 0);
+  std::vector<uint32_t> fill(order.layer_begin.begin(), order.layer_begin.end() - 1);
+  std::vector<uint8_t> seen(n, 0);
+  struct Frame {
+    uint32_t node;
+    uint32_t next;  // index into downs then ups
+  };
+  std::vector<Frame> stack;
+  auto visit = [&](uint32_t v) {
+    seen[v] = 1;
+    const uint32_t l = g.layer[v];
+    order.pos[v] = fill[l] - order.layer_begin[l];
+    order.nodes[fill[l]++] = v;
+    stack.push_back({v, 0});
+  };
+  for (const uint32_t root : g.by_creation) {
+    if (!g.ups(root).empty() || seen[root]) continue;
+    visit(root);
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto downs = g.downs(f.node);
+      const auto ups = g.ups(f.node);
+      uint32_t w = kNone;
+      while (w == kNone && f.next < downs.size() + ups.size()) {
+        const uint32_t i = f.next++;
+        const uint32_t candidate =
+            i < downs.size() ? g.segments[downs[i]].lower : g.segments[ups[i - downs.size()]].upper;
+        if (!seen[candidate]) w = candidate;
+      }
+      if (w == kNone)
+        stack.pop_back();
+      else
+        visit(w);
+    }
+  }
+  return order;
+}
+
 // Breadth-first over the undirected graph, started at every source (or every sink) in input
 // order, appending nodes to their layer as they are reached.
 Order initial_order(const LayeredGraph& g, bool from_sinks) {
@@ -223,19 +273,27 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
 
   Order best_order;
   best = UINT64_MAX;
-  for (const bool from_sinks : {false, true}) {
-    Order order = initial_order(g, from_sinks);
+  // Three starts: breadth-first from the sources, from the sinks, and depth-first. The
+  // depth-first start is kept only where it leaves strictly fewer crossings (random DAG 2k:
+  // 4,682 -> 4,342; per-head LLM 2k: 22,003 -> 21,327); at a tie the breadth-first orders
+  // stay, which are the more compact (an Inception stack with no crossings either way is
+  // 663 px wide from them, 810 px from the depth-first one).
+  enum class Start { kFromSources, kFromSinks, kDepthFirst };
+  for (const Start start : {Start::kFromSources, Start::kFromSinks, Start::kDepthFirst}) {
+    Order order = start == Start::kDepthFirst ? depth_first_order(g)
+                                              : initial_order(g, start == Start::kFromSinks);
+    auto better = [&](uint64_t c) { return start == Start::kDepthFirst ? c < best : c <= best; };
     Sweeper sweeper(g, options, keys, order);
     sweeper.transpose(false, kRoundsAtEnds);
     uint64_t crossings = count_crossings(g, order);
-    if (crossings <= best) {
+    if (better(crossings)) {
       best = crossings;
       best_order = order;
     }
     for (int i = 0; i < kInitialSweeps && crossings > 0; ++i) {
       sweeper.sweep(i);
       crossings = count_crossings(g, order);
-      if (crossings <= best) {
+      if (better(crossings)) {
         best = crossings;
         best_order = order;
       }
