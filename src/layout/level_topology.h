@@ -23,6 +23,9 @@ struct ComponentTopology {
   LayeredGraph layered;
   bool has_layered = false;
   bool spans = false;  // `order` is of the graph with spans (LayeredForm::kSpans)
+  // Whether long edges from one source share a trunk (Options::bundle_fan_out, unless the
+  // graph drawn without trunks crossed less: see component_topology in flat_layout.cpp).
+  bool bundled = true;
 };
 
 struct LevelTopology {
