@@ -42,7 +42,7 @@ class Simplex {
   }
 
   NetworkSimplexStats run(uint64_t budget) {
-    constexpr uint32_t kMaxDegenerateRun = 32;
+    constexpr uint32_t kMaxDegenerateRun = 8;
     uint32_t degenerate_run = 0;
     NetworkSimplexStats stats;
     feasible_tree();
