@@ -30,8 +30,13 @@ bool PartialPlan::reads_in_part(std::span<const uint8_t> head, std::span<const u
     case FileKind::kFlatTensor:
     case FileKind::kProgram:
     case FileKind::kBundledProgram:
-    case FileKind::kZip:
       return true;
+    case FileKind::kZip:
+      // Read in part by its directory, so only when its end holds one: a cut-off archive is
+      // read whole, and its members are found from their local headers as the CLI finds them
+      // (docs/limits.md, "Damaged files"). Deciding here, before the file's memory is set
+      // aside, keeps the whole read from needing that memory twice.
+      return torch_export::ends_with_end_of_central_directory(tail);
     default:
       // A zip with junk before it (the corpus' prefixed ETRecord) ends with its directory.
       return torch_export::looks_like_zip(tail);

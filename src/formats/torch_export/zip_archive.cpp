@@ -274,6 +274,16 @@ bool looks_like_zip(std::span<const uint8_t> bytes) {
   return find_eocd(bytes) >= 0;
 }
 
+bool ends_with_end_of_central_directory(std::span<const uint8_t> bytes) {
+  if (bytes.size() < 22) return false;
+  const size_t lowest = bytes.size() > 65557 ? bytes.size() - 65557 : 0;
+  for (size_t i = bytes.size() - 22 + 1; i-- > lowest;) {
+    if (load_le<uint32_t>(bytes.data() + i) != kEndOfCentralDirectory) continue;
+    if (i + 22 + load_le<uint16_t>(bytes.data() + i + 20) == bytes.size()) return true;
+  }
+  return false;
+}
+
 ZipArchive::~ZipArchive() = default;
 
 namespace detail {

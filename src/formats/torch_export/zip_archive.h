@@ -36,6 +36,11 @@ struct ZipEntry {
 // True when the bytes end with a zip end-of-central-directory record (or start with a local
 // header), whatever precedes the archive.
 bool looks_like_zip(std::span<const uint8_t> bytes);
+// True when the bytes end exactly where a zip end-of-central-directory record (and its comment)
+// ends: the archive's own directory can be found from its end. A cut-off archive has none (its
+// members are then found from their local headers, ZipArchive::open's recovery), though an
+// archive stored inside one of its members may leave its record shortly before the cut.
+bool ends_with_end_of_central_directory(std::span<const uint8_t> bytes);
 
 namespace detail {
 class ZipBackend;  // zip_backend.h
