@@ -7,7 +7,11 @@
 namespace etviz::layout {
 
 double round_tenth(double v) {
-  return std::isfinite(v) ? std::round(v * 10) / 10 : 0;
+  if (!std::isfinite(v)) return 0;
+  const double r = std::round(v * 10) / 10;
+  // No negative zero: the page's text columns write -0.0 as "0", and a value the engine
+  // leaves a hair left of 0 (-0.04) must read back equal to what the page's engine gives.
+  return r == 0 ? 0.0 : r;
 }
 
 SharedRoutes share_routes(const Layout& layout, const std::vector<uint32_t>& edge_source) {

@@ -15,6 +15,7 @@ namespace etviz::layout {
 // The precision the viewer holds coordinates and sizes in (0.1 px; non-finite values are 0).
 // The page writer and the WebAssembly module both round with this, so a re-layout in the page
 // reproduces the embedded layout exactly.
+// Never negative zero (the text columns could not say it).
 double round_tenth(double v);
 
 struct SharedRoutes {

@@ -85,3 +85,21 @@ TEST(RouteSharing, BundledFanOutOfARealLayout) {
 
 }  // namespace
 }  // namespace etviz::layout::testing
+
+namespace etviz::layout {
+namespace {
+
+TEST(RouteSharing, RoundingToATenthNeverGivesNegativeZero) {
+  // The page writes coordinates as text, where -0.0 becomes "0"; a node left a hair of 0 by
+  // the engine (-0.04) must come back from the page's engine as the same +0.
+  for (const double v : {-0.04, -0.0, -1e-12}) {
+    const double r = round_tenth(v);
+    EXPECT_EQ(r, 0.0) << v;
+    EXPECT_FALSE(std::signbit(r)) << v;
+  }
+  EXPECT_EQ(round_tenth(-0.06), -0.1);
+  EXPECT_EQ(round_tenth(12.34), 12.3);
+}
+
+}  // namespace
+}  // namespace etviz::layout
