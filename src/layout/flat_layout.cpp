@@ -67,6 +67,20 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
   uint64_t crossings = 0;
   t.order = order_layers(t.layered, options, &crossings);
   t.spans = t.layered.has_spans();
+  // Orders the graph with a dummy per layer, with or without trunks, as `with` says, and
+  // keeps that order where it crosses less.
+  auto keep_if_fewer = [&](bool bundled, const Options& with) {
+    LayeredGraph alternative =
+        build_layered_graph(graph, t.layer, t.reversed, bundled, LayeredForm::kPerLayer);
+    uint64_t other_crossings = 0;
+    Order other = order_layers(alternative, with, &other_crossings);
+    if (other_crossings >= crossings) return;
+    t.layered = std::move(alternative);
+    t.order = std::move(other);
+    t.spans = false;
+    t.bundled = bundled;
+    crossings = other_crossings;
+  };
   if (t.spans && options.long_edges == LongEdgeOrdering::kAuto &&
       crossings > t.layered.paths.size()) {
     // Segments that must not cross each other cost crossings where long edges have to cross
@@ -76,16 +90,7 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
     // with fewer crossings is kept.
     Options per_dummy = options;
     per_dummy.long_edges = LongEdgeOrdering::kPerDummy;
-    LayeredGraph per_layer =
-        build_layered_graph(graph, t.layer, t.reversed, t.bundled, LayeredForm::kPerLayer);
-    uint64_t other_crossings = 0;
-    Order other = order_layers(per_layer, per_dummy, &other_crossings);
-    if (other_crossings < crossings) {
-      t.layered = std::move(per_layer);
-      t.order = std::move(other);
-      t.spans = false;
-      crossings = other_crossings;
-    }
+    keep_if_fewer(t.bundled, per_dummy);
   }
   // Trunks save dummies and, mostly, crossings (shared rope tables feeding every layer), but
   // where the branches leaving a trunk must cross what lies between it and their targets,
@@ -100,16 +105,7 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
     Options separate = options;
     separate.bundle_fan_out = false;
     separate.long_edges = LongEdgeOrdering::kPerDummy;
-    LayeredGraph unbundled =
-        build_layered_graph(graph, t.layer, t.reversed, false, LayeredForm::kPerLayer);
-    uint64_t other_crossings = 0;
-    Order other = order_layers(unbundled, separate, &other_crossings);
-    if (other_crossings < crossings) {
-      t.layered = std::move(unbundled);
-      t.order = std::move(other);
-      t.spans = false;
-      t.bundled = false;
-    }
+    keep_if_fewer(false, separate);
   }
   return t;
 }

@@ -8,6 +8,27 @@
 namespace etviz::layout {
 namespace {
 
+// An order filled as nodes are reached: each appended at the end of its layer so far.
+struct LayerFiller {
+  const LayeredGraph& g;
+  Order order;
+  std::vector<uint32_t> fill;  // per layer: where its next node goes
+  explicit LayerFiller(const LayeredGraph& graph) : g(graph) {
+    const uint32_t n = g.node_count();
+    order.layer_begin.assign(g.layer_count + 1, 0);
+    for (uint32_t v = 0; v < n; ++v) ++order.layer_begin[g.layer[v] + 1];
+    for (uint32_t l = 0; l < g.layer_count; ++l) order.layer_begin[l + 1] += order.layer_begin[l];
+    order.nodes.assign(n, 0);
+    order.pos.assign(n, 0);
+    fill.assign(order.layer_begin.begin(), order.layer_begin.end() - 1);
+  }
+  void append(uint32_t v) {
+    const uint32_t l = g.layer[v];
+    order.pos[v] = fill[l] - order.layer_begin[l];
+    order.nodes[fill[l]++] = v;
+  }
+};
+
 // Depth-first over the undirected graph (down first, then up), started at every source in
 // input order, appending nodes to their layer as they are reached: what one branch reaches
 // (a head's query path, down to where its key path joins it, and up that key path) ends up
@@ -15,13 +36,7 @@ namespace {
 // then their whole next layer in a row (all queries, then all keys).
 Order depth_first_order(const LayeredGraph& g) {
   const uint32_t n = g.node_count();
-  Order order;
-  order.layer_begin.assign(g.layer_count + 1, 0);
-  for (uint32_t v = 0; v < n; ++v) ++order.layer_begin[g.layer[v] + 1];
-  for (uint32_t l = 0; l < g.layer_count; ++l) order.layer_begin[l + 1] += order.layer_begin[l];
-  order.nodes.assign(n, 0);
-  order.pos.assign(n, 0);
-  std::vector<uint32_t> fill(order.layer_begin.begin(), order.layer_begin.end() - 1);
+  LayerFiller filler(g);
   std::vector<uint8_t> seen(n, 0);
   struct Frame {
     uint32_t node;
@@ -30,9 +45,7 @@ Order depth_first_order(const LayeredGraph& g) {
   std::vector<Frame> stack;
   auto visit = [&](uint32_t v) {
     seen[v] = 1;
-    const uint32_t l = g.layer[v];
-    order.pos[v] = fill[l] - order.layer_begin[l];
-    order.nodes[fill[l]++] = v;
+    filler.append(v);
     stack.push_back({v, 0});
   };
   for (const uint32_t root : g.by_creation) {
@@ -55,20 +68,14 @@ Order depth_first_order(const LayeredGraph& g) {
         visit(w);
     }
   }
-  return order;
+  return std::move(filler.order);
 }
 
 // Breadth-first over the undirected graph, started at every source (or every sink) in input
 // order, appending nodes to their layer as they are reached.
 Order initial_order(const LayeredGraph& g, bool from_sinks) {
   const uint32_t n = g.node_count();
-  Order order;
-  order.layer_begin.assign(g.layer_count + 1, 0);
-  for (uint32_t v = 0; v < n; ++v) ++order.layer_begin[g.layer[v] + 1];
-  for (uint32_t l = 0; l < g.layer_count; ++l) order.layer_begin[l + 1] += order.layer_begin[l];
-  order.nodes.assign(n, 0);
-  order.pos.assign(n, 0);
-  std::vector<uint32_t> fill(order.layer_begin.begin(), order.layer_begin.end() - 1);
+  LayerFiller filler(g);
   std::vector<uint8_t> seen(n, 0);
   std::vector<uint32_t> queue;
   queue.reserve(n);
@@ -82,9 +89,7 @@ Order initial_order(const LayeredGraph& g, bool from_sinks) {
     enqueue(root);
     for (size_t head = queue.size() - 1; head < queue.size(); ++head) {
       const uint32_t v = queue[head];
-      const uint32_t l = g.layer[v];
-      order.pos[v] = fill[l] - order.layer_begin[l];
-      order.nodes[fill[l]++] = v;
+      filler.append(v);
       const auto first = from_sinks ? g.ups(v) : g.downs(v);
       const auto second = from_sinks ? g.downs(v) : g.ups(v);
       for (const uint32_t s : first)
@@ -93,7 +98,7 @@ Order initial_order(const LayeredGraph& g, bool from_sinks) {
         enqueue(from_sinks ? g.segments[s].lower : g.segments[s].upper);
     }
   }
-  return order;
+  return std::move(filler.order);
 }
 
 double median_of(const std::vector<double>& p) {
@@ -201,6 +206,8 @@ class Sweeper {
   }
 
  private:
+  // Sorted neighbour positions above and below, per node of a layer, and each node's slot
+  // (index) there; fixed while that layer is reordered (the neighbouring layers do not move).
   void prepare_lists(std::span<uint32_t> nodes) {
     list_begin_.assign(2 * nodes.size() + 1, 0);
     lists_.clear();
@@ -250,22 +257,7 @@ class Sweeper {
     candidate_[l] = 0;
     auto nodes = order_.layer(l);
     if (nodes.size() < 2) return 0;
-    // Sorted neighbour positions above and below, per node; fixed while l is reordered.
-    list_begin_.assign(2 * nodes.size() + 1, 0);
-    lists_.clear();
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-      const uint32_t v = nodes[i];
-      slot_[v] = i;
-      for (int side = 0; side < 2; ++side) {
-        const size_t start = lists_.size();
-        for (const uint32_t s : side == 0 ? g_.ups(v) : g_.downs(v)) {
-          const Segment& seg = g_.segments[s];
-          lists_.push_back({order_.pos[side == 0 ? seg.upper : seg.lower], seg.weight});
-        }
-        std::sort(lists_.begin() + static_cast<std::ptrdiff_t>(start), lists_.end());
-        list_begin_[2 * i + side + 1] = static_cast<uint32_t>(lists_.size());
-      }
-    }
+    prepare_lists(nodes);
     uint64_t gained = 0;
     bool swapped_any = false;
     for (uint32_t i = 0; i + 1 < nodes.size(); ++i) {
