@@ -143,10 +143,10 @@ class Simplex {
         }
       }
       if (best == kNoEdge) continue;  // no edge to another tree: a component of its own
-      const auto delta =
-          static_cast<int32_t>(tree_of[edges_[best].tail] == t ? best_slack : -best_slack);
-      const uint32_t into = tree_of[other(
-          best, tree_of[edges_[best].tail] == t ? edges_[best].tail : edges_[best].head)];
+      // Down when the edge leaves the tree, up when it enters it.
+      const bool leaves = tree_of[edges_[best].tail] == t;
+      const auto delta = static_cast<int32_t>(leaves ? best_slack : -best_slack);
+      const uint32_t into = tree_of[leaves ? edges_[best].head : edges_[best].tail];
       for (uint32_t x = first[t]; x != kNoTree; x = next[x]) {
         rank_[x] += delta;
         tree_of[x] = into;
