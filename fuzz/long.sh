@@ -7,7 +7,7 @@
 # build-fuzz/work, so a campaign that is stopped (a session ending, a reboot) resumes where the
 # last slice ended and the ledger's counts are what has really run. `fuzz/long.sh --status`
 # prints the ledger. Exits non-zero on the first crash, leak, timeout or out-of-memory input
-# (the input is in build-fuzz/artifacts/), or input that is slow when run again on its own
+# (the input is in build-fuzz/artifacts/), or input that is slow in CPU time when run again
 # (one that was slow only while the machine was busy goes to build-fuzz/slow-under-load/).
 #   FUZZ_RUNS     executions per target (default 10000000)
 #   FUZZ_SLICE    seconds per slice (default 1200)
@@ -80,21 +80,24 @@ worker() {
     executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
     rmdir "$claims/$target"
-    # libFuzzer also keeps inputs that took over 10 s (slow-unit-*) without failing. On a
-    # machine that builds while the campaign runs at low priority, that is often the
-    # scheduler, not the input: each is run again alone, and one that finishes within 2 s
-    # is set aside in build-fuzz/slow-under-load/ (noted on stderr) instead of stopping
-    # the campaign. One that is slow on its own is a finding.
+    # libFuzzer also keeps inputs that took over 10 s of wall time (slow-unit-*) without
+    # failing. On a machine that builds while the campaign runs at low priority, that is
+    # often the scheduler, not the input: each is run again and its CPU time measured (the
+    # wall time of the re-run would be starved the same way), and one that needs under 2 s
+    # of CPU is set aside in build-fuzz/slow-under-load/ (noted on stderr) instead of
+    # stopping the campaign. One that is slow in CPU time is a finding.
     for unit in "$build/artifacts/$target-slow-unit-"*; do
       [ -e "$unit" ] || continue
-      local rerun_start rerun_ms
-      rerun_start=$(date +%s%N)
-      if timeout 20 "$build/fuzz/$target" "$unit" >/dev/null 2>&1; then
-        rerun_ms=$(( ($(date +%s%N) - rerun_start) / 1000000 ))
-        if [ "$rerun_ms" -le 2000 ]; then
+      local cpu_file cpu rerun=0
+      cpu_file="$build/slice-$target.cpu"
+      # bash's own `time` (user and system CPU of the run, children included).
+      { TIMEFORMAT='%3U %3S'; time timeout 20 "$build/fuzz/$target" "$unit" >/dev/null 2>&1 || rerun=$?; } 2>"$cpu_file"
+      if [ "$rerun" -eq 0 ]; then
+        cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$cpu_file")
+        if [ "$cpu" -lt 2000 ]; then
           mkdir -p "$build/slow-under-load"
           mv "$unit" "$build/slow-under-load/"
-          echo "fuzz: $target: $(basename "$unit") ran in ${rerun_ms} ms alone: slow only under load, set aside" >&2
+          echo "fuzz: $target: $(basename "$unit") needs ${cpu} ms of CPU: slow only under load, set aside" >&2
         fi
       fi
     done
