@@ -37,15 +37,11 @@ Rect bounds_of(const FlatGraph& graph, const FlatLayout& layout) {
   return {x0, y0, x1 - x0, y1 - y0};
 }
 
-// Dummies the graph would have with a dummy per layer and no trunks: one per layer each long
-// edge passes.
-uint64_t unbundled_dummies(const FlatGraph& graph, const std::vector<uint32_t>& layer) {
+// Dummies the graph would have without trunks: each edge's own, one per layer it passes (what
+// a per-layer graph's paths count, trunks or not).
+uint64_t unbundled_dummies(const LayeredGraph& g) {
   uint64_t dummies = 0;
-  for (const FlatGraph::Edge& e : graph.edges) {
-    const uint32_t a = layer[e.source], b = layer[e.target];
-    const uint32_t span = a > b ? a - b : b - a;
-    if (span > 1) dummies += span - 1;
-  }
+  for (const LayeredGraph::Path& p : g.paths) dummies += p.dummies;
   return dummies;
 }
 
@@ -101,7 +97,7 @@ ComponentTopology component_topology(const FlatGraph& graph, const Options& opti
   // by segments (asked for, or chosen for a graph with spans) are kept as they are.
   constexpr uint64_t kMaxUnbundledDummies = 20'000;
   if (t.bundled && !t.spans && options.long_edges == LongEdgeOrdering::kAuto && crossings > 0 &&
-      has_trunks(t.layered) && unbundled_dummies(graph, t.layer) <= kMaxUnbundledDummies) {
+      has_trunks(t.layered) && unbundled_dummies(t.layered) <= kMaxUnbundledDummies) {
     Options separate = options;
     separate.bundle_fan_out = false;
     separate.long_edges = LongEdgeOrdering::kPerDummy;

@@ -51,10 +51,7 @@ class Simplex {
     while (true) {
       const uint32_t leaving = leave_edge();
       if (leaving == kNoEdge) break;
-      if (work_ > budget) {
-        stats.budget_exhausted = true;
-        break;
-      }
+      if (work_ > budget) break;
       const uint32_t entering = enter_edge(leaving);
       if (entering == kNoEdge) break;  // cannot happen on a connected tree; never loop
       // A pivot whose entering edge is already tight changes the tree, not the ranks. Where
@@ -63,19 +60,11 @@ class Simplex {
       // of the tree), a long run of them is the search wandering on a plateau; where they
       // lead somewhere they come a few at a time between improving pivots (per-head LLM
       // 200k: 55 of 496).
-      if (slack(entering) == 0) {
-        ++stats.degenerate;
-        if (++degenerate_run > kMaxDegenerateRun) {
-          stats.stalled = true;
-          break;
-        }
-      } else {
-        degenerate_run = 0;
-      }
+      degenerate_run = slack(entering) == 0 ? degenerate_run + 1 : 0;
+      if (degenerate_run > kMaxDegenerateRun) break;
       update(leaving, entering);
       ++stats.pivots;
     }
-    stats.work = work_;
     return stats;
   }
 

@@ -28,10 +28,6 @@ struct RankEdge {
 
 struct NetworkSimplexStats {
   uint64_t pivots = 0;
-  uint64_t degenerate = 0;  // pivots whose entering edge was already tight
-  uint64_t work = 0;        // node and edge visits
-  bool budget_exhausted = false;
-  bool stalled = false;  // stopped after a long run of degenerate pivots
 };
 
 // `rank` holds one rank per node (node ids are 0 .. rank.size() - 1) and is updated in

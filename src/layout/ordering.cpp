@@ -178,7 +178,7 @@ class Sweeper {
       int64_t cost = 0;
       for (uint32_t i = 0; i + 1 < k; ++i) {
         const uint32_t u = row[i];
-        const auto [vu, uv] = pair_crossings_both(slot_[v], slot_[u]);
+        const auto [vu, uv] = pair_crossings(slot_[v], slot_[u]);
         cost += static_cast<int64_t>(vu);
         step[i] = static_cast<int64_t>(uv) - static_cast<int64_t>(vu);
       }
@@ -261,10 +261,8 @@ class Sweeper {
     uint64_t gained = 0;
     bool swapped_any = false;
     for (uint32_t i = 0; i + 1 < nodes.size(); ++i) {
-      const uint32_t a = slot_[nodes[i]], b = slot_[nodes[i + 1]];
-      const uint64_t keep = pair_crossings(a, b);
+      const auto [keep, swapped] = pair_crossings(slot_[nodes[i]], slot_[nodes[i + 1]]);
       if (keep == 0) continue;
-      const uint64_t swapped = pair_crossings(b, a);
       if (swapped < keep || (swap_ties && swapped == keep)) {
         std::swap(nodes[i], nodes[i + 1]);
         order_.pos[nodes[i]] = i;
@@ -281,25 +279,9 @@ class Sweeper {
     return gained;
   }
 
-  // Weighted crossings among the edges of two neighbours when slot a is left of slot b.
-  uint64_t pair_crossings(uint32_t a, uint32_t b) const {
-    uint64_t total = 0;
-    for (int side = 0; side < 2; ++side) {
-      const Neighbour* pa = lists_.data() + list_begin_[2 * a + side];
-      const Neighbour* ea = lists_.data() + list_begin_[2 * a + side + 1];
-      const Neighbour* j = lists_.data() + list_begin_[2 * b + side];
-      const Neighbour* eb = lists_.data() + list_begin_[2 * b + side + 1];
-      uint64_t weight_left_of = 0;  // weight of b's edges ending left of a's current one
-      for (; pa != ea; ++pa) {
-        for (; j != eb && j->pos < pa->pos; ++j) weight_left_of += j->weight;
-        total += pa->weight * weight_left_of;
-      }
-    }
-    return total;
-  }
-
-  // pair_crossings(a, b) and pair_crossings(b, a) in one merge of their neighbour lists.
-  std::pair<uint64_t, uint64_t> pair_crossings_both(uint32_t a, uint32_t b) const {
+  // Weighted crossings among the edges of the nodes in slots a and b: {with a left of b,
+  // with b left of a}, in one merge of their neighbour lists.
+  std::pair<uint64_t, uint64_t> pair_crossings(uint32_t a, uint32_t b) const {
     uint64_t a_left = 0, b_left = 0;
     for (int side = 0; side < 2; ++side) {
       const Neighbour* pa = lists_.data() + list_begin_[2 * a + side];

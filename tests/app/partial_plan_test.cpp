@@ -5,17 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "test_support.h"
 
 namespace etviz::wasm {
 namespace {
 
 std::vector<uint8_t> corpus_bytes(const std::string& rel) {
-  std::ifstream in(std::string(ETVIZ_CORPUS_DIR) + "/" + rel, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return test::read_bytes(test::corpus(rel));
 }
 
 bool reads_in_part(const std::vector<uint8_t>& file) {

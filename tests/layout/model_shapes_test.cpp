@@ -20,12 +20,17 @@
 namespace etviz::layout::testing {
 namespace {
 
-// The flat pipeline's structure for `g` (no groups).
-LevelTopology topology_of(const Graph& g, const Options& options = {}) {
+// `g` as one level of the flat pipeline (no groups).
+FlatGraph flat_of(const Graph& g) {
   FlatGraph flat;
   for (const Node& n : g.nodes) flat.nodes.push_back({n.width, n.height, Pin::kFree});
   for (const Edge& e : g.edges) flat.edges.push_back({e.source, e.target, 0, 0});
-  return level_topology(flat, options);
+  return flat;
+}
+
+// The flat pipeline's structure for `g` (no groups).
+LevelTopology topology_of(const Graph& g, const Options& options = {}) {
+  return level_topology(flat_of(g), options);
 }
 
 // Dummies of a layered graph counted one per layer they pass (a span counts once per layer),
@@ -576,11 +581,8 @@ TEST(ModelShapes, PerHeadAttentionIsDrawnWithoutTrunksWhereThatCrossesLess) {
   const ComponentTopology& part = topology.parts[0];
   EXPECT_FALSE(part.bundled);
   EXPECT_FALSE(part.layered.has_spans());
-  FlatGraph flat;
-  for (const Node& n : g.nodes) flat.nodes.push_back({n.width, n.height, Pin::kFree});
-  for (const Edge& e : g.edges) flat.edges.push_back({e.source, e.target, 0, 0});
   const LayeredGraph with_trunks =
-      build_layered_graph(flat, part.layer, part.reversed, true, LayeredForm::kPerLayer);
+      build_layered_graph(flat_of(g), part.layer, part.reversed, true, LayeredForm::kPerLayer);
   uint64_t trunk_crossings = 0;
   order_layers(with_trunks, Options{}, &trunk_crossings);
   const uint64_t chosen = count_crossings(part.layered, part.order);

@@ -21,14 +21,19 @@ constexpr uint32_t kLocalHeader = 0x04034b50;
 constexpr uint32_t kZip64Locator = 0x07064b50;
 constexpr uint32_t kZip64Record = 0x06064b50;
 
+// Where an end-of-central-directory record must end: anywhere in the bytes (junk may follow an
+// archive), or exactly at their end.
+enum class RecordEnd { kWithin, kAtEnd };
+
 // Position of the end-of-central-directory record, or -1. It sits in the last 64 KiB + 22 bytes.
-int64_t find_eocd(std::span<const uint8_t> b) {
+int64_t find_eocd(std::span<const uint8_t> b, RecordEnd end = RecordEnd::kWithin) {
   if (b.size() < 22) return -1;
   const size_t lowest = b.size() > 65557 ? b.size() - 65557 : 0;
   for (size_t i = b.size() - 22 + 1; i-- > lowest;) {
     if (load_le<uint32_t>(b.data() + i) != kEndOfCentralDirectory) continue;
-    const uint16_t comment = load_le<uint16_t>(b.data() + i + 20);
-    if (i + 22 + comment <= b.size()) return static_cast<int64_t>(i);
+    const size_t record_end = i + 22 + load_le<uint16_t>(b.data() + i + 20);
+    if (end == RecordEnd::kAtEnd ? record_end == b.size() : record_end <= b.size())
+      return static_cast<int64_t>(i);
   }
   return -1;
 }
@@ -275,13 +280,7 @@ bool looks_like_zip(std::span<const uint8_t> bytes) {
 }
 
 bool ends_with_end_of_central_directory(std::span<const uint8_t> bytes) {
-  if (bytes.size() < 22) return false;
-  const size_t lowest = bytes.size() > 65557 ? bytes.size() - 65557 : 0;
-  for (size_t i = bytes.size() - 22 + 1; i-- > lowest;) {
-    if (load_le<uint32_t>(bytes.data() + i) != kEndOfCentralDirectory) continue;
-    if (i + 22 + load_le<uint16_t>(bytes.data() + i + 20) == bytes.size()) return true;
-  }
-  return false;
+  return find_eocd(bytes, RecordEnd::kAtEnd) >= 0;
 }
 
 ZipArchive::~ZipArchive() = default;
