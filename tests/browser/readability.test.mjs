@@ -170,6 +170,59 @@ test('chrome at 1024x700: legend folded, header readable, graph selector titled'
   }
 });
 
+// Every label the first view shows that the floating legend covers: drawn boxes (nodes,
+// collapsed groups, expanded groups' title bars) in page coordinates against the legend's box.
+async function labelsUnderLegend(page) {
+  return page.evaluate((header) => {
+    const t = window.etvizTest;
+    const legend = ['legend', 'heat-legend'].map((id) => document.getElementById(id)).find((e) => e && e.offsetWidth);
+    const l = legend.getBoundingClientRect();
+    const c = document.getElementById('canvas').getBoundingClientRect();
+    const out = [];
+    for (const b of t.drawnBoxes()) {
+      const [x0, y0] = t.pagePoint(b.x, b.y);
+      const [x1, y1] = t.pagePoint(b.x + b.w, b.y + (b.group !== undefined && !b.collapsed ? header : b.h));
+      const onCanvas = x1 > c.left && y1 > c.top && x0 < c.right && y0 < c.bottom;
+      if (onCanvas && x0 < l.right && x1 > l.left && y0 < l.bottom && y1 > l.top)
+        out.push(b.node !== undefined ? t.node(b.node).label : t.group(b.group).label);
+    }
+    return out;
+  }, 18);
+}
+
+test('legend: the first view puts no label under the floating legend', { skip: ONLY && ONLY !== 'legend' }, async () => {
+  // Tall graphs start at their top: the keyword-spotting program's input (1024x700, the legend
+  // folded) and the VGF program's backend group title (1400x900, the legend open) were hidden.
+  const kws = writePage(path.join(CORPUS, 'pte', 'pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte'), 'legend_kws');
+  const vgf = writePage(path.join(CORPUS, 'pte', 'arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_vgf__input.pte'), 'legend_vgf');
+  for (const [html, width, height, scheme, first] of [[kws, 1024, 700, 'dark', 'input_0'], [vgf, 1400, 900, 'light', 'VgfBackend'], [kws, 1400, 900, 'light', 'input_0'], [vgf, 1024, 700, 'dark', 'VgfBackend']]) {
+    const { page, log, context } = await openViewer(browser, html, { width, height, colorScheme: scheme });
+    try {
+      await waitForEngine(page);
+      const name = `${path.basename(html, '.html')}_${width}`;
+      await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+      assert.deepEqual(await labelsUnderLegend(page), [], `${name}: labels under the legend`);
+      // The first view still starts at the top: the graph's first label is on screen.
+      const top = await page.evaluate((label) => {
+        const t = window.etvizTest;
+        const c = document.getElementById('canvas').getBoundingClientRect();
+        return t.drawnBoxes().filter((b) => (b.node !== undefined ? t.node(b.node).label : t.group(b.group).label) === label)
+          .some((b) => { const [x, y] = t.pagePoint(b.x, b.y); return x >= c.left && y >= c.top && x < c.right && y < c.bottom; });
+      }, first);
+      assert.ok(top, `${name}: ${first} on screen`);
+      // Folding or opening the legend and fitting (f) keeps the labels clear of it too.
+      await page.click('#legend .legend-title');
+      await page.keyboard.press('f');
+      await page.evaluate(() => window.etvizTest.frame());
+      assert.deepEqual(await labelsUnderLegend(page), [], `${name}: labels under the legend after f`);
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.requests, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('delegation in the page: the summary agrees with etviz delegation, ops are findable', { skip: ONLY && ONLY !== 'delegation' }, async () => {
   const file = path.join(CORPUS, 'pte', 'corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte');
   const report = JSON.parse(execFileSync(BIN, ['delegation', '--format', 'json', file]).toString());

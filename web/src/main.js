@@ -482,6 +482,23 @@ class App {
     cam.x = lw + (this.width - lw) / 2 - mid * cam.scale;
     cam.y = 32 - b.y * cam.scale;
     if (b.w * cam.scale <= this.width - lw) cam.x = lw + (this.width - lw) / 2 - (b.x + b.w / 2) * cam.scale;
+    this.clearLegend();
+  }
+  // A view that starts at the drawing's top puts no label under the legend's corner: it moves
+  // right (when nothing is cut off on the left that the move would bring under the legend) or
+  // down (nothing lies above the top), whichever is the shorter move.
+  clearLegend() {
+    const el = [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth);
+    if (!el) return;
+    const c = this.canvas.getBoundingClientRect(), r = el.getBoundingClientRect();
+    const w = r.right - c.left + 8, h = r.bottom - c.top + 8;
+    const under = this.view.labelsUnder(w, h);
+    if (!under) return;
+    const cam = this.view.camera;
+    const b = this.view.bounds;
+    const right = w - under.left, down = h - under.top;
+    if (right < down && cam.x + b.x * cam.scale >= 0) cam.x += right;
+    else cam.y += down;
   }
   fit() {
     const b = this.view.bounds;

@@ -121,6 +121,8 @@ export function installTestFacade(win, app) {
       for (const g of v.boxes.frames) out.push({ group: g, collapsed: false, x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], within: chain(h.parent[g]) });
       return out;
     },
+    // Page coordinates of world point (wx, wy) of the shown graph, the camera unchanged.
+    pagePoint: (wx, wy) => toPage(wx, wy),
     // What the last frame drew: {nodes, edges, shapeLabels (tensor shapes written on edges)}.
     frameStats: () => ({ ...(app.lastFrameStats || {}) }),
     visibleNodes: () => view().boxes.nodes.length,
