@@ -35,6 +35,24 @@ TEST(JsonTree, ParsesScalarsContainersAndEscapes) {
   EXPECT_EQ(r["a"].raw(), "[1, -2.5e3, true, false, null]");
 }
 
+// The node store grows as a vector up to its first 64K-node chunk, then by chunks: values on
+// both sides of each boundary (nodes 65,535 / 65,536 and 131,071 / 131,072) read back whole.
+TEST(JsonTree, ValuesAcrossNodeChunksReadBack) {
+  constexpr int kValues = 200'000;
+  std::string text = "[";
+  for (int i = 0; i < kValues; ++i) text += (i ? "," : "") + std::to_string(i);
+  text += "]";
+  auto t = JsonTree::parse(text);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->node_count(), size_t{kValues} + 1);
+  int expected = 0;
+  for (const JsonRef v : t->root()) {
+    ASSERT_EQ(v.as_int(), expected) << "value " << expected;
+    ++expected;
+  }
+  EXPECT_EQ(expected, kValues);
+}
+
 TEST(JsonTree, AcceptsPythonNonFiniteFloats) {
   auto t = JsonTree::parse("[NaN, Infinity, -Infinity]");
   ASSERT_TRUE(t.ok()) << t.error().message();
