@@ -28,13 +28,18 @@ struct RankEdge {
 
 struct NetworkSimplexStats {
   uint64_t pivots = 0;
+  // With check_numbering: pivots after which the tree's numbering (kept up to date piece by
+  // piece) differed from a fresh depth-first search's. Always 0 unless there is a bug.
+  uint64_t numbering_errors = 0;
 };
 
 // `rank` holds one rank per node (node ids are 0 .. rank.size() - 1) and is updated in
 // place (left as it is when it is not feasible or an edge names no node); ranks are shifted so the
 // smallest is what it was before. `work_budget` bounds the node and edge visits of the pivots (0: a
-// default proportional to the graph's size).
+// default proportional to the graph's size). `check_numbering` (tests) compares the tree's
+// numbering with a fresh search after every pivot, which makes each pivot cost O(nodes).
 NetworkSimplexStats minimise_edge_lengths(std::span<const RankEdge> edges,
-                                          std::vector<int32_t>& rank, uint64_t work_budget = 0);
+                                          std::vector<int32_t>& rank, uint64_t work_budget = 0,
+                                          bool check_numbering = false);
 
 }  // namespace etviz::layout

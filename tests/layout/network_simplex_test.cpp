@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <random>
 
 #include "graph_builders.h"
@@ -94,6 +95,27 @@ TEST(NetworkSimplex, ReachesTheLeastTotalLengthOnEverySmallGraph) {
   }
   // The tight-tree start alone solves many small graphs; the pivots must have run too.
   EXPECT_GE(pivots, 10u);  // 19 with this seed
+}
+
+// Each pivot keeps the tree's numbering up to date piece by piece (the block that moved and the
+// two paths to the common ancestor); after every pivot it must equal a fresh depth-first
+// search's, or the pivots (which scan subtrees by number) would choose differently.
+TEST(NetworkSimplex, EveryPivotLeavesTheNumberingOfAFreshSearch) {
+  std::mt19937 rng(27);
+  uint64_t pivots = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const uint32_t n = 10 + trial % 120;
+    RankedDag d = random_ranked_dag(n, n + trial % (2 * n), rng);
+    const int64_t before = total_length(d.edges, d.rank);
+    const NetworkSimplexStats stats =
+        minimise_edge_lengths(d.edges, d.rank, /*work_budget=*/0, /*check_numbering=*/true);
+    pivots += stats.pivots;
+    ASSERT_EQ(stats.numbering_errors, 0u) << "trial " << trial;
+    ASSERT_TRUE(Feasible(d.edges, d.rank)) << "trial " << trial;
+    EXPECT_LE(total_length(d.edges, d.rank), before) << "trial " << trial;
+  }
+  EXPECT_GE(pivots, 1000u);  // the check must have seen many pivots
+  std::cout << pivots << " pivots checked\n";
 }
 
 TEST(NetworkSimplex, StaysFeasibleAndNoLongerWhenTheBudgetRunsOut) {
