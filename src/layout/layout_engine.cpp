@@ -84,23 +84,29 @@ double distance(Point a, Point b) {
   return std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
 }
 
-Point halfway_along(const Point* points, uint32_t count) {
+// `point(i)` gives the route's i-th point (the route may be stored in two pieces).
+template <typename PointAt>
+Point halfway_along_at(const PointAt& point, uint32_t count) {
   if (count == 0) return {};
   double total = 0;
   for (uint32_t i = 1; i < count; ++i) {
-    total += distance(points[i - 1], points[i]);
+    total += distance(point(i - 1), point(i));
   }
   double remaining = total / 2;
   for (uint32_t i = 1; i < count; ++i) {
-    const double len = distance(points[i - 1], points[i]);
+    const Point a = point(i - 1), b = point(i);
+    const double len = distance(a, b);
     if (len >= remaining && len > 0) {
       const double t = remaining / len;
-      return {points[i - 1].x + t * (points[i].x - points[i - 1].x),
-              points[i - 1].y + t * (points[i].y - points[i - 1].y)};
+      return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
     }
     remaining -= len;
   }
-  return points[count - 1];
+  return point(count - 1);
+}
+
+Point halfway_along(const Point* points, uint32_t count) {
+  return halfway_along_at([points](size_t i) { return points[i]; }, count);
 }
 
 void transpose(Layout& layout) {
@@ -202,15 +208,36 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const uint32_t lead = placed[c].layout->shared_edge[fe];
     return lead == kNone ? kNone : starts_at[c][lead];
   };
+  // A leader's route is built once into out.points. A follower's route is the leader's up to
+  // where the trunk's shared points end, then its own; building it whole (the trunk again for
+  // every branch) is what per-head attention's drawing is made of (llm_heads_200000: 69 M
+  // drawn points, 0.76 M stored). Instead the leader's build is traced over its first level
+  // edge (how many points it had after each of its shared points, and the last one, which
+  // later points may still replace), and a follower continues from that state: the points
+  // before its last one are the leader's, unchanged since.
+  std::vector<uint8_t> followed(graph.edges.size(), 0);
+  for (uint32_t e = 0; e < graph.edges.size(); ++e) {
+    const uint32_t lead = leader_of(e);
+    if (lead != kNone && lead != e) followed[lead] = 1;
+  }
+  std::vector<uint32_t> trace_begin(graph.edges.size(), kNone), trace_count;
+  std::vector<Point> trace_last;
   std::vector<Point> level_route;
-  auto append_chain = [&](uint32_t e, std::vector<Point>& points) {
-    const size_t start = points.size();
+  // Appends edge e's chain of level routes to `points` (its route starts at `start`); with
+  // `trace`, records the build state after each point of its first level edge's route.
+  auto append_chain = [&](uint32_t e, std::vector<Point>& points, size_t start, bool trace) {
     for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
       const auto [c, fe] = set.chain[k];
       const PlacedLevel& level = placed[c];
       const Point shift = add(level.shift, level.origin);
       level.layout->append_route(fe, level_route);
-      for (const Point& p : level_route) append_point(points, start, add(p, shift));
+      for (const Point& p : level_route) {
+        append_point(points, start, add(p, shift));
+        if (trace && k == set.chain_begin[e]) {
+          trace_count.push_back(static_cast<uint32_t>(points.size() - start));
+          trace_last.push_back(points.back());
+        }
+      }
       level_route.clear();
     }
   };
@@ -219,29 +246,52 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const uint32_t lead = leader_of(e);
     if (lead != kNone && lead != e) continue;
     const auto start = static_cast<uint32_t>(out.points.size());
-    append_chain(e, out.points);
+    if (followed[e]) trace_begin[e] = static_cast<uint32_t>(trace_count.size());
+    append_chain(e, out.points, start, followed[e] != 0);
     EdgeRoute& route = out.edges[e];
     route.first_point = start;
     route.point_count = static_cast<uint32_t>(out.points.size()) - start;
     route.label = halfway_along(out.points.data() + start, route.point_count);
   }
-  std::vector<Point> scratch;
+  std::vector<Point> tail, stored;
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
     const uint32_t lead = leader_of(e);
     if (lead == kNone || lead == e) continue;
-    scratch.clear();
-    append_chain(e, scratch);
-    EdgeRoute& route = out.edges[e];
-    route.point_count = static_cast<uint32_t>(scratch.size());
-    route.label = halfway_along(scratch.data(), route.point_count);
-    // The points it has in common with the leader's route (never its last one) are the
-    // leader's.
+    const auto [c, fe] = set.chain[set.chain_begin[e]];
+    const PlacedLevel& level = placed[c];
+    const FlatLayout& flat = *level.layout;
     const EdgeRoute& leader = out.edges[lead];
     const Point* lead_points = out.points.data() + leader.first_point;
-    const size_t limit = std::min<size_t>(leader.point_count, scratch.size() - 1);
-    size_t common = 0;
-    while (common < limit && lead_points[common].x == scratch[common].x &&
-           lead_points[common].y == scratch[common].y)
+    // The build state after the shared points: `kept` points final in the leader's route,
+    // then `tail` (the last of them and the one later points may replace), continued with the
+    // follower's own points and the rest of its chain.
+    const uint32_t shared = flat.shared_count[fe];
+    const uint32_t after = shared == 0 ? 0 : trace_count[trace_begin[lead] + shared - 1];
+    const uint32_t kept = after >= 2 ? after - 2 : 0;
+    tail.clear();
+    if (after >= 2) tail.push_back(lead_points[kept]);
+    if (after >= 1) tail.push_back(trace_last[trace_begin[lead] + shared - 1]);
+    const Point shift = add(level.shift, level.origin);
+    for (uint32_t i = flat.route_begin[fe]; i < flat.route_begin[fe + 1]; ++i)
+      append_point(tail, 0, add(flat.points[i], shift));
+    for (uint32_t k = set.chain_begin[e] + 1; k < set.chain_begin[e + 1]; ++k) {
+      const auto [kc, kfe] = set.chain[k];
+      const PlacedLevel& kl = placed[kc];
+      const Point kshift = add(kl.shift, kl.origin);
+      kl.layout->append_route(kfe, level_route);
+      for (const Point& p : level_route) append_point(tail, 0, add(p, kshift));
+      level_route.clear();
+    }
+    const auto drawn = [&](size_t i) { return i < kept ? lead_points[i] : tail[i - kept]; };
+    EdgeRoute& route = out.edges[e];
+    route.point_count = kept + static_cast<uint32_t>(tail.size());
+    route.label = halfway_along_at(drawn, route.point_count);
+    // The points it has in common with the leader's route (never its last one) are the
+    // leader's.
+    const size_t limit = std::min<size_t>(leader.point_count, route.point_count - 1);
+    size_t common = std::min<size_t>(after >= 2 ? kept + 1 : 0, limit);
+    while (common < limit && lead_points[common].x == drawn(common).x &&
+           lead_points[common].y == drawn(common).y)
       ++common;
     if (common >= 2) {
       route.shared_edge = lead;
@@ -249,9 +299,10 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     } else {
       common = 0;
     }
+    stored.clear();
+    for (size_t i = common; i < route.point_count; ++i) stored.push_back(drawn(i));
     route.first_point = static_cast<uint32_t>(out.points.size());
-    out.points.insert(out.points.end(), scratch.begin() + static_cast<std::ptrdiff_t>(common),
-                      scratch.end());
+    out.points.insert(out.points.end(), stored.begin(), stored.end());
   }
   out.bounds = {0, 0, placed[0].width, placed[0].height};
   if (transposed) transpose(out);

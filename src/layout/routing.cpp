@@ -57,6 +57,28 @@ void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
   append_point(points, start, {target_x, bands.center(tl) - g.height[target] / 2});
 }
 
+// A forward edge's route before joining (append_point), point by point: down from its upper
+// node, through each dummy's band (a span's from its first layer to its last), into its lower
+// node. Edges that share a trunk share its first 2 + 2 * dummies points when they leave their
+// common upper node at the same x.
+template <typename Append>
+void forward_points(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
+                    const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
+                    Append&& append) {
+  const uint32_t upper = path.upper, lower = path.lower;
+  const double upper_x = x[upper] + edge.source_offset;
+  const double lower_x = x[lower] + edge.target_offset;
+  const uint32_t ul = g.layer[upper], ll = g.layer[lower];
+  append(Point{upper_x, bands.center(ul) + g.height[upper] / 2});
+  append(Point{upper_x, bands.bottom(ul)});
+  for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
+    append(Point{x[d], bands.top[g.layer[d]]});
+    append(Point{x[d], bands.bottom(g.bottom_layer(d))});
+  }
+  append(Point{lower_x, bands.top[ll]});
+  append(Point{lower_x, bands.center(ll) - g.height[lower] / 2});
+}
+
 // Appends edge e's route to `points`.
 void route_edge(const FlatGraph& flat, const LayeredGraph& g, const std::vector<uint8_t>& reversed,
                 const std::vector<double>& x, const LayerBands& bands, const Options& options,
@@ -72,20 +94,7 @@ void route_edge(const FlatGraph& flat, const LayeredGraph& g, const std::vector<
   if (reversed[e]) {
     route_reversed(edge, path, g, x, bands, options, points);
   } else {
-    const uint32_t upper = path.upper, lower = path.lower;
-    const double upper_x = x[upper] + edge.source_offset;
-    const double lower_x = x[lower] + edge.target_offset;
-    const uint32_t ul = g.layer[upper], ll = g.layer[lower];
-    append_point(points, start, {upper_x, bands.center(ul) + g.height[upper] / 2});
-    append_point(points, start, {upper_x, bands.bottom(ul)});
-    // A dummy passes its layer's band vertically, a span every band from its first layer
-    // to its last.
-    for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
-      append_point(points, start, {x[d], bands.top[g.layer[d]]});
-      append_point(points, start, {x[d], bands.bottom(g.bottom_layer(d))});
-    }
-    append_point(points, start, {lower_x, bands.top[ll]});
-    append_point(points, start, {lower_x, bands.center(ll) - g.height[lower] / 2});
+    forward_points(edge, path, g, x, bands, [&](Point p) { append_point(points, start, p); });
   }
   if (points.size() - start == 1) points.push_back(points.back());  // zero-length edge
 }
@@ -116,14 +125,27 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     const uint32_t current = leader & ~kFollowed;
     leader = (g.paths[e].dummies > g.paths[current].dummies ? e : current) | kFollowed;
   }
-  // Leaders' routes first, so followers can be compared with them.
-  std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone);
-  std::vector<Point> lead_points;
+  // Leaders' routes first, so followers can be compared with them. A leader's build is
+  // traced (its point count after each point added, and its last point, which later points
+  // may still replace), so a follower that leaves the upper node where the leader does
+  // continues from the state after their shared points instead of walking the trunk again:
+  // per-head attention's branches would otherwise walk it once each (llm_heads_200000: 69 M
+  // points walked for 0.76 M stored).
+  std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone), trace_begin(m, kNone);
+  std::vector<uint32_t> trace_count;
+  std::vector<Point> lead_points, trace_last;
   for (uint32_t e = 0; e < m; ++e) {
     const uint32_t d = trunk_of(e);
     if (d == kNone || leader_at[d] != (e | kFollowed)) continue;
-    lead_begin[e] = static_cast<uint32_t>(lead_points.size());
-    route_edge(flat, g, reversed, x, bands, options, e, lead_points);
+    const auto start = static_cast<uint32_t>(lead_points.size());
+    lead_begin[e] = start;
+    trace_begin[e] = static_cast<uint32_t>(trace_count.size());
+    forward_points(flat.edges[e], g.paths[e], g, x, bands, [&](Point p) {
+      append_point(lead_points, start, p);
+      trace_count.push_back(static_cast<uint32_t>(lead_points.size()) - start);
+      trace_last.push_back(lead_points.back());
+    });
+    if (lead_points.size() - start == 1) lead_points.push_back(lead_points.back());
     lead_end[e] = static_cast<uint32_t>(lead_points.size());
   }
 
@@ -140,22 +162,41 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
       points.insert(points.end(), lead_points.begin() + lead_begin[e],
                     lead_points.begin() + lead_end[e]);
     } else {
-      route.clear();
-      route_edge(flat, g, reversed, x, bands, options, e, route);
-      // Points equal to the leader's, up to where the edge leaves the trunk (never the last).
       const Point* lead = lead_points.data() + lead_begin[leader];
-      const size_t limit =
-          std::min<size_t>(lead_end[leader] - lead_begin[leader], route.size() - 1);
-      size_t common = 0;
-      while (common < limit && lead[common].x == route[common].x &&
-             lead[common].y == route[common].y)
+      // The route as `kept` of the leader's points and then `route`: from the state after
+      // the shared points when the edge leaves where the leader does, else whole.
+      uint32_t kept = 0, same = 0;
+      route.clear();
+      if (flat.edges[e].source_offset == flat.edges[leader].source_offset) {
+        const uint32_t shared = 2 + 2 * g.paths[e].dummies;
+        const uint32_t after = trace_count[trace_begin[leader] + shared - 1];
+        kept = after >= 2 ? after - 2 : 0;
+        same = after >= 2 ? after - 1 : 0;
+        if (after >= 2) route.push_back(lead[kept]);
+        route.push_back(trace_last[trace_begin[leader] + shared - 1]);
+        const FlatGraph::Edge& edge = flat.edges[e];
+        const uint32_t lower = g.paths[e].lower, ll = g.layer[lower];
+        const double lower_x = x[lower] + edge.target_offset;
+        append_point(route, 0, {lower_x, bands.top[ll]});
+        append_point(route, 0, {lower_x, bands.center(ll) - g.height[lower] / 2});
+        if (kept + route.size() == 1) route.push_back(route.back());  // zero-length edge
+      } else {
+        route_edge(flat, g, reversed, x, bands, options, e, route);
+      }
+      const auto drawn = [&](size_t i) { return i < kept ? lead[i] : route[i - kept]; };
+      const size_t count = kept + route.size();
+      // Points equal to the leader's, up to where the edge leaves the trunk (never the last).
+      const size_t limit = std::min<size_t>(lead_end[leader] - lead_begin[leader], count - 1);
+      size_t common = std::min<size_t>(same, limit);
+      while (common < limit && lead[common].x == drawn(common).x &&
+             lead[common].y == drawn(common).y)
         ++common;
       if (common < 2) common = 0;
       if (common > 0) {
         layout.shared_edge[e] = leader;
         layout.shared_count[e] = static_cast<uint32_t>(common);
       }
-      points.insert(points.end(), route.begin() + static_cast<std::ptrdiff_t>(common), route.end());
+      for (size_t i = common; i < count; ++i) points.push_back(drawn(i));
     }
     layout.route_begin.push_back(static_cast<uint32_t>(points.size()));
   }

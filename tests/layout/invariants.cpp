@@ -271,6 +271,29 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   return ::testing::AssertionSuccess();
 }
 
+::testing::AssertionResult RoutesAreJoined(const Layout& layout) {
+  constexpr double kSame = 1e-9;
+  std::vector<Point> route;
+  for (uint32_t e = 0; e < layout.edges.size(); ++e) {
+    route.clear();
+    append_route(layout, e, route);
+    if (route.size() == 2 && route[0].x == route[1].x && route[0].y == route[1].y) continue;
+    for (size_t i = 1; i < route.size(); ++i) {
+      const Point a = route[i - 1], b = route[i];
+      if (std::abs(a.x - b.x) < kSame && std::abs(a.y - b.y) < kSame)
+        return ::testing::AssertionFailure() << "edge " << e << ": point " << i << " repeats";
+      if (i < 2) continue;
+      const Point o = route[i - 2];
+      const double cross = (a.x - o.x) * (b.y - a.y) - (a.y - o.y) * (b.x - a.x);
+      const double dot = (a.x - o.x) * (b.x - a.x) + (a.y - o.y) * (b.y - a.y);
+      if (std::abs(cross) < kSame && dot >= 0)
+        return ::testing::AssertionFailure()
+               << "edge " << e << ": point " << i - 1 << " lies on the line through its neighbours";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 ::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout) {
   if (layout.nodes.size() != graph.nodes.size() || layout.groups.size() != graph.groups.size() ||
       layout.edges.size() != graph.edges.size()) {
@@ -285,6 +308,7 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
       return ::testing::AssertionFailure() << "non-finite point";
   }
   if (auto r = SharedRoutesWellFormed(layout); !r) return r;
+  if (auto r = RoutesAreJoined(layout); !r) return r;
   if (auto r = ItemsDoNotOverlap(graph, layout); !r) return r;
   if (auto r = GroupsContainChildren(graph, layout); !r) return r;
   if (auto r = RoutesConnectEndpoints(graph, layout); !r) return r;

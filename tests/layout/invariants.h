@@ -34,6 +34,12 @@ namespace etviz::layout::testing {
 // shorter than the route, and every route's own points lie inside Layout::points.
 ::testing::AssertionResult SharedRoutesWellFormed(const Layout& layout);
 
+// Every route drawn (shared prefix and own points) in its joined form: no point repeats the one
+// before it, and no point lies on the straight continuation of the two before it (the routing
+// joins such points), except a zero-length edge's two equal points. A route continued from a
+// wrong build state (a follower of a shared trunk) breaks it.
+::testing::AssertionResult RoutesAreJoined(const Layout& layout);
+
 // All of the above that apply to any input (acyclicity not assumed).
 ::testing::AssertionResult IsValidLayout(const Graph& graph, const Layout& layout);
 
