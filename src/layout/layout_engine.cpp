@@ -220,12 +220,12 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const uint32_t lead = leader_of(e);
     if (lead != kNone && lead != e) followed[lead] = 1;
   }
-  std::vector<uint32_t> trace_begin(graph.edges.size(), kNone), trace_count;
-  std::vector<Point> trace_last;
+  std::vector<uint32_t> trace_begin(graph.edges.size(), kNone);
+  RouteTrace trace;
   std::vector<Point> level_route;
   // Appends edge e's chain of level routes to `points` (its route starts at `start`); with
-  // `trace`, records the build state after each point of its first level edge's route.
-  auto append_chain = [&](uint32_t e, std::vector<Point>& points, size_t start, bool trace) {
+  // `traced`, records the build state after each point of its first level edge's route.
+  auto append_chain = [&](uint32_t e, std::vector<Point>& points, size_t start, bool traced) {
     for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
       const auto [c, fe] = set.chain[k];
       const PlacedLevel& level = placed[c];
@@ -233,10 +233,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
       level.layout->append_route(fe, level_route);
       for (const Point& p : level_route) {
         append_point(points, start, add(p, shift));
-        if (trace && k == set.chain_begin[e]) {
-          trace_count.push_back(static_cast<uint32_t>(points.size() - start));
-          trace_last.push_back(points.back());
-        }
+        if (traced && k == set.chain_begin[e]) trace.record(points, start);
       }
       level_route.clear();
     }
@@ -246,7 +243,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const uint32_t lead = leader_of(e);
     if (lead != kNone && lead != e) continue;
     const auto start = static_cast<uint32_t>(out.points.size());
-    if (followed[e]) trace_begin[e] = static_cast<uint32_t>(trace_count.size());
+    if (followed[e]) trace_begin[e] = static_cast<uint32_t>(trace.count.size());
     append_chain(e, out.points, start, followed[e] != 0);
     EdgeRoute& route = out.edges[e];
     route.first_point = start;
@@ -262,15 +259,10 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const FlatLayout& flat = *level.layout;
     const EdgeRoute& leader = out.edges[lead];
     const Point* lead_points = out.points.data() + leader.first_point;
-    // The build state after the shared points: `kept` points final in the leader's route,
-    // then `tail` (the last of them and the one later points may replace), continued with the
-    // follower's own points and the rest of its chain.
-    const uint32_t shared = flat.shared_count[fe];
-    const uint32_t after = shared == 0 ? 0 : trace_count[trace_begin[lead] + shared - 1];
-    const uint32_t kept = after >= 2 ? after - 2 : 0;
-    tail.clear();
-    if (after >= 2) tail.push_back(lead_points[kept]);
-    if (after >= 1) tail.push_back(trace_last[trace_begin[lead] + shared - 1]);
+    // From the leader's state after their shared points, continued with the follower's own
+    // points and the rest of its chain.
+    const FollowerRoute drawn =
+        follow(lead_points, trace, trace_begin[lead], flat.shared_count[fe], tail);
     const Point shift = add(level.shift, level.origin);
     for (uint32_t i = flat.route_begin[fe]; i < flat.route_begin[fe + 1]; ++i)
       append_point(tail, 0, add(flat.points[i], shift));
@@ -282,24 +274,16 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
       for (const Point& p : level_route) append_point(tail, 0, add(p, kshift));
       level_route.clear();
     }
-    const auto drawn = [&](size_t i) { return i < kept ? lead_points[i] : tail[i - kept]; };
     EdgeRoute& route = out.edges[e];
-    route.point_count = kept + static_cast<uint32_t>(tail.size());
+    route.point_count = static_cast<uint32_t>(drawn.size());
     route.label = halfway_along_at(drawn, route.point_count);
-    // The points it has in common with the leader's route (never its last one) are the
-    // leader's.
-    const size_t limit = std::min<size_t>(leader.point_count, route.point_count - 1);
-    size_t common = std::min<size_t>(after >= 2 ? kept + 1 : 0, limit);
-    while (common < limit && lead_points[common].x == drawn(common).x &&
-           lead_points[common].y == drawn(common).y)
-      ++common;
-    if (common >= 2) {
+    // The points it has in common with the leader's route are the leader's.
+    const size_t common = drawn.common_with_leader(leader.point_count);
+    if (common > 0) {
       route.shared_edge = lead;
       route.shared_count = static_cast<uint32_t>(common);
-    } else {
-      common = 0;
     }
-    stored.clear();
+    stored.clear();  // out.points holds the leader's points: copy before it grows
     for (size_t i = common; i < route.point_count; ++i) stored.push_back(drawn(i));
     route.first_point = static_cast<uint32_t>(out.points.size());
     out.points.insert(out.points.end(), stored.begin(), stored.end());

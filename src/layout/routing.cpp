@@ -132,18 +132,17 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
   // per-head attention's branches would otherwise walk it once each (llm_heads_200000: 69 M
   // points walked for 0.76 M stored).
   std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone), trace_begin(m, kNone);
-  std::vector<uint32_t> trace_count;
-  std::vector<Point> lead_points, trace_last;
+  std::vector<Point> lead_points;
+  RouteTrace trace;
   for (uint32_t e = 0; e < m; ++e) {
     const uint32_t d = trunk_of(e);
     if (d == kNone || leader_at[d] != (e | kFollowed)) continue;
     const auto start = static_cast<uint32_t>(lead_points.size());
     lead_begin[e] = start;
-    trace_begin[e] = static_cast<uint32_t>(trace_count.size());
+    trace_begin[e] = static_cast<uint32_t>(trace.count.size());
     forward_points(flat.edges[e], g.paths[e], g, x, bands, [&](Point p) {
       append_point(lead_points, start, p);
-      trace_count.push_back(static_cast<uint32_t>(lead_points.size()) - start);
-      trace_last.push_back(lead_points.back());
+      trace.record(lead_points, start);
     });
     if (lead_points.size() - start == 1) lead_points.push_back(lead_points.back());
     lead_end[e] = static_cast<uint32_t>(lead_points.size());
@@ -162,41 +161,29 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
       points.insert(points.end(), lead_points.begin() + lead_begin[e],
                     lead_points.begin() + lead_end[e]);
     } else {
+      // From the leader's state after their shared points when the edge leaves the upper node
+      // where the leader does, else whole.
       const Point* lead = lead_points.data() + lead_begin[leader];
-      // The route as `kept` of the leader's points and then `route`: from the state after
-      // the shared points when the edge leaves where the leader does, else whole.
-      uint32_t kept = 0, same = 0;
-      route.clear();
+      FollowerRoute drawn{lead, 0, 0, &route};
       if (flat.edges[e].source_offset == flat.edges[leader].source_offset) {
-        const uint32_t shared = 2 + 2 * g.paths[e].dummies;
-        const uint32_t after = trace_count[trace_begin[leader] + shared - 1];
-        kept = after >= 2 ? after - 2 : 0;
-        same = after >= 2 ? after - 1 : 0;
-        if (after >= 2) route.push_back(lead[kept]);
-        route.push_back(trace_last[trace_begin[leader] + shared - 1]);
+        drawn = follow(lead, trace, trace_begin[leader], 2 + 2 * g.paths[e].dummies, route);
         const FlatGraph::Edge& edge = flat.edges[e];
         const uint32_t lower = g.paths[e].lower, ll = g.layer[lower];
         const double lower_x = x[lower] + edge.target_offset;
         append_point(route, 0, {lower_x, bands.top[ll]});
         append_point(route, 0, {lower_x, bands.center(ll) - g.height[lower] / 2});
-        if (kept + route.size() == 1) route.push_back(route.back());  // zero-length edge
+        if (drawn.size() == 1) route.push_back(route.back());  // zero-length edge
       } else {
+        route.clear();
         route_edge(flat, g, reversed, x, bands, options, e, route);
       }
-      const auto drawn = [&](size_t i) { return i < kept ? lead[i] : route[i - kept]; };
-      const size_t count = kept + route.size();
-      // Points equal to the leader's, up to where the edge leaves the trunk (never the last).
-      const size_t limit = std::min<size_t>(lead_end[leader] - lead_begin[leader], count - 1);
-      size_t common = std::min<size_t>(same, limit);
-      while (common < limit && lead[common].x == drawn(common).x &&
-             lead[common].y == drawn(common).y)
-        ++common;
-      if (common < 2) common = 0;
+      // Points equal to the leader's, up to where the edge leaves the trunk.
+      const size_t common = drawn.common_with_leader(lead_end[leader] - lead_begin[leader]);
       if (common > 0) {
         layout.shared_edge[e] = leader;
         layout.shared_count[e] = static_cast<uint32_t>(common);
       }
-      for (size_t i = common; i < count; ++i) points.push_back(drawn(i));
+      for (size_t i = common; i < drawn.size(); ++i) points.push_back(drawn(i));
     }
     layout.route_begin.push_back(static_cast<uint32_t>(points.size()));
   }
