@@ -223,19 +223,25 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   std::vector<uint32_t> trace_begin(graph.edges.size(), kNone);
   RouteTrace trace;
   std::vector<Point> level_route;
-  // Appends edge e's chain of level routes to `points` (its route starts at `start`); with
-  // `traced`, records the build state after each point of its first level edge's route.
-  auto append_chain = [&](uint32_t e, std::vector<Point>& points, size_t start, bool traced) {
-    for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
-      const auto [c, fe] = set.chain[k];
-      const PlacedLevel& level = placed[c];
-      const Point shift = add(level.shift, level.origin);
-      level.layout->append_route(fe, level_route);
-      for (const Point& p : level_route) {
-        append_point(points, start, add(p, shift));
-        if (traced && k == set.chain_begin[e]) trace.record(points, start);
-      }
-      level_route.clear();
+  // Appends chain entry k's level route to `points` (a route that starts at `start`): whole,
+  // or only its own points (those after the prefix it shares with its level's trunk leader);
+  // with `traced`, records the build state after each point.
+  auto append_level = [&](uint32_t k, std::vector<Point>& points, size_t start, bool own_only,
+                          bool traced) {
+    const auto [c, fe] = set.chain[k];
+    const PlacedLevel& level = placed[c];
+    const FlatLayout& flat = *level.layout;
+    const Point shift = add(level.shift, level.origin);
+    level_route.clear();
+    if (own_only) {
+      level_route.assign(flat.points.begin() + flat.route_begin[fe],
+                         flat.points.begin() + flat.route_begin[fe + 1]);
+    } else {
+      flat.append_route(fe, level_route);
+    }
+    for (const Point& p : level_route) {
+      append_point(points, start, add(p, shift));
+      if (traced) trace.record(points, start);
     }
   };
   out.edges.resize(graph.edges.size());
@@ -244,7 +250,8 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     if (lead != kNone && lead != e) continue;
     const auto start = static_cast<uint32_t>(out.points.size());
     if (followed[e]) trace_begin[e] = static_cast<uint32_t>(trace.count.size());
-    append_chain(e, out.points, start, followed[e] != 0);
+    for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k)
+      append_level(k, out.points, start, false, followed[e] && k == set.chain_begin[e]);
     EdgeRoute& route = out.edges[e];
     route.first_point = start;
     route.point_count = static_cast<uint32_t>(out.points.size()) - start;
@@ -255,25 +262,15 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const uint32_t lead = leader_of(e);
     if (lead == kNone || lead == e) continue;
     const auto [c, fe] = set.chain[set.chain_begin[e]];
-    const PlacedLevel& level = placed[c];
-    const FlatLayout& flat = *level.layout;
     const EdgeRoute& leader = out.edges[lead];
     const Point* lead_points = out.points.data() + leader.first_point;
     // From the leader's state after their shared points, continued with the follower's own
     // points and the rest of its chain.
     const FollowerRoute drawn =
-        follow(lead_points, trace, trace_begin[lead], flat.shared_count[fe], tail);
-    const Point shift = add(level.shift, level.origin);
-    for (uint32_t i = flat.route_begin[fe]; i < flat.route_begin[fe + 1]; ++i)
-      append_point(tail, 0, add(flat.points[i], shift));
-    for (uint32_t k = set.chain_begin[e] + 1; k < set.chain_begin[e + 1]; ++k) {
-      const auto [kc, kfe] = set.chain[k];
-      const PlacedLevel& kl = placed[kc];
-      const Point kshift = add(kl.shift, kl.origin);
-      kl.layout->append_route(kfe, level_route);
-      for (const Point& p : level_route) append_point(tail, 0, add(p, kshift));
-      level_route.clear();
-    }
+        follow(lead_points, trace, trace_begin[lead], placed[c].layout->shared_count[fe], tail);
+    append_level(set.chain_begin[e], tail, 0, true, false);
+    for (uint32_t k = set.chain_begin[e] + 1; k < set.chain_begin[e + 1]; ++k)
+      append_level(k, tail, 0, false, false);
     EdgeRoute& route = out.edges[e];
     route.point_count = static_cast<uint32_t>(drawn.size());
     route.label = halfway_along_at(drawn, route.point_count);

@@ -312,25 +312,30 @@ class Simplex {
     tree_update(edges_[entering].head, edges_[entering].tail, cut, false);
     cut_[entering] = -cut;
     cut_[leaving] = 0;
-    renumber(leaving, entering, lca);
+    const Moved moved = renumber(leaving, entering, lca);
     in_tree_[leaving] = 0;
     in_tree_[entering] = 1;
     tree_pos_[entering] = tree_pos_[leaving];
     tree_edges_[tree_pos_[entering]] = entering;
     tree_pos_[leaving] = kNoEdge;
-    dfs_range(x_, entering, s_at_);
+    dfs_range(moved.root, entering, moved.first);
   }
 
-  // The numbering after the exchange, all but S's block (which dfs_range then fills from s_at_,
-  // from S's new root x_): the old one with S taken out and put back where a search from the
-  // common ancestor would now reach it.
-  void renumber(uint32_t leaving, uint32_t entering, uint32_t lca) {
+  // The cut-off subtree S after a pivot: its new root and its new first number.
+  struct Moved {
+    uint32_t root, first;
+  };
+  // The numbering after the exchange, all but S's block (which dfs_range then fills from S's
+  // new root): the old one with S taken out and put back where a search from the common
+  // ancestor would now reach it.
+  Moved renumber(uint32_t leaving, uint32_t entering, uint32_t lca) {
     const uint32_t t = edges_[leaving].tail, h = edges_[leaving].head;
-    v_ = lim_[t] < lim_[h] ? t : h;  // S's root
-    const uint32_t u = other(leaving, v_);
-    x_ = below(edges_[entering].tail, v_) ? edges_[entering].tail : edges_[entering].head;
-    const uint32_t y = other(entering, x_);
-    const uint32_t s = size_[v_], s_low = low(v_), s_lim = lim_[v_];
+    const uint32_t v = lim_[t] < lim_[h] ? t : h;  // S's root
+    const uint32_t u = other(leaving, v);
+    const uint32_t x =
+        below(edges_[entering].tail, v) ? edges_[entering].tail : edges_[entering].head;
+    const uint32_t y = other(entering, x);
+    const uint32_t s = size_[v], s_low = low(v), s_lim = lim_[v];
     // Positions once S is taken out.
     const auto out = [&](uint32_t p) { return p < s_low ? p : p > s_lim ? p - s : s_low; };
     // S's new place: after the subtree of y's tree child that comes before the entering edge
@@ -357,7 +362,7 @@ class Simplex {
       for (uint32_t p = at + s; p <= s_lim; ++p) lim_[node_at_lim_[p]] = p;
       work_ += s_low - at;
     }
-    s_at_ = at;
+    return {x, at};
   }
 
   std::span<const RankEdge> edges_;
@@ -372,7 +377,6 @@ class Simplex {
     uint32_t node, next_incident, first;  // first: the subtree's lowest number
   };
   std::vector<Frame> stack_;
-  uint32_t v_ = 0, x_ = 0, s_at_ = 0;  // the pivot's S: its old root, new root, new first number
   size_t search_ = 0;
   uint64_t work_ = 0;
 };

@@ -57,6 +57,17 @@ void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
   append_point(points, start, {target_x, bands.center(tl) - g.height[target] / 2});
 }
 
+// The last two points of a forward edge's route: into its lower node.
+template <typename Append>
+void points_into_lower(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
+                       const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
+                       Append&& append) {
+  const uint32_t lower = path.lower, ll = g.layer[lower];
+  const double lower_x = x[lower] + edge.target_offset;
+  append(Point{lower_x, bands.top[ll]});
+  append(Point{lower_x, bands.center(ll) - g.height[lower] / 2});
+}
+
 // A forward edge's route before joining (append_point), point by point: down from its upper
 // node, through each dummy's band (a span's from its first layer to its last), into its lower
 // node. Edges that share a trunk share its first 2 + 2 * dummies points when they leave their
@@ -65,18 +76,16 @@ template <typename Append>
 void forward_points(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
                     const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
                     Append&& append) {
-  const uint32_t upper = path.upper, lower = path.lower;
+  const uint32_t upper = path.upper;
   const double upper_x = x[upper] + edge.source_offset;
-  const double lower_x = x[lower] + edge.target_offset;
-  const uint32_t ul = g.layer[upper], ll = g.layer[lower];
+  const uint32_t ul = g.layer[upper];
   append(Point{upper_x, bands.center(ul) + g.height[upper] / 2});
   append(Point{upper_x, bands.bottom(ul)});
   for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
     append(Point{x[d], bands.top[g.layer[d]]});
     append(Point{x[d], bands.bottom(g.bottom_layer(d))});
   }
-  append(Point{lower_x, bands.top[ll]});
-  append(Point{lower_x, bands.center(ll) - g.height[lower] / 2});
+  points_into_lower(edge, path, g, x, bands, append);
 }
 
 // Appends edge e's route to `points`.
@@ -167,11 +176,8 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
       FollowerRoute drawn{lead, 0, 0, &route};
       if (flat.edges[e].source_offset == flat.edges[leader].source_offset) {
         drawn = follow(lead, trace, trace_begin[leader], 2 + 2 * g.paths[e].dummies, route);
-        const FlatGraph::Edge& edge = flat.edges[e];
-        const uint32_t lower = g.paths[e].lower, ll = g.layer[lower];
-        const double lower_x = x[lower] + edge.target_offset;
-        append_point(route, 0, {lower_x, bands.top[ll]});
-        append_point(route, 0, {lower_x, bands.center(ll) - g.height[lower] / 2});
+        points_into_lower(flat.edges[e], g.paths[e], g, x, bands,
+                          [&](Point p) { append_point(route, 0, p); });
         if (drawn.size() == 1) route.push_back(route.back());  // zero-length edge
       } else {
         route.clear();

@@ -462,8 +462,9 @@ class App {
   }
   // Small graphs fit the window; tall ones start readable at the top (f fits everything).
   // The legend covers the top-left corner; fitted views leave it room.
+  floatingLegend() { return [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth); }
   legendWidth() {
-    const el = [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth);
+    const el = this.floatingLegend();
     return el ? el.offsetWidth + 12 : 0;
   }
   initialView() {
@@ -488,7 +489,7 @@ class App {
   // right (when nothing is cut off on the left that the move would bring under the legend) or
   // down (nothing lies above the top), whichever is the shorter move.
   clearLegend() {
-    const el = [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth);
+    const el = this.floatingLegend();
     if (!el) return;
     const c = this.canvas.getBoundingClientRect(), r = el.getBoundingClientRect();
     const w = r.right - c.left + 8, h = r.bottom - c.top + 8;
