@@ -131,7 +131,30 @@ constexpr int kRoundsAtEnds = 16;
 class Sweeper {
  public:
   Sweeper(const LayeredGraph& g, const Options& options, OrderingStrategy keys, Order& order)
-      : g_(g), options_(options), keys_(keys), order_(order), slot_(g.node_count(), 0) {}
+      : g_(g),
+        options_(options),
+        keys_(keys),
+        order_(order),
+        version_(g.layer_count, 0),
+        ups_from_(g.layer_count, kNever),
+        downs_from_(g.layer_count, kNever),
+        counted_from_(g.layer_count, {kNever, kNever}),
+        counted_(g.layer_count, 0) {
+    const uint32_t n = g.node_count();
+    list_begin_.assign(2 * size_t{n} + 1, 0);
+    for (uint32_t v = 0; v < n; ++v) {
+      list_begin_[2 * v + 1] = list_begin_[2 * v] + static_cast<uint32_t>(g.ups(v).size());
+      list_begin_[2 * v + 2] = list_begin_[2 * v + 1] + static_cast<uint32_t>(g.downs(v).size());
+    }
+    lists_.resize(list_begin_.back());
+    // The lists' neighbours and weights, in list order, read without the segments.
+    neighbours_.resize(list_begin_.back());
+    for (uint32_t v = 0; v < n; ++v) {
+      Neighbour* out = neighbours_.data() + list_begin_[2 * v];
+      for (const uint32_t s : g.ups(v)) *out++ = {g.segments[s].upper, g.segments[s].weight};
+      for (const uint32_t s : g.downs(v)) *out++ = {g.segments[s].lower, g.segments[s].weight};
+    }
+  }
 
   // One sweep down (even) or up (odd), then transpositions. As in dot, ties are broken
   // against the current order in half of the sweeps, which lets the search leave plateaus.
@@ -159,6 +182,21 @@ class Sweeper {
     }
   }
 
+  // Crossings of the order as it stands. Those between two adjacent layers are counted
+  // again only where either layer changed since they were last counted.
+  uint64_t crossings() {
+    uint64_t total = 0;
+    for (uint32_t l = 0; l + 1 < g_.layer_count; ++l) {
+      const std::pair<uint32_t, uint32_t> now{version_[l], version_[l + 1]};
+      if (counted_from_[l] != now) {
+        counted_[l] = count_crossings_between(g_, order_, l);
+        counted_from_[l] = now;
+      }
+      total += counted_[l];
+    }
+    return total;
+  }
+
   // Sifting (Matuszewski, Schönfeld and Molitor): each node of layer l in turn is taken out
   // and put back where its edges to both neighbouring layers cross the fewest of the
   // others', with those layers fixed. Returns the crossings removed.
@@ -166,7 +204,7 @@ class Sweeper {
     auto nodes = order_.layer(l);
     const auto k = static_cast<uint32_t>(nodes.size());
     if (k < 3) return 0;
-    prepare_lists(nodes);
+    prepare_lists(l);
     uint64_t gained = 0;
     std::vector<uint32_t> row(nodes.begin(), nodes.end());
     const std::vector<uint32_t> by_start(row);
@@ -178,7 +216,7 @@ class Sweeper {
       int64_t cost = 0;
       for (uint32_t i = 0; i + 1 < k; ++i) {
         const uint32_t u = row[i];
-        const auto [vu, uv] = pair_crossings(slot_[v], slot_[u]);
+        const auto [vu, uv] = pair_crossings(v, u);
         cost += static_cast<int64_t>(vu);
         step[i] = static_cast<int64_t>(uv) - static_cast<int64_t>(vu);
       }
@@ -198,6 +236,7 @@ class Sweeper {
         best_p = at;
       row.insert(row.begin() + best_p, v);
     }
+    if (!std::equal(row.begin(), row.end(), nodes.begin())) changed(l);
     for (uint32_t i = 0; i < k; ++i) {
       nodes[i] = row[i];
       order_.pos[row[i]] = i;
@@ -206,25 +245,45 @@ class Sweeper {
   }
 
  private:
-  // Sorted neighbour positions above and below, per node of a layer, and each node's slot
-  // (index) there; fixed while that layer is reordered (the neighbouring layers do not move).
-  void prepare_lists(std::span<uint32_t> nodes) {
-    list_begin_.assign(2 * nodes.size() + 1, 0);
-    lists_.clear();
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-      const uint32_t v = nodes[i];
-      slot_[v] = i;
-      for (int side = 0; side < 2; ++side) {
-        const size_t start = lists_.size();
-        for (const uint32_t s : side == 0 ? g_.ups(v) : g_.downs(v)) {
-          const Segment& seg = g_.segments[s];
-          lists_.push_back({order_.pos[side == 0 ? seg.upper : seg.lower], seg.weight});
-        }
-        std::sort(lists_.begin() + static_cast<std::ptrdiff_t>(start), lists_.end());
-        list_begin_[2 * i + side + 1] = static_cast<uint32_t>(lists_.size());
+  // Each node's neighbour positions above and below, sorted (lists_, per node and side from
+  // list_begin_), for the nodes of layer l. A side's lists depend only on the order of the
+  // layer on that side (segments join adjacent layers: the sweeper runs on graphs without
+  // spans), so they are rebuilt only where that layer changed since they were built: after
+  // the first sweeps most layers keep their order (per-head attention at 20k nodes:
+  // rebuilding every list for every layer pass was a quarter of the layout's time).
+  void prepare_lists(uint32_t l) {
+    const auto nodes = order_.layer(l);
+    if (l > 0 && ups_from_[l] != version_[l - 1]) {
+      fill_lists(nodes, 0);
+      ups_from_[l] = version_[l - 1];
+    }
+    if (l + 1 < g_.layer_count && downs_from_[l] != version_[l + 1]) {
+      fill_lists(nodes, 1);
+      downs_from_[l] = version_[l + 1];
+    }
+  }
+
+  void fill_lists(std::span<const uint32_t> nodes, int side) {
+    constexpr uint32_t kInsertionSortUpTo = 16;  // most lists hold one or two entries
+    for (const uint32_t v : nodes) {
+      const uint32_t first = list_begin_[2 * v + side], end = list_begin_[2 * v + side + 1];
+      if (end - first > kInsertionSortUpTo) {
+        for (uint32_t i = first; i < end; ++i)
+          lists_[i] = {order_.pos[neighbours_[i].pos], neighbours_[i].weight};
+        std::sort(lists_.begin() + first, lists_.begin() + end);
+        continue;
+      }
+      for (uint32_t i = first; i < end; ++i) {
+        const Neighbour entry{order_.pos[neighbours_[i].pos], neighbours_[i].weight};
+        uint32_t j = i;
+        for (; j > first && entry.pos < lists_[j - 1].pos; --j) lists_[j] = lists_[j - 1];
+        lists_[j] = entry;
       }
     }
   }
+
+  // Layer l's order changed: the lists of the layers beside it are out of date.
+  void changed(uint32_t l) { ++version_[l]; }
 
   // Reorders layer l by the positions of its neighbours above (use_ups) or below. Nodes
   // without neighbours on that side keep their slot.
@@ -246,9 +305,14 @@ class Sweeper {
       return swap_ties ? a.pos > b.pos : a.pos < b.pos;
     });
     size_t next = 0;
+    bool moved = false;
     for (uint32_t& v : nodes) {
-      if (!(use_ups ? g_.ups(v) : g_.downs(v)).empty()) v = movable_[next++].node;
+      if ((use_ups ? g_.ups(v) : g_.downs(v)).empty()) continue;
+      moved |= v != movable_[next].node;
+      v = movable_[next++].node;
     }
+    if (!moved) return;
+    changed(l);
     for (uint32_t i = 0; i < nodes.size(); ++i) order_.pos[nodes[i]] = i;
   }
 
@@ -257,11 +321,11 @@ class Sweeper {
     candidate_[l] = 0;
     auto nodes = order_.layer(l);
     if (nodes.size() < 2) return 0;
-    prepare_lists(nodes);
+    prepare_lists(l);
     uint64_t gained = 0;
     bool swapped_any = false;
     for (uint32_t i = 0; i + 1 < nodes.size(); ++i) {
-      const auto [keep, swapped] = pair_crossings(slot_[nodes[i]], slot_[nodes[i + 1]]);
+      const auto [keep, swapped] = pair_crossings(nodes[i], nodes[i + 1]);
       if (keep == 0) continue;
       if (swapped < keep || (swap_ties && swapped == keep)) {
         std::swap(nodes[i], nodes[i + 1]);
@@ -272,6 +336,7 @@ class Sweeper {
       }
     }
     if (swapped_any) {
+      changed(l);
       if (l > 0) candidate_[l - 1] = 1;
       if (l + 1 < g_.layer_count) candidate_[l + 1] = 1;
       if (gained > 0) candidate_[l] = 1;
@@ -279,8 +344,8 @@ class Sweeper {
     return gained;
   }
 
-  // Weighted crossings among the edges of the nodes in slots a and b: {with a left of b,
-  // with b left of a}, in one merge of their neighbour lists.
+  // Weighted crossings among the edges of nodes a and b (of one layer, its lists prepared):
+  // {with a left of b, with b left of a}, in one merge of their neighbour lists.
   std::pair<uint64_t, uint64_t> pair_crossings(uint32_t a, uint32_t b) const {
     uint64_t a_left = 0, b_left = 0;
     for (int side = 0; side < 2; ++side) {
@@ -324,8 +389,16 @@ class Sweeper {
   Order& order_;
   std::vector<Keyed> movable_;
   std::vector<double> positions_;
-  std::vector<uint32_t> slot_, list_begin_;
+  static constexpr uint32_t kNever = UINT32_MAX;  // lists not built yet
+  std::vector<uint32_t> version_;                 // per layer: bumped whenever its order changes
+  std::vector<uint32_t> ups_from_;    // per layer: version_[l - 1] its ups lists were built from
+  std::vector<uint32_t> downs_from_;  // per layer: version_[l + 1] for its downs lists
+  // per layer l: the versions of l and l + 1 counted_[l] (their crossings) was counted at
+  std::vector<std::pair<uint32_t, uint32_t>> counted_from_;
+  std::vector<uint64_t> counted_;
+  std::vector<uint32_t> list_begin_;  // per node: 2v its ups list, 2v + 1 its downs list
   std::vector<Neighbour> lists_;
+  std::vector<Neighbour> neighbours_;  // as lists_, with the neighbour's node in place of pos
   std::vector<uint8_t> candidate_;
 };
 
@@ -362,14 +435,14 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
     auto better = [&](uint64_t c) { return start == Start::kDepthFirst ? c < best : c <= best; };
     Sweeper sweeper(g, options, keys, order);
     sweeper.transpose(false, kRoundsAtEnds);
-    uint64_t crossings = count_crossings(g, order);
+    uint64_t crossings = sweeper.crossings();
     if (better(crossings)) {
       best = crossings;
       best_order = order;
     }
     for (int i = 0; i < kInitialSweeps && crossings > 0; ++i) {
       sweeper.sweep(i);
-      crossings = count_crossings(g, order);
+      crossings = sweeper.crossings();
       if (better(crossings)) {
         best = crossings;
         best_order = order;
@@ -383,7 +456,7 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
   for (int i = 0; i < options.ordering_sweeps && best > 0 && since_gain < kPatience; ++i) {
     ++since_gain;
     sweeper.sweep(i);
-    const uint64_t crossings = count_crossings(g, order);
+    const uint64_t crossings = sweeper.crossings();
     if (crossings <= best) {
       if (static_cast<double>(crossings) < kConvergence * static_cast<double>(best)) since_gain = 0;
       best = crossings;
@@ -393,7 +466,7 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
   if (best > 0) {
     Sweeper final_pass(g, options, keys, best_order);
     final_pass.transpose(false, kRoundsAtEnds);
-    best = count_crossings(g, best_order);
+    best = final_pass.crossings();
   }
   return best_order;
 }
