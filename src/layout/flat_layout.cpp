@@ -164,6 +164,52 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options, Comp
   return layout;
 }
 
+// Where each component's layout goes (added to its coordinates): in rows of about the square
+// root of their total area (at least the widest), in first-seen order. A component taller
+// than that row width would make its row as tall as itself, the rest of the row nearly empty
+// and the drawing wide: a deep model whose broadcast inputs the page leaves out keeps each
+// input's little chain as a component of its own (a 200k-node U-Net with 101 such chains:
+// 15,119 px wide, its main component 837). Such tall components stand side by side, left,
+// and the others are packed in rows in a block to their right.
+std::vector<Point> pack_components(const std::vector<FlatLayout>& laid, const Options& options) {
+  const double gap = options.component_spacing;
+  double total_area = 0, widest = 0;
+  for (const FlatLayout& part : laid) {
+    total_area += (part.bounds.width + gap) * (part.bounds.height + gap);
+    widest = std::max(widest, part.bounds.width);
+  }
+  const double square = std::max(widest, std::sqrt(total_area));
+  std::vector<Point> offset(laid.size());
+  double left = 0;  // where the block of the others starts
+  double rest_area = 0, rest_widest = 0;
+  for (size_t c = 0; c < laid.size(); ++c) {
+    const Rect& b = laid[c].bounds;
+    if (b.height > square) {
+      offset[c] = {left - b.x, -b.y};
+      left += b.width + gap;
+    } else {
+      rest_area += (b.width + gap) * (b.height + gap);
+      rest_widest = std::max(rest_widest, b.width);
+    }
+  }
+  // With no tall component this is the whole drawing in rows of `square`.
+  const double row_width = left == 0 ? square : std::max(rest_widest, std::sqrt(rest_area));
+  double cursor_x = 0, cursor_y = 0, row_height = 0;
+  for (size_t c = 0; c < laid.size(); ++c) {
+    const Rect& b = laid[c].bounds;
+    if (b.height > square) continue;
+    if (cursor_x > 0 && cursor_x + b.width > row_width) {
+      cursor_x = 0;
+      cursor_y += row_height + gap;
+      row_height = 0;
+    }
+    offset[c] = {left + cursor_x - b.x, cursor_y - b.y};
+    cursor_x += b.width + gap;
+    row_height = std::max(row_height, b.height);
+  }
+  return offset;
+}
+
 // The graph of each component, with nodes and edges renumbered in their original order.
 std::vector<FlatGraph> split_components(const FlatGraph& graph, const Components& components,
                                         std::vector<uint32_t>& local) {
@@ -208,31 +254,13 @@ FlatLayout layout_flat(const FlatGraph& graph, const Options& options, LevelTopo
   const Components& components = topology.components;
   if (components.count <= 1) return layout_component(graph, options, topology.parts[0]);
 
-  // Lay out each component on its own, then place them in rows (first-seen order).
+  // Lay out each component on its own, then pack them (pack_components).
   std::vector<uint32_t> local;
   const std::vector<FlatGraph> parts = split_components(graph, components, local);
   std::vector<FlatLayout> laid(components.count);
-  double total_area = 0, widest = 0;
-  for (uint32_t c = 0; c < components.count; ++c) {
+  for (uint32_t c = 0; c < components.count; ++c)
     laid[c] = layout_component(parts[c], options, topology.parts[c]);
-    const Rect& b = laid[c].bounds;
-    total_area += (b.width + options.component_spacing) * (b.height + options.component_spacing);
-    widest = std::max(widest, b.width);
-  }
-  const double row_width = std::max(widest, std::sqrt(total_area));
-  std::vector<Point> offset(components.count);
-  double cursor_x = 0, cursor_y = 0, row_height = 0;
-  for (uint32_t c = 0; c < components.count; ++c) {
-    const Rect& b = laid[c].bounds;
-    if (cursor_x > 0 && cursor_x + b.width > row_width) {
-      cursor_x = 0;
-      cursor_y += row_height + options.component_spacing;
-      row_height = 0;
-    }
-    offset[c] = {cursor_x - b.x, cursor_y - b.y};
-    cursor_x += b.width + options.component_spacing;
-    row_height = std::max(row_height, b.height);
-  }
+  const std::vector<Point> offset = pack_components(laid, options);
 
   FlatLayout layout;
   layout.centers.resize(graph.nodes.size());

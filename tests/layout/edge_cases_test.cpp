@@ -83,6 +83,40 @@ TEST(EdgeCases, DisconnectedComponentsSitSideBySide) {
   EXPECT_LT(layout.nodes[0].x, layout.nodes[10].x);
 }
 
+// A deep model whose broadcast inputs the page leaves out: one tall component and many small
+// chains. Packed in rows of the square root of the total area, the small chains stretched
+// one row of the tall component's height across the page (a 200k-node U-Net: 15,119 px for
+// an 837 px model); they now form a block beside it.
+TEST(EdgeCases, SmallComponentsBesideATallOneFormACompactBlock) {
+  Graph g = chain(2000);
+  const double chain_width = 120;
+  for (Node& n : g.nodes) n.width = chain_width;
+  for (int c = 0; c < 100; ++c) {
+    const auto base = static_cast<uint32_t>(g.nodes.size());
+    for (int i = 0; i < 3; ++i) g.nodes.push_back(box(60, 20));
+    g.edges.push_back({base, base + 1});
+    g.edges.push_back({base + 1, base + 2});
+  }
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  // The chain sits left, from the top; every small chain lies to its right.
+  EXPECT_DOUBLE_EQ(layout.nodes[0].x, 0);
+  EXPECT_DOUBLE_EQ(layout.nodes[0].y, 0);
+  double small_area = 0, block_right = 0, block_bottom = 0;
+  for (uint32_t v = 2000; v < g.nodes.size(); ++v) {
+    const Rect& r = layout.nodes[v];
+    EXPECT_GT(r.x, chain_width) << v;
+    small_area += r.width * r.height;
+    block_right = std::max(block_right, r.x + r.width);
+    block_bottom = std::max(block_bottom, r.y + r.height);
+  }
+  // The block is roughly square, not one row: no wider than the square root of the small
+  // components' area with their spacing (a few times the boxes' own area) plus the chain.
+  const double side = std::sqrt(small_area);
+  EXPECT_LT(block_right, chain_width + 4 * side);
+  EXPECT_LT(block_bottom, 4 * side);
+  EXPECT_LT(layout.bounds.width, 4 * side + chain_width);
+}
 TEST(EdgeCases, HugeFanOutAndFanIn) {
   Graph g;
   g.nodes.push_back(box(60, 30));  // a constant feeding 1000 ops
