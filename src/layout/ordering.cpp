@@ -147,13 +147,6 @@ class Sweeper {
       list_begin_[2 * v + 2] = list_begin_[2 * v + 1] + static_cast<uint32_t>(g.downs(v).size());
     }
     lists_.resize(list_begin_.back());
-    // The lists' neighbours and weights, in list order, read without the segments.
-    neighbours_.resize(list_begin_.back());
-    for (uint32_t v = 0; v < n; ++v) {
-      Neighbour* out = neighbours_.data() + list_begin_[2 * v];
-      for (const uint32_t s : g.ups(v)) *out++ = {g.segments[s].upper, g.segments[s].weight};
-      for (const uint32_t s : g.downs(v)) *out++ = {g.segments[s].lower, g.segments[s].weight};
-    }
   }
 
   // One sweep down (even) or up (odd), then transpositions. As in dot, ties are broken
@@ -267,14 +260,18 @@ class Sweeper {
     constexpr uint32_t kInsertionSortUpTo = 16;  // most lists hold one or two entries
     for (const uint32_t v : nodes) {
       const uint32_t first = list_begin_[2 * v + side], end = list_begin_[2 * v + side + 1];
+      const auto segs = side == 0 ? g_.ups(v) : g_.downs(v);
+      auto entry_of = [&](uint32_t k) {
+        const Segment& seg = g_.segments[segs[k]];
+        return Neighbour{order_.pos[side == 0 ? seg.upper : seg.lower], seg.weight};
+      };
       if (end - first > kInsertionSortUpTo) {
-        for (uint32_t i = first; i < end; ++i)
-          lists_[i] = {order_.pos[neighbours_[i].pos], neighbours_[i].weight};
+        for (uint32_t i = first; i < end; ++i) lists_[i] = entry_of(i - first);
         std::sort(lists_.begin() + first, lists_.begin() + end);
         continue;
       }
       for (uint32_t i = first; i < end; ++i) {
-        const Neighbour entry{order_.pos[neighbours_[i].pos], neighbours_[i].weight};
+        const Neighbour entry = entry_of(i - first);
         uint32_t j = i;
         for (; j > first && entry.pos < lists_[j - 1].pos; --j) lists_[j] = lists_[j - 1];
         lists_[j] = entry;
@@ -398,7 +395,6 @@ class Sweeper {
   std::vector<uint64_t> counted_;
   std::vector<uint32_t> list_begin_;  // per node: 2v its ups list, 2v + 1 its downs list
   std::vector<Neighbour> lists_;
-  std::vector<Neighbour> neighbours_;  // as lists_, with the neighbour's node in place of pos
   std::vector<uint8_t> candidate_;
 };
 
