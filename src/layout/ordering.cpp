@@ -241,9 +241,9 @@ class Sweeper {
   // Each node's neighbour positions above and below, sorted (lists_, per node and side from
   // list_begin_), for the nodes of layer l. A side's lists depend only on the order of the
   // layer on that side (segments join adjacent layers: the sweeper runs on graphs without
-  // spans), so they are rebuilt only where that layer changed since they were built: after
-  // the first sweeps most layers keep their order (per-head attention at 20k nodes:
-  // rebuilding every list for every layer pass was a quarter of the layout's time).
+  // spans), so they are rebuilt only where that layer changed since they were built
+  // (per-head attention at 20k nodes: rebuilding every list for every layer pass was a
+  // quarter of the layout's time, now a ninth).
   void prepare_lists(uint32_t l) {
     const auto nodes = order_.layer(l);
     if (l > 0 && ups_from_[l] != version_[l - 1]) {
