@@ -39,12 +39,8 @@ uint64_t count_crossings_between(const LayeredGraph& graph, const Order& order, 
   thread_local std::vector<RankedEdge> edges;
   edges.clear();
   for (uint32_t i = 0; i < upper.size(); ++i) {
-    const size_t start = edges.size();
-    for (const uint32_t s : graph.downs(upper[i])) {
+    for (const uint32_t s : graph.downs(upper[i]))
       edges.push_back({i, order.pos[graph.segments[s].lower], graph.segments[s].weight});
-    }
-    std::sort(edges.begin() + static_cast<std::ptrdiff_t>(start), edges.end(),
-              [](const RankedEdge& a, const RankedEdge& b) { return a.lower < b.lower; });
   }
   return count_ranked_crossings(edges, lower_size);
 }
