@@ -1,6 +1,5 @@
 #include "crossings.h"
 
-#include <algorithm>
 #include <vector>
 
 namespace etviz::layout {

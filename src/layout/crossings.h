@@ -16,9 +16,9 @@ struct RankedEdge {
 };
 
 // Crossings among `edges`, in order of upper rank (any order among one upper node's edges;
-// all lower < lower_size),
-// each weighted by the product of the two edges' weights; edges sharing an end do not cross
-// (Barth, Jünger, Mutzel: inversion counting with an accumulator tree), O(E log V).
+// all lower < lower_size), each weighted by the product of the two edges' weights; edges
+// sharing an end do not cross (Barth, Jünger, Mutzel: inversion counting with an
+// accumulator tree), O(E log V).
 uint64_t count_ranked_crossings(std::span<const RankedEdge> edges, uint32_t lower_size);
 
 // Crossings between layer l and l + 1 of `order`.

@@ -173,32 +173,33 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options, Comp
 // and the others are packed in rows in a block to their right.
 std::vector<Point> pack_components(const std::vector<FlatLayout>& laid, const Options& options) {
   const double gap = options.component_spacing;
-  double total_area = 0, widest = 0;
-  for (const FlatLayout& part : laid) {
-    total_area += (part.bounds.width + gap) * (part.bounds.height + gap);
-    widest = std::max(widest, part.bounds.width);
-  }
-  const double square = std::max(widest, std::sqrt(total_area));
+  // Rows about as wide as the square root of the components' area, at least the widest.
+  auto row_width = [&](auto&& included) {
+    double area = 0, widest = 0;
+    for (const FlatLayout& part : laid) {
+      if (!included(part.bounds)) continue;
+      area += (part.bounds.width + gap) * (part.bounds.height + gap);
+      widest = std::max(widest, part.bounds.width);
+    }
+    return std::max(widest, std::sqrt(area));
+  };
+  const double square = row_width([](const Rect&) { return true; });
+  auto tall = [&](const Rect& b) { return b.height > square; };
   std::vector<Point> offset(laid.size());
   double left = 0;  // where the block of the others starts
-  double rest_area = 0, rest_widest = 0;
   for (size_t c = 0; c < laid.size(); ++c) {
     const Rect& b = laid[c].bounds;
-    if (b.height > square) {
-      offset[c] = {left - b.x, -b.y};
-      left += b.width + gap;
-    } else {
-      rest_area += (b.width + gap) * (b.height + gap);
-      rest_widest = std::max(rest_widest, b.width);
-    }
+    if (!tall(b)) continue;
+    offset[c] = {left - b.x, -b.y};
+    left += b.width + gap;
   }
-  // With no tall component this is the whole drawing in rows of `square`.
-  const double row_width = left == 0 ? square : std::max(rest_widest, std::sqrt(rest_area));
+  // With no tall component this is `square` again: the whole drawing in rows.
+  const double width = row_width([&](const Rect& b) { return !tall(b); });
   double cursor_x = 0, cursor_y = 0, row_height = 0;
   for (size_t c = 0; c < laid.size(); ++c) {
     const Rect& b = laid[c].bounds;
-    if (b.height > square) continue;
-    if (cursor_x > 0 && cursor_x + b.width > row_width) {
+    if (tall(b)) continue;
+    if (cursor_x > 0 && cursor_x + b.width > width) {
       cursor_x = 0;
       cursor_y += row_height + gap;
       row_height = 0;

@@ -510,9 +510,9 @@ class SegmentSweeps {
             weight * (before_from > before_to ? before_from - before_to : before_to - before_from);
       }
     }
-    std::sort(edges_.begin(), edges_.end(), [](const RankedEdge& a, const RankedEdge& b) {
-      return a.upper != b.upper ? a.upper < b.upper : a.lower < b.lower;
-    });
+    // Grouped by upper rank; the order among one upper node's edges does not count.
+    std::sort(edges_.begin(), edges_.end(),
+              [](const RankedEdge& a, const RankedEdge& b) { return a.upper < b.upper; });
     crossings += count_ranked_crossings(edges_, to_count);
 
     for (const uint32_t s : leaving_) sequence_.deactivate(s);
