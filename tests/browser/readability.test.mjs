@@ -223,6 +223,44 @@ test('legend: the first view puts no label under the floating legend', { skip: O
   }
 });
 
+test('first view: a graph wider than the window starts with no box cut at its left edge', { skip: ONLY && ONLY !== 'wide' }, async () => {
+  // The stress MLP programs (two XNNPACK partitions side by side) are wider than a 1024 px
+  // window at the readable 45 %: the first view centred on the median box cut input_0,
+  // index_select and the backend group's title at the left edge.
+  for (const [hash, scheme] of [['d66ae531', 'dark'], ['6d3450d6', 'light']]) {
+    const html = writePage(path.join(CORPUS, 'pte', `corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.${hash}.pte`), `wide_${hash}`);
+    const { page, log, context } = await openViewer(browser, html, { width: 1024, height: 700, colorScheme: scheme });
+    try {
+      await waitForEngine(page);
+      await page.screenshot({ path: path.join(OUT, `wide_${hash}_1024.png`) });
+      const seen = await page.evaluate(() => {
+        const t = window.etvizTest;
+        const c = document.getElementById('canvas').getBoundingClientRect();
+        const out = { cut: [], shown: [], wider: false };
+        let lo = Infinity, hi = -Infinity;
+        for (const b of t.drawnBoxes()) {
+          const [x0, y0] = t.pagePoint(b.x, b.y);
+          const [x1, y1] = t.pagePoint(b.x + b.w, b.y + b.h);
+          lo = Math.min(lo, x0); hi = Math.max(hi, x1);
+          if (b.node === undefined || y1 <= c.top || y0 >= c.bottom) continue;
+          const label = t.node(b.node).label;
+          if (x0 < c.left && x1 > c.left) out.cut.push(label);
+          if (x0 >= c.left && x1 <= c.right) out.shown.push(label);
+        }
+        out.wider = hi - lo > c.width;
+        return out;
+      });
+      assert.ok(seen.wider, `${hash}: the drawing is wider than the canvas (the case under test)`);
+      assert.deepEqual(seen.cut, [], `${hash}: boxes cut by the left edge`);
+      for (const label of ['input_0', 'index_select', 'XnnpackBackend']) assert.ok(seen.shown.includes(label), `${hash}: ${label} wholly on screen (shown: ${seen.shown})`);
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.requests, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('delegation in the page: the summary agrees with etviz delegation, ops are findable', { skip: ONLY && ONLY !== 'delegation' }, async () => {
   const file = path.join(CORPUS, 'pte', 'corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte');
   const report = JSON.parse(execFileSync(BIN, ['delegation', '--format', 'json', file]).toString());

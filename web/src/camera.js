@@ -42,3 +42,39 @@ export function keepAnchor(camera, before, after) {
   camera.x += (before[0] - after[0]) * camera.scale;
   camera.y += (before[1] - after[1]) * camera.scale;
 }
+
+// Where a view of world width `width` should start (its left edge, world x) over boxes
+// [{x, w}] that do not all fit: no box cut by the left edge when that is possible, then the
+// most boxes wholly inside, then the window whose centre is nearest `prefer`. `pad` is the
+// world margin left of the first box. Candidates are each box's left edge minus `pad`; a box
+// is inside the windows starting in [x + w - width, x] and cut by those in (x, x + w), so
+// both are counted for every candidate with a difference array: O(n log n).
+export function readableWindow(boxes, width, prefer, pad = 0) {
+  if (!boxes.length) return prefer - width / 2;
+  const starts = boxes.map((b) => b.x - pad).sort((p, q) => p - q);
+  const n = starts.length;
+  // First candidate index with start >= v (or > v when `strict`).
+  const lower = (v, strict) => {
+    let lo = 0, hi = n;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (strict ? starts[m] <= v : starts[m] < v) lo = m + 1; else hi = m; }
+    return lo;
+  };
+  const inside = new Int32Array(n + 1), cut = new Int32Array(n + 1);
+  for (const b of boxes) {
+    const a = lower(b.x + b.w - width, false), z = lower(b.x, true);
+    if (a < z) { inside[a]++; inside[z]--; }
+    const c0 = lower(b.x, true), c1 = lower(b.x + b.w, false);
+    if (c0 < c1) { cut[c0]++; cut[c1]--; }
+  }
+  let best = -1, bestKey = null, inRun = 0, cutRun = 0;
+  for (let k = 0; k < n; k++) {
+    inRun += inside[k];
+    cutRun += cut[k];
+    const key = [cutRun > 0 ? 1 : 0, -inRun, Math.abs(starts[k] + width / 2 - prefer)];
+    if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))) {
+      best = k;
+      bestKey = key;
+    }
+  }
+  return starts[best];
+}

@@ -6,7 +6,7 @@
 //   overlay.js     the interface overlays (profile_overlay.js, ...) implement
 //   test_facade.js window.etvizTest, the documented API tests and benchmarks use
 import { readEmbeddedFiles, GraphModel, formatBytes } from './data.js';
-import { keepAnchor } from './camera.js';
+import { keepAnchor, readableWindow } from './camera.js';
 import { ancestorsToExpand, expandToLevel, hierarchyLevels, shownLevel } from './visibility.js';
 import { searchNodes, RESULT_LIST_LIMIT } from './search.js';
 import { Renderer, readTheme } from './render.js';
@@ -475,14 +475,33 @@ class App {
     cam.x += lw;
     if (cam.scale >= 0.45) return;
     cam.scale = Math.max(cam.scale, Math.min(1, (this.width - 64) / Math.max(b.w, 1)), 0.45);
-    // Centre on the median box, not the bounding box: one wide row (parameters laid out at the
-    // top) would otherwise leave the view on empty space.
-    const L = this.view.layout;
-    const xs = Array.from(this.view.boxes.nodes, (i) => L.nx[i] + L.nw[i] / 2).sort((p, q) => p - q);
-    const mid = xs.length ? xs[xs.length >> 1] : b.x + b.w / 2;
-    cam.x = lw + (this.width - lw) / 2 - mid * cam.scale;
     cam.y = 32 - b.y * cam.scale;
-    if (b.w * cam.scale <= this.width - lw) cam.x = lw + (this.width - lw) / 2 - (b.x + b.w / 2) * cam.scale;
+    const avail = this.width - lw;
+    if (b.w * cam.scale <= avail) cam.x = lw + avail / 2 - (b.x + b.w / 2) * cam.scale;
+    else {
+      // Wider than the view: the boxes of the rows it shows decide. Centred when they fit;
+      // otherwise the window with no box cut at its left edge and the most boxes wholly
+      // inside, nearest the median box (one wide row of parameters at the top must not
+      // pull the view onto empty space).
+      const L = this.view.layout;
+      const bottom = b.y + (this.height - 32) / cam.scale;
+      const shown = [], xs = [];
+      let lo = Infinity, hi = -Infinity;
+      const add = (x, y, w) => {
+        xs.push(x + w / 2);
+        if (y > bottom) return;
+        shown.push({ x, w });
+        lo = Math.min(lo, x);
+        hi = Math.max(hi, x + w);
+      };
+      for (const i of this.view.boxes.nodes) add(L.nx[i], L.ny[i], L.nw[i]);
+      for (const g of this.view.boxes.collapsed) add(L.gx[g], L.gy[g], L.gw[g]);
+      xs.sort((p, q) => p - q);
+      const median = xs.length ? xs[xs.length >> 1] : b.x + b.w / 2;
+      const pad = 16 / cam.scale;
+      if (shown.length && hi - lo <= avail / cam.scale - 2 * pad) cam.x = lw + avail / 2 - ((lo + hi) / 2) * cam.scale;
+      else cam.x = lw - readableWindow(shown, avail / cam.scale, median, pad) * cam.scale;
+    }
     this.clearLegend();
   }
   // A view that starts at the drawing's top puts no label under the legend's corner: it moves
