@@ -34,13 +34,13 @@ inline bool neighbour_pull(const LayeredGraph& g, const std::vector<double>& x, 
     const Segment& seg = g.segments[s];
     const double w = segment_weight(g, seg);
     weight += w;
-    sum += w * (x[seg.upper] + seg.upper_offset - seg.lower_offset);
+    sum += w * (x[seg.upper] + g.upper_offset(seg) - g.lower_offset(seg));
   }
   for (const uint32_t s : g.downs(v)) {
     const Segment& seg = g.segments[s];
     const double w = segment_weight(g, seg);
     weight += w;
-    sum += w * (x[seg.lower] + seg.lower_offset - seg.upper_offset);
+    sum += w * (x[seg.lower] + g.lower_offset(seg) - g.upper_offset(seg));
   }
   return weight > 0;
 }

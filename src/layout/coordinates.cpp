@@ -97,8 +97,8 @@ class BrandesKoepf {
           const uint32_t u = other(s);
           if (conflict_[s] || taken >= static_cast<int64_t>(view_pos(u, view))) continue;
           const Segment& seg = g_.segments[s];
-          const double own = view.from_bottom ? seg.upper_offset : seg.lower_offset;
-          const double theirs = view.from_bottom ? seg.lower_offset : seg.upper_offset;
+          const double own = view.from_bottom ? g_.upper_offset(seg) : g_.lower_offset(seg);
+          const double theirs = view.from_bottom ? g_.lower_offset(seg) : g_.upper_offset(seg);
           root_[v] = root_[u];
           shift_[v] = shift_[u] + mirror * (theirs - own);
           taken = view_pos(u, view);
@@ -109,32 +109,35 @@ class BrandesKoepf {
   }
 
   // Longest-path placement of blocks (leftmost), then every block with a right neighbour
-  // moves right as far as that neighbour allows, which removes the leftward pull.
+  // moves right as far as that neighbour allows, which removes the leftward pull. A block's
+  // constraints (the block of each member's right neighbour must lie at least their
+  // separation further right) are read from the order where they are used, by block: the
+  // blocks' members are indexed (CSR by root), the constraints never stored (they were 16 B
+  // per node, with their index a fifth of the layout's memory at its peak). Any topological
+  // order of the blocks gives the same placement (maxima and minima of the same gaps).
   std::vector<double> compact(View view) {
     const uint32_t n = g_.node_count();
-    constraints_.clear();
-    constraints_.reserve(n);  // one per node but the first of its layer; no doubling
-    for (uint32_t l = 0; l < g_.layer_count; ++l) {
-      const auto nodes = order_.layer(l);
-      for (uint32_t k = 1; k < nodes.size(); ++k) {
-        const uint32_t left = nodes[view.from_right ? nodes.size() - k : k - 1];
-        const uint32_t right = nodes[view.from_right ? nodes.size() - 1 - k : k];
-        constraints_.push_back(
-            {root_[left], root_[right],
-             separation(g_, options_, left, right) + shift_[left] - shift_[right]});
-      }
-    }
-    // CSR by source block, Kahn's order.
+    auto right_of = [&](uint32_t v) {
+      const auto nodes = order_.layer(g_.layer[v]);
+      const uint32_t k = view_pos(v, view);
+      if (k + 1 >= nodes.size()) return kNone;
+      return nodes[view.from_right ? nodes.size() - 2 - k : k + 1];
+    };
+    auto gap = [&](uint32_t left, uint32_t right) {
+      return separation(g_, options_, left, right) + shift_[left] - shift_[right];
+    };
     begin_.assign(n + 1, 0);
     indegree_.assign(n, 0);
-    for (const auto& c : constraints_) {
-      ++begin_[c.from + 1];
-      ++indegree_[c.to];
+    for (uint32_t v = 0; v < n; ++v) {
+      ++begin_[root_[v] + 1];
+      const uint32_t w = right_of(v);
+      if (w != kNone) ++indegree_[root_[w]];
     }
     for (uint32_t v = 0; v < n; ++v) begin_[v + 1] += begin_[v];
-    sorted_.resize(constraints_.size());
-    std::vector<uint32_t> fill(begin_.begin(), begin_.end() - 1);
-    for (uint32_t i = 0; i < constraints_.size(); ++i) sorted_[fill[constraints_[i].from]++] = i;
+    members_.resize(n);
+    for (uint32_t v = 0; v < n; ++v) members_[begin_[root_[v]]++] = v;
+    for (uint32_t b = n; b > 0; --b) begin_[b] = begin_[b - 1];
+    begin_[0] = 0;
     topo_.clear();
     for (uint32_t v = 0; v < n; ++v) {
       if (root_[v] == v && indegree_[v] == 0) topo_.push_back(v);
@@ -143,20 +146,24 @@ class BrandesKoepf {
     for (size_t head = 0; head < topo_.size(); ++head) {
       const uint32_t b = topo_[head];
       for (uint32_t i = begin_[b]; i < begin_[b + 1]; ++i) {
-        const auto& c = constraints_[sorted_[i]];
-        block_x[c.to] = std::max(block_x[c.to], block_x[b] + c.gap);
-        if (--indegree_[c.to] == 0) topo_.push_back(c.to);
+        const uint32_t v = members_[i], w = right_of(v);
+        if (w == kNone) continue;
+        const uint32_t to = root_[w];
+        block_x[to] = std::max(block_x[to], block_x[b] + gap(v, w));
+        if (--indegree_[to] == 0) topo_.push_back(to);
       }
     }
     for (auto it = topo_.rbegin(); it != topo_.rend(); ++it) {
       const uint32_t b = *it;
-      if (begin_[b] == begin_[b + 1]) continue;
+      bool constrained = false;
       double limit = std::numeric_limits<double>::infinity();
       for (uint32_t i = begin_[b]; i < begin_[b + 1]; ++i) {
-        const auto& c = constraints_[sorted_[i]];
-        limit = std::min(limit, block_x[c.to] - c.gap);
+        const uint32_t v = members_[i], w = right_of(v);
+        if (w == kNone) continue;
+        constrained = true;
+        limit = std::min(limit, block_x[root_[w]] - gap(v, w));
       }
-      block_x[b] = std::max(block_x[b], limit);
+      if (constrained) block_x[b] = std::max(block_x[b], limit);
     }
     std::vector<double> x(n);
     const double mirror = view.from_right ? -1 : 1;
@@ -171,13 +178,7 @@ class BrandesKoepf {
   std::vector<uint32_t> root_;
   std::vector<double> shift_;
   std::vector<uint32_t> neighbours_;
-  // Block `to` must lie at least `gap` right of block `from`.
-  struct Constraint {
-    uint32_t from, to;
-    double gap;
-  };
-  std::vector<Constraint> constraints_;
-  std::vector<uint32_t> begin_, indegree_, sorted_, topo_;
+  std::vector<uint32_t> begin_, members_, indegree_, topo_;  // blocks' members, CSR by root
 };
 
 }  // namespace
@@ -185,12 +186,14 @@ class BrandesKoepf {
 std::vector<double> brandes_koepf_x(const LayeredGraph& g, const Order& order,
                                     const Options& options) {
   const uint32_t n = g.node_count();
-  BrandesKoepf bk(g, order, options);
   std::array<std::vector<double>, 4> candidates;
+  {
+    BrandesKoepf bk(g, order, options);  // (its working memory goes before the balancing)
+    for (size_t i = 0; i < 4; ++i) candidates[i] = bk.place(View{(i & 1) != 0, (i & 2) != 0});
+  }
   std::array<double, 4> left{}, right{};
   size_t narrowest = 0;
   for (size_t i = 0; i < 4; ++i) {
-    candidates[i] = bk.place(View{(i & 1) != 0, (i & 2) != 0});
     left[i] = std::numeric_limits<double>::infinity();
     right[i] = -left[i];
     for (uint32_t v = 0; v < n; ++v) {

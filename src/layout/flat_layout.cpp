@@ -52,11 +52,13 @@ bool has_trunks(const LayeredGraph& g) {
 }
 
 ComponentTopology component_topology(const FlatGraph& graph, const Options& options) {
-  const Adjacency adjacency(graph);
   ComponentTopology t;
   t.bundled = options.bundle_fan_out;
-  t.reversed = break_cycles(graph, adjacency);
-  t.layer = assign_layers(graph, adjacency, t.reversed, options.layering, options.bundle_fan_out);
+  {
+    const Adjacency adjacency(graph);  // gone before the layered graph is built
+    t.reversed = break_cycles(graph, adjacency);
+    t.layer = assign_layers(graph, adjacency, t.reversed, options.layering, options.bundle_fan_out);
+  }
   t.layered = build_layered_graph(graph, t.layer, t.reversed, options.bundle_fan_out,
                                   layered_form(options));
   t.has_layered = true;
@@ -143,6 +145,7 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options, Comp
     }
   }
 
+  g.release_segments();
   LayerBands bands;
   bands.height.assign(g.layer_count, 0);
   bands.top.assign(g.layer_count, 0);
@@ -275,7 +278,11 @@ FlatLayout layout_flat(const FlatGraph& graph, const Options& options, LevelTopo
   for (uint32_t e = 0; e < graph.edges.size(); ++e)
     edge_of[components.of_node[graph.edges[e].source]].push_back(e);
   std::vector<uint32_t> next_edge(components.count, 0);
+  layout.route_begin.reserve(graph.edges.size() + 1);
   layout.route_begin.push_back(0);
+  size_t point_count = 0;
+  for (const FlatLayout& part : laid) point_count += part.points.size();
+  layout.points.reserve(point_count);
   layout.shared_edge.assign(graph.edges.size(), kNone);
   layout.shared_count.assign(graph.edges.size(), 0);
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {

@@ -14,9 +14,11 @@ namespace etviz::layout {
 struct Segment {
   uint32_t upper = 0;
   uint32_t lower = 0;
-  double upper_offset = 0;  // port position relative to the node's centre
-  double lower_offset = 0;
   uint32_t weight = 1;  // input edges drawn along this segment (> 1 on bundle trunks)
+  // Port positions relative to the nodes' centres, as indices into
+  // LayeredGraph::port_offsets (0: the centre; upper_offset() and lower_offset() read them).
+  uint32_t upper_port = 0;
+  uint32_t lower_port = 0;
 };
 
 struct LayeredGraph {
@@ -45,6 +47,11 @@ struct LayeredGraph {
   uint32_t bottom_layer(uint32_t v) const { return is_span(v) ? last_layer[v] : layer[v]; }
 
   std::vector<Segment> segments;
+  // Each distinct port offset once (a model's ports take few values): 20 B per segment, not
+  // 32 with two doubles.
+  std::vector<double> port_offsets{0.0};
+  double upper_offset(const Segment& s) const { return port_offsets[s.upper_port]; }
+  double lower_offset(const Segment& s) const { return port_offsets[s.lower_port]; }
   // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.
   std::vector<uint32_t> up_begin, up_segments;
   std::vector<uint32_t> down_begin, down_segments;
@@ -62,23 +69,26 @@ struct LayeredGraph {
   };
   std::vector<Path> paths;
 
+  // Per node, the next dummy down its chain or trunk (kNone for other nodes and a chain's
+  // last dummy): a trunk's dummy has one dummy below it; its other lower neighbours are
+  // targets branching off. Filled by index_segments; kept by release_segments.
+  std::vector<uint32_t> below;
+
   uint32_t node_count() const { return static_cast<uint32_t>(width.size()); }
-  // Fills the CSR index (up_begin, up_segments, down_begin, down_segments) from `segments`.
+  // Fills the CSR index (up_begin, up_segments, down_begin, down_segments) and `below` from
+  // `segments`.
   void index_segments();
+  // Routing reads nodes, paths and dummy chains (`below`), not the segments, their index or
+  // the creation order the ordering and coordinate phases use: those (~60 % of the graph)
+  // can go before the routes are built, where the memory of a layout peaks.
+  void release_segments();
   std::span<const uint32_t> ups(uint32_t v) const {
     return {up_segments.data() + up_begin[v], up_segments.data() + up_begin[v + 1]};
   }
   std::span<const uint32_t> downs(uint32_t v) const {
     return {down_segments.data() + down_begin[v], down_segments.data() + down_begin[v + 1]};
   }
-  // The next dummy down a chain or trunk (a trunk's dummy has one dummy below it; its other
-  // lower neighbours are targets branching off).
-  uint32_t dummy_below(uint32_t d) const {
-    for (const uint32_t s : downs(d)) {
-      if (is_dummy[segments[s].lower]) return segments[s].lower;
-    }
-    return kNone;
-  }
+  uint32_t dummy_below(uint32_t d) const { return below[d]; }
 };
 
 // How long edges are held: a dummy per layer, spans, or spans where the dummies a dummy per

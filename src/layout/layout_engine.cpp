@@ -244,6 +244,23 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
       if (traced) trace.record(points, start);
     }
   };
+  // out.points exactly reserved from a bound (joining level routes only removes points): a
+  // leader stores its level routes whole; a follower at most the two points it continues
+  // from, its first level route's own points and the rest of its chain whole.
+  size_t bound = 0;
+  for (uint32_t e = 0; e < graph.edges.size(); ++e) {
+    const uint32_t lead = leader_of(e);
+    for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
+      const auto [c, fe] = set.chain[k];
+      const FlatLayout& flat = *placed[c].layout;
+      bound += flat.route_begin[fe + 1] - flat.route_begin[fe];
+      if (lead != kNone && lead != e && k == set.chain_begin[e])
+        bound += 2;
+      else if (flat.shared_edge[fe] != kNone)
+        bound += flat.shared_count[fe];
+    }
+  }
+  out.points.reserve(bound);
   out.edges.resize(graph.edges.size());
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
     const uint32_t lead = leader_of(e);

@@ -1,5 +1,7 @@
 // Phase 3: long-edge splitting (build_layered_graph, declared in layered_graph.h).
 #include <algorithm>
+#include <cstring>
+#include <unordered_map>
 
 #include "layered_graph.h"
 
@@ -33,10 +35,34 @@ uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
   return static_cast<uint32_t>(g.width.size() - 1);
 }
 
-void add_segment(LayeredGraph& g, uint32_t upper, uint32_t lower, double upper_offset,
-                 double lower_offset, uint32_t weight = 1) {
-  g.segments.push_back({upper, lower, upper_offset, lower_offset, weight});
-}
+// Segments refer to port offsets by index into g.port_offsets, where each distinct value
+// (bit pattern) is stored once.
+class SegmentAdder {
+ public:
+  explicit SegmentAdder(LayeredGraph& g) : g_(g) {
+    g_.port_offsets.assign(1, 0.0);
+    index_.emplace(bits(0.0), 0);
+  }
+  void operator()(uint32_t upper, uint32_t lower, double upper_offset, double lower_offset,
+                  uint32_t weight = 1) {
+    g_.segments.push_back({upper, lower, weight, port(upper_offset), port(lower_offset)});
+  }
+
+ private:
+  static uint64_t bits(double v) {
+    uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  }
+  uint32_t port(double offset) {
+    const auto [it, added] =
+        index_.emplace(bits(offset), static_cast<uint32_t>(g_.port_offsets.size()));
+    if (added) g_.port_offsets.push_back(offset);
+    return it->second;
+  }
+  LayeredGraph& g_;
+  std::unordered_map<uint64_t, uint32_t> index_;
+};
 
 // Renumbers nodes by layer (stable), remapping everything that refers to node ids.
 void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
@@ -86,10 +112,22 @@ void LayeredGraph::index_segments() {
   g.down_segments.resize(g.segments.size());
   std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
   std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
+  g.below.assign(n, kNone);
   for (uint32_t s = 0; s < g.segments.size(); ++s) {
-    g.up_segments[up_fill[g.segments[s].lower]++] = s;
-    g.down_segments[down_fill[g.segments[s].upper]++] = s;
+    const Segment& seg = g.segments[s];
+    g.up_segments[up_fill[seg.lower]++] = s;
+    g.down_segments[down_fill[seg.upper]++] = s;
+    // The first dummy among a dummy's lower neighbours, in segment order.
+    if (g.is_dummy[seg.upper] && g.is_dummy[seg.lower] && g.below[seg.upper] == kNone)
+      g.below[seg.upper] = seg.lower;
   }
+}
+
+void LayeredGraph::release_segments() {
+  for (std::vector<uint32_t>* v :
+       {&up_begin, &up_segments, &down_begin, &down_segments, &by_creation})
+    std::vector<uint32_t>().swap(*v);
+  std::vector<Segment>().swap(segments);
 }
 
 LayeredForm layered_form(const Options& options) {
@@ -115,6 +153,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   }
 
   g.paths.assign(m, {});
+  SegmentAdder add_segment(g);
 
   std::vector<Oriented> long_edges;
   for (uint32_t e = 0; e < m; ++e) {
@@ -127,7 +166,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     if (layer[o.lower] <= layer[o.upper] + 1) {
       // Adjacent layers (or, impossible for a valid layering, not below: no segment).
       if (layer[o.lower] == layer[o.upper] + 1) {
-        add_segment(g, o.upper, o.lower, o.upper_offset, o.lower_offset);
+        add_segment(o.upper, o.lower, o.upper_offset, o.lower_offset);
       }
       g.paths[e] = {o.upper, o.lower, kNone, 0};
     } else {
@@ -194,16 +233,16 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       const uint32_t d = add_dummy(g, l);
       const uint32_t weight = passing[l - top - 1];
       if (trunk.empty()) {
-        add_segment(g, head.upper, d, head.upper_offset, 0, weight);
+        add_segment(head.upper, d, head.upper_offset, 0, weight);
       } else {
-        add_segment(g, trunk.back(), d, 0, 0, weight);
+        add_segment(trunk.back(), d, 0, 0, weight);
       }
       trunk.push_back(d);
     }
     for (size_t i = 0; i < count; ++i) {
       const Oriented& o = edges[i];
       const uint32_t span = layer[o.lower] - top;  // >= 2
-      add_segment(g, trunk[span - 2], o.lower, 0, o.lower_offset);
+      add_segment(trunk[span - 2], o.lower, 0, o.lower_offset);
       g.paths[o.edge] = {o.upper, o.lower, trunk[0], span - 1};
     }
   };
@@ -230,10 +269,10 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     auto append = [&](uint32_t item) {
       const auto weight = static_cast<uint32_t>(count - next);
       if (previous == head.upper) {
-        add_segment(g, head.upper, item, head.upper_offset, 0, weight);
+        add_segment(head.upper, item, head.upper_offset, 0, weight);
         first = item;
       } else {
-        add_segment(g, previous, item, 0, 0, weight);
+        add_segment(previous, item, 0, 0, weight);
       }
       previous = item;
       ++items;
@@ -264,7 +303,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     // Branches after the trunk, in the bundle's order, as split() adds them: the order of
     // each node's neighbours is what breaks ties in ordering, so both forms order alike.
     for (uint32_t i = 0; i < count; ++i)
-      add_segment(g, branch_from[i], edges[i].lower, 0, edges[i].lower_offset);
+      add_segment(branch_from[i], edges[i].lower, 0, edges[i].lower_offset);
   };
   for (const auto& [begin, end] : bundles) {
     if (spans) {

@@ -446,17 +446,22 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
     }
   }
 
-  Order order = best_order;
-  Sweeper sweeper(g, options, keys, order);
-  int since_gain = 0;
-  for (int i = 0; i < options.ordering_sweeps && best > 0 && since_gain < kPatience; ++i) {
-    ++since_gain;
-    sweeper.sweep(i);
-    const uint64_t crossings = sweeper.crossings();
-    if (crossings <= best) {
-      if (static_cast<double>(crossings) < kConvergence * static_cast<double>(best)) since_gain = 0;
-      best = crossings;
-      best_order = order;
+  {
+    // (Scoped: a sweeper's neighbour lists are a fifth of the layout's memory at its peak, so
+    // only one is alive at a time.)
+    Order order = best_order;
+    Sweeper sweeper(g, options, keys, order);
+    int since_gain = 0;
+    for (int i = 0; i < options.ordering_sweeps && best > 0 && since_gain < kPatience; ++i) {
+      ++since_gain;
+      sweeper.sweep(i);
+      const uint64_t crossings = sweeper.crossings();
+      if (crossings <= best) {
+        if (static_cast<double>(crossings) < kConvergence * static_cast<double>(best))
+          since_gain = 0;
+        best = crossings;
+        best_order = order;
+      }
     }
   }
   if (best > 0) {

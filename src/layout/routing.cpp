@@ -1,6 +1,7 @@
 #include "routing.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "polyline.h"
 
@@ -157,15 +158,21 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     lead_end[e] = static_cast<uint32_t>(lead_points.size());
   }
 
-  std::vector<Point>& points = layout.points;
+  // Routes are collected in blocks and copied once into layout.points, exactly sized: a
+  // vector grown by doubling holds up to three times the points while it moves them, at the
+  // moment the layout's memory peaks.
+  std::deque<Point> points;
   layout.shared_edge.assign(m, kNone);
   layout.shared_count.assign(m, 0);
+  layout.route_begin.reserve(m + 1);
   std::vector<Point> route;
   for (uint32_t e = 0; e < m; ++e) {
     const uint32_t d = trunk_of(e);
     const uint32_t leader = d == kNone ? kNone : leader_at[d] & ~kFollowed;
     if (leader == kNone || lead_begin[leader] == kNone) {
-      route_edge(flat, g, reversed, x, bands, options, e, points);
+      route.clear();
+      route_edge(flat, g, reversed, x, bands, options, e, route);
+      points.insert(points.end(), route.begin(), route.end());
     } else if (leader == e) {
       points.insert(points.end(), lead_points.begin() + lead_begin[e],
                     lead_points.begin() + lead_end[e]);
@@ -193,6 +200,7 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     }
     layout.route_begin.push_back(static_cast<uint32_t>(points.size()));
   }
+  layout.points.assign(points.begin(), points.end());
 }
 
 }  // namespace etviz::layout

@@ -399,6 +399,7 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
   // first[s] / last[s]: the dummies span s becomes (s itself is the first).
   std::vector<uint32_t> last(n, kNone);
   g.segments = graph.segments;
+  g.port_offsets = graph.port_offsets;
   for (const uint32_t s : order.segment_order) {
     uint32_t d = s;
     for (uint32_t l = graph.layer[s] + 1; l <= graph.last_layer[s]; ++l) {
@@ -407,7 +408,7 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
       g.height.push_back(0);
       g.layer.push_back(l);
       g.is_dummy.push_back(1);
-      g.segments.push_back({d, next, 0, 0, graph.segments[graph.ups(s)[0]].weight});
+      g.segments.push_back({d, next, graph.segments[graph.ups(s)[0]].weight, 0, 0});
       d = next;
     }
     last[s] = d;
