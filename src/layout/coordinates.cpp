@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <utility>
 
 #include "coordinate_sweeps.h"
 #include "spacing.h"
@@ -112,16 +113,16 @@ class BrandesKoepf {
   // moves right as far as that neighbour allows, which removes the leftward pull. A block's
   // constraints (the block of each member's right neighbour must lie at least their
   // separation further right) are read from the order where they are used, by block: the
-  // blocks' members are indexed (CSR by root), the constraints never stored (they were 16 B
-  // per node, with their index a fifth of the layout's memory at its peak). Any topological
+  // blocks' members are indexed (CSR by root), the constraints never stored (with their index
+  // they were 24 B per node, a tenth of the layout's peak memory). Any topological
   // order of the blocks gives the same placement (maxima and minima of the same gaps).
   std::vector<double> compact(View view) {
     const uint32_t n = g_.node_count();
+    // v's right neighbour in the view's direction (kNone at a layer's end).
     auto right_of = [&](uint32_t v) {
       const auto nodes = order_.layer(g_.layer[v]);
       const uint32_t k = view_pos(v, view);
-      if (k + 1 >= nodes.size()) return kNone;
-      return nodes[view.from_right ? nodes.size() - 2 - k : k + 1];
+      return k + 1 < nodes.size() ? nodes[view.from_right ? nodes.size() - 2 - k : k + 1] : kNone;
     };
     auto gap = [&](uint32_t left, uint32_t right) {
       return separation(g_, options_, left, right) + shift_[left] - shift_[right];
@@ -165,10 +166,10 @@ class BrandesKoepf {
       }
       if (constrained) block_x[b] = std::max(block_x[b], limit);
     }
-    std::vector<double> x(n);
+    // The coordinates replace the shifts (align() makes new ones for the next view).
     const double mirror = view.from_right ? -1 : 1;
-    for (uint32_t v = 0; v < n; ++v) x[v] = mirror * (block_x[root_[v]] + shift_[v]);
-    return x;
+    for (uint32_t v = 0; v < n; ++v) shift_[v] = mirror * (block_x[root_[v]] + shift_[v]);
+    return std::move(shift_);
   }
 
   const LayeredGraph& g_;

@@ -39,10 +39,7 @@ uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
 // (bit pattern) is stored once.
 class SegmentAdder {
  public:
-  explicit SegmentAdder(LayeredGraph& g) : g_(g) {
-    g_.port_offsets.assign(1, 0.0);
-    index_.emplace(bits(0.0), 0);
-  }
+  explicit SegmentAdder(LayeredGraph& g) : g_(g) { g_.port_offsets.assign(1, 0.0); }
   void operator()(uint32_t upper, uint32_t lower, double upper_offset, double lower_offset,
                   uint32_t weight = 1) {
     g_.segments.push_back({upper, lower, weight, port(upper_offset), port(lower_offset)});
@@ -55,8 +52,9 @@ class SegmentAdder {
     return b;
   }
   uint32_t port(double offset) {
-    const auto [it, added] =
-        index_.emplace(bits(offset), static_cast<uint32_t>(g_.port_offsets.size()));
+    const uint64_t key = bits(offset);
+    if (key == 0) return 0;  // the centre: most ends, and every dummy's
+    const auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(g_.port_offsets.size()));
     if (added) g_.port_offsets.push_back(offset);
     return it->second;
   }

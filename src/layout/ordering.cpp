@@ -447,8 +447,8 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
   }
 
   {
-    // (Scoped: a sweeper's neighbour lists are a fifth of the layout's memory at its peak, so
-    // only one is alive at a time.)
+    // (Scoped: one sweeper's neighbour lists, a tenth of the layout's peak memory, are alive
+    // at a time.)
     Order order = best_order;
     Sweeper sweeper(g, options, keys, order);
     int since_gain = 0;

@@ -159,8 +159,8 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
   }
 
   // Routes are collected in blocks and copied once into layout.points, exactly sized: a
-  // vector grown by doubling holds up to three times the points while it moves them, at the
-  // moment the layout's memory peaks.
+  // vector grown by doubling holds up to three times the points while it moves them, and
+  // keeps up to twice them afterwards.
   std::deque<Point> points;
   layout.shared_edge.assign(m, kNone);
   layout.shared_count.assign(m, 0);
