@@ -80,7 +80,7 @@ struct LayeredGraph {
   void index_segments();
   // Routing reads nodes, paths and dummy chains (`below`), not the segments, their index or
   // the creation order the ordering and coordinate phases use: those (~60 % of the graph)
-  // can go before the routes are built, where the memory of a layout peaks.
+  // go before the routes are built, so that the routes do not pile up on them.
   void release_segments();
   std::span<const uint32_t> ups(uint32_t v) const {
     return {up_segments.data() + up_begin[v], up_segments.data() + up_begin[v + 1]};
