@@ -4,11 +4,20 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "layout.h"
 
 namespace etviz::layout {
+
+// A double's bit pattern, for keys that must tell every value apart (-0.0 from 0.0).
+// (std::bit_cast is missing from the libc++ of Debian's Emscripten.)
+inline uint64_t double_bits(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
 
 // Nodes that stand for the border of the enclosing group: edges entering the group start at
 // a port in the first layer, edges leaving it end at a port in the last layer.

@@ -1,32 +1,24 @@
 #include "layout_cache.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace etviz::layout {
 namespace {
-
-// (std::bit_cast is missing from the libc++ of Debian's Emscripten.)
-uint64_t bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
 
 std::vector<uint64_t> serialize(const FlatGraph& graph) {
   std::vector<uint64_t> key;
   key.reserve(2 + 3 * graph.nodes.size() + 4 * graph.edges.size());
   key.push_back(graph.nodes.size());
   for (const FlatGraph::Node& n : graph.nodes) {
-    key.push_back(bits(n.width));
-    key.push_back(bits(n.height));
+    key.push_back(double_bits(n.width));
+    key.push_back(double_bits(n.height));
     key.push_back(static_cast<uint64_t>(n.pin));
   }
   key.push_back(graph.edges.size());
   for (const FlatGraph::Edge& e : graph.edges) {
     key.push_back((uint64_t{e.source} << 32) | e.target);
-    key.push_back(bits(e.source_offset));
-    key.push_back(bits(e.target_offset));
+    key.push_back(double_bits(e.source_offset));
+    key.push_back(double_bits(e.target_offset));
   }
   return key;
 }
@@ -44,7 +36,7 @@ uint64_t hash_words(const std::vector<uint64_t>& words) {
 
 std::vector<uint64_t> options_fingerprint(const Options& o) {
   std::vector<uint64_t> key;
-  for (double v : encode_options(o)) key.push_back(bits(v));
+  for (double v : encode_options(o)) key.push_back(double_bits(v));
   return key;
 }
 

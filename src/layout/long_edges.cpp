@@ -1,6 +1,5 @@
 // Phase 3: long-edge splitting (build_layered_graph, declared in layered_graph.h).
 #include <algorithm>
-#include <cstring>
 #include <unordered_map>
 
 #include "layered_graph.h"
@@ -39,20 +38,15 @@ uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
 // (bit pattern) is stored once.
 class SegmentAdder {
  public:
-  explicit SegmentAdder(LayeredGraph& g) : g_(g) { g_.port_offsets.assign(1, 0.0); }
+  explicit SegmentAdder(LayeredGraph& g) : g_(g) {}
   void operator()(uint32_t upper, uint32_t lower, double upper_offset, double lower_offset,
                   uint32_t weight = 1) {
     g_.segments.push_back({upper, lower, weight, port(upper_offset), port(lower_offset)});
   }
 
  private:
-  static uint64_t bits(double v) {
-    uint64_t b;
-    std::memcpy(&b, &v, sizeof b);
-    return b;
-  }
   uint32_t port(double offset) {
-    const uint64_t key = bits(offset);
+    const uint64_t key = double_bits(offset);
     if (key == 0) return 0;  // the centre: most ends, and every dummy's
     const auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(g_.port_offsets.size()));
     if (added) g_.port_offsets.push_back(offset);

@@ -66,12 +66,14 @@ export function readableWindow(boxes, width, prefer, pad = 0) {
     const c0 = lower(b.x, true), c1 = lower(b.x + b.w, false);
     if (c0 < c1) { cut[c0]++; cut[c1]--; }
   }
+  // Scores compared in order: a box cut (0 or 1), boxes inside (negated), distance.
+  const better = (p, q) => p[0] !== q[0] ? p[0] < q[0] : p[1] !== q[1] ? p[1] < q[1] : p[2] < q[2];
   let best = -1, bestKey = null, inRun = 0, cutRun = 0;
   for (let k = 0; k < n; k++) {
     inRun += inside[k];
     cutRun += cut[k];
     const key = [cutRun > 0 ? 1 : 0, -inRun, Math.abs(starts[k] + width / 2 - prefer)];
-    if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))) {
+    if (!bestKey || better(key, bestKey)) {
       best = k;
       bestKey = key;
     }
