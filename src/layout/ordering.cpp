@@ -398,11 +398,12 @@ class Sweeper {
   std::vector<uint8_t> candidate_;
 };
 
-// Where the depth-first start and sifting pay for their time: graphs with more crossings
-// than input edges (random DAGs, per-head attention), up to 50,000 items in the layered
-// graph. Model stacks drawn with a fraction of a crossing per edge (transformer 0.09,
-// mixture of experts 0.17) never gain from them, and at 200k nodes they would cost 10-30 %
-// of the layout; the per-head LLM at 200k gains 0.8 % fewer crossings for 35 % more time.
+// Where the depth-first start, sifting and a second schedule with barycenters
+// (order_with_keys) pay for their time: graphs with more crossings than input edges (random
+// DAGs, per-head attention), up to 50,000 items in the layered graph. Model stacks drawn
+// with a fraction of a crossing per edge (transformer 0.09, mixture of experts 0.17) never
+// gain from them, and at 200k nodes they would cost 10-30 % of the layout; the per-head LLM
+// at 200k gains 0.8 % fewer crossings for 35 % more time.
 bool worth_refining(const LayeredGraph& g, uint64_t crossings) {
   constexpr uint32_t kMaxRefinedItems = 50'000;
   return crossings > g.paths.size() && g.node_count() <= kMaxRefinedItems;
@@ -536,15 +537,17 @@ Order order_with_keys(const LayeredGraph& g, const Options& options, bool segmen
   // per-head attention drawn with every edge (each projection feeding 16 heads, 16 heads
   // feeding one concatenation, shared tables feeding them all: 711,528 crossings vs 714,946
   // at 20k nodes, 52.1 M vs 52.4 M at 200k), so where fan-outs are wide both schedules run
-  // and the order with fewer crossings is kept. Only where the medians leave more crossings
-  // than edges, though: below that (mixture-of-experts layers, per-head attention as the page
-  // lays it out, without its broadcast edges) the barycenters never did better and the second
-  // schedule cost a third of the layout.
+  // and the order with fewer crossings is kept. Only where the refinements are worth their
+  // time (worth_refining), though: where the medians leave fewer crossings than edges
+  // (mixture-of-experts layers, per-head attention as the page lays it out, without its
+  // broadcast edges) the barycenters never did better and the second schedule cost a third
+  // of the layout; above 50,000 layered items it gained 0.5 % (per-head attention at 200k
+  // nodes: 52.36 M -> 52.09 M crossings) for 40 % of the layout's time.
   uint64_t by_median = 0, by_barycenter = 0;
   Order order = schedule(OrderingStrategy::kMedian, by_median);
   crossings = by_median;
   OrderingStrategy keys = OrderingStrategy::kMedian;
-  if (has_wide_fans(g) && by_median > g.paths.size()) {
+  if (has_wide_fans(g) && worth_refining(g, by_median)) {
     Order other = schedule(OrderingStrategy::kBarycenter, by_barycenter);
     if (by_barycenter < by_median) {
       crossings = by_barycenter;
