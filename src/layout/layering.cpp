@@ -152,7 +152,7 @@ class GroupMover {
 // full scan of ~100,000 tries that fail at 200k nodes, a fifth of the layout's time); network
 // simplex makes those moves in a few pivots. Every drawing of the shared bench graphs and the
 // model shapes (55 layouts, flat, grouped, left to right) is the same with 2 passes as with 8;
-// with 1 the random DAGs' change (+0.3-0.7 % crossings).
+// with 1 the random DAGs' drawings change (+0.3-0.7 % crossings).
 void move_groups(const DirectedView& view, const std::vector<uint32_t>& topo,
                  std::vector<uint32_t>& layer) {
   GroupMover mover(view, layer);
