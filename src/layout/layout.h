@@ -75,7 +75,10 @@ enum class LayeringStrategy : uint8_t {
 enum class OrderingStrategy : uint8_t {
   kMedian,
   kBarycenter,
-  kMedianAndBarycenter,  // both tried from each start; the sweeps continue with the better
+  // Where fan-outs are wide and crossings many, a second schedule with barycenters, the
+  // order with fewer crossings kept: at most 0.5 % fewer on the model shapes, for a quarter
+  // to a third more time (ordering.cpp, order_with_keys), so not the default.
+  kMedianAndBarycenter,
 };
 // How crossing minimisation treats long edges. Per dummy, every dummy node is an item of its
 // layer and can move on its own; as segments (Eiglsperger, Siebenhaller and Kaufmann's
@@ -105,7 +108,7 @@ struct Options {
   double group_padding = 10;      // between a group's border and its content
   double component_spacing = 40;  // between disconnected components
   LayeringStrategy layering = LayeringStrategy::kNetworkSimplex;
-  OrderingStrategy ordering = OrderingStrategy::kMedianAndBarycenter;
+  OrderingStrategy ordering = OrderingStrategy::kMedian;
   int ordering_sweeps = 24;  // upper bound on layer sweeps in crossing minimisation
   bool transpose = true;     // adjacent-exchange refinement after each sweep
   CoordinateStrategy coordinates = CoordinateStrategy::kAuto;
