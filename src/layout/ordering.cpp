@@ -212,8 +212,9 @@ class Sweeper {
     const auto k = static_cast<uint32_t>(nodes.size());
     if (k < 3) return 0;
     prepare_lists(l);
-    const uint32_t above = l > 0 ? layer_size(l - 1) : 0;
-    const uint32_t below = l + 1 < g_.layer_count ? layer_size(l + 1) : 0;
+    const auto above = static_cast<uint32_t>(l > 0 ? order_.layer(l - 1).size() : 0);
+    const auto below =
+        static_cast<uint32_t>(l + 1 < g_.layer_count ? order_.layer(l + 1).size() : 0);
     const uint32_t slots = above + 1 + below;  // slot `above` is no position
     // Local index j (the node's place when the layer is entered) -> its edges.
     sift_begin_.assign(1, 0);
@@ -278,10 +279,6 @@ class Sweeper {
   }
 
  private:
-  uint32_t layer_size(uint32_t l) const {
-    return order_.layer_begin[l + 1] - order_.layer_begin[l];
-  }
-
   // For the node with local index j of the layer being sifted (sift_layer's slots):
   // sift_gain_[x], for one edge ending at slot x, how many more of j's edges on that side it
   // crosses with j on its right than on its left (j's weight ending before x minus after x).
