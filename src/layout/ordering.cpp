@@ -482,10 +482,6 @@ class Sweeper {
   std::vector<int64_t> sift_gain_;
 };
 
-// A pass that leaves more than this share of the crossings made no progress worth another:
-// sweeps (run_schedule) and sifting rounds (sift) count it.
-constexpr double kConvergence = 0.995;
-
 // Where the depth-first start, sifting and a second schedule with barycenters
 // (order_with_keys) pay for their time: graphs with more crossings than input edges (random
 // DAGs, per-head attention), up to 50,000 items in the layered graph. Model stacks drawn
@@ -500,9 +496,6 @@ bool worth_refining(const LayeredGraph& g, uint64_t crossings) {
 // dot's mincross schedule with one kind of sort key; `best` receives the crossings.
 Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrategy keys,
                    uint64_t& best) {
-  constexpr int kInitialSweeps = 4;
-  constexpr int kPatience = 4;  // sweeps without a kConvergence gain before giving up
-
   Order best_order;
   best = UINT64_MAX;
   // Three starts: breadth-first from the sources, from the sinks, and, where that is

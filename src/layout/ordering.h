@@ -22,6 +22,14 @@ namespace etviz::layout {
 Order order_layers(const LayeredGraph& graph, const Options& options,
                    uint64_t* crossings = nullptr);
 
+// The mincross schedule's bounds, shared by the sweeps per dummy (ordering.cpp) and by
+// segments (segment_ordering.cpp): sweeps from each start, then sweeps until kPatience in a
+// row leave more than kConvergence of the best crossings; sifting rounds (ordering.cpp) stop
+// on the same share.
+constexpr int kInitialSweeps = 4;
+constexpr int kPatience = 4;
+constexpr double kConvergence = 0.995;
+
 // A node's sort key from its neighbours' positions (sorted ascending, not empty): their
 // weighted median (kMedian) or their mean (kBarycenter).
 double neighbour_key(const std::vector<double>& sorted_positions, OrderingStrategy keys);

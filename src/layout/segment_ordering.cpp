@@ -561,10 +561,6 @@ bool orders_by_segments(const LayeredGraph& graph, const Options& options) {
 
 Order order_by_segments(const LayeredGraph& g, const Options& options, OrderingStrategy keys,
                         uint64_t& crossings) {
-  constexpr int kInitialSweeps = 4;
-  constexpr int kPatience = 4;  // sweeps without a 0.5 % gain before giving up
-  constexpr double kConvergence = 0.995;
-
   SegmentSweeps sweeps(g);
   CompressedOrder best;
   uint64_t best_crossings = UINT64_MAX;
