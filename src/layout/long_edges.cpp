@@ -90,6 +90,7 @@ void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
 void LayeredGraph::index_segments() {
   LayeredGraph& g = *this;
   const uint32_t n = g.node_count();
+  const auto m = static_cast<uint32_t>(g.segments.size());
   g.up_begin.assign(n + 1, 0);
   g.down_begin.assign(n + 1, 0);
   for (const Segment& s : g.segments) {
@@ -100,18 +101,35 @@ void LayeredGraph::index_segments() {
     g.up_begin[v + 1] += g.up_begin[v];
     g.down_begin[v + 1] += g.down_begin[v];
   }
-  g.up_segments.resize(g.segments.size());
-  g.down_segments.resize(g.segments.size());
+  // Segments are renumbered by their lower end (in creation order among those of one node),
+  // so that the segments a layer's nodes reach up by are one block, next to the next
+  // layer's: the sweeps walk a layer's lists and, numbered as created, each segment was a
+  // cache miss (a third of the ordering's time at 200k nodes). Each node's lists keep the
+  // creation order, which breaks ties.
+  // The new ids are computed into up_segments, which the renumbering leaves as the identity.
+  std::vector<uint32_t>& new_id = g.up_segments;
+  new_id.resize(m);
+  g.down_segments.resize(m);
   std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
   std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
+  for (uint32_t s = 0; s < m; ++s) new_id[s] = up_fill[g.segments[s].lower]++;
   g.below.assign(n, kNone);
-  for (uint32_t s = 0; s < g.segments.size(); ++s) {
+  for (uint32_t s = 0; s < m; ++s) {
     const Segment& seg = g.segments[s];
-    g.up_segments[up_fill[seg.lower]++] = s;
-    g.down_segments[down_fill[seg.upper]++] = s;
+    g.down_segments[down_fill[seg.upper]++] = new_id[s];
     // The first dummy among a dummy's lower neighbours, in segment order.
     if (g.is_dummy[seg.upper] && g.is_dummy[seg.lower] && g.below[seg.upper] == kNone)
       g.below[seg.upper] = seg.lower;
+  }
+  // Applies the renumbering in place, cycle by cycle; each swap puts one segment at its new
+  // id and sets new_id there to that id, so new_id ends as the identity: segment ids by lower
+  // end.
+  for (uint32_t s = 0; s < m; ++s) {
+    while (new_id[s] != s) {
+      const uint32_t t = new_id[s];
+      std::swap(g.segments[s], g.segments[t]);
+      std::swap(new_id[s], new_id[t]);
+    }
   }
 }
 
