@@ -35,6 +35,7 @@ struct Container {
 struct LevelEdgeRef {
   uint32_t container;
   uint32_t edge;
+  friend bool operator==(const LevelEdgeRef&, const LevelEdgeRef&) = default;
 };
 
 struct ContainerSet {

@@ -22,20 +22,29 @@ class DirectedView {
     for (uint32_t v = 0; v < n; ++v) free_[v] = graph.nodes[v].pin == Pin::kFree;
     // v's successors: targets of its out-edges not reversed, then sources of its in-edges
     // reversed; predecessors the other way round.
+    // Counted first, then filled: the lists are allocated once, exactly (a growing vector
+    // leaves its earlier blocks behind, which the later phases' peak lands beside).
     auto fill = [&](bool successors, std::vector<uint32_t>& begin, std::vector<uint32_t>& ids) {
-      begin.assign(n + 1, 0);
-      ids.clear();
-      for (uint32_t v = 0; v < n; ++v) {
+      auto each = [&](uint32_t v, auto&& f) {
         for (const bool out_side : {true, false}) {
           const bool want_reversed = out_side != successors;
           for (const uint32_t e : out_side ? adjacency.out(v) : adjacency.in(v)) {
             const uint32_t w = out_side ? graph.edges[e].target : graph.edges[e].source;
-            if ((reversed[e] != 0) == want_reversed && free_[w]) ids.push_back(w);
+            if ((reversed[e] != 0) == want_reversed && free_[w]) f(w);
           }
         }
-        begin[v + 1] = static_cast<uint32_t>(ids.size());
+      };
+      begin.assign(n + 1, 0);
+      for (uint32_t v = 0; v < n; ++v) {
+        uint32_t count = 0;
+        each(v, [&](uint32_t) { ++count; });
+        begin[v + 1] = begin[v] + count;
       }
-      ids.shrink_to_fit();
+      ids.resize(begin[n]);
+      for (uint32_t v = 0; v < n; ++v) {
+        uint32_t next = begin[v];
+        each(v, [&](uint32_t w) { ids[next++] = w; });
+      }
     };
     fill(true, succ_begin_, succ_);
     fill(false, pred_begin_, pred_);

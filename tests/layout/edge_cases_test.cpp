@@ -60,6 +60,28 @@ TEST(EdgeCases, MultiEdgesOnDifferentPortsGetDifferentRoutes) {
   EXPECT_LT(a.x, b.x);  // port 0 left of port 1
 }
 
+// Parallel edges are merged per level wherever they meet, not only where they are listed
+// one after another: into a collapsed group (two hidden targets, one box) and into an
+// expanded group through one entry port.
+TEST(EdgeCases, ParallelEdgesAcrossGroupBordersShareRoutes) {
+  Graph g;
+  g.groups = {{kNone, true, 0, 0}, {kNone, false, 80, 30}};
+  g.nodes = {box(), box(60, 30, 0), box(60, 30, 0), box(60, 30, 1), box(60, 30, 1), box()};
+  g.edges = {{0, 1}, {0, 3}, {0, 2}, {0, 4}, {0, 1}, {1, 5}, {2, 5}};
+  const Layout layout = compute_layout(g);
+  ASSERT_TRUE(IsValidLayout(g, layout));
+  auto route = [&](uint32_t e) {
+    std::vector<Point> points;
+    append_route(layout, e, points);
+    return points;
+  };
+  EXPECT_EQ(route(1), route(3));  // both into the collapsed group's box
+  EXPECT_EQ(route(0), route(4));  // the same edge twice, across the group's border
+  EXPECT_NE(route(0), route(2));  // one entry port, then apart inside the group
+  EXPECT_EQ(route(0).front(), route(2).front());
+  EXPECT_GT(route(1).size(), 1u);
+}
+
 TEST(EdgeCases, CyclesAreBroken) {
   Graph g = chain(50);
   g.edges.push_back({49, 0});

@@ -1,0 +1,77 @@
+// Levels and chains (containers.h): how input edges become level edges, and which of them
+// share one (and so one route).
+#include "containers.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "graph_builders.h"
+#include "hierarchy.h"
+
+namespace etviz::layout::testing {
+namespace {
+
+std::vector<LevelEdgeRef> chain_of(const ContainerSet& set, uint32_t e) {
+  return {set.chain.begin() + set.chain_begin[e], set.chain.begin() + set.chain_begin[e + 1]};
+}
+
+// Parallel edges (same level, same ends, same ports) become one level edge wherever they are
+// listed; the level's edges are numbered in the order the input first mentions them.
+TEST(Containers, ParallelEdgesShareOneLevelEdgeInFirstMetOrder) {
+  Graph g;
+  g.nodes = {box(90), box(90), box(90)};
+  g.edges = {{0, 1}, {1, 2}, {0, 1}, {0, 1, 0, kNone}, {1, 2}, {0, 1, 0, kNone}};
+  const ContainerSet set = build_containers(g, build_hierarchy(g), false);
+  ASSERT_EQ(set.containers.size(), 1u);
+  const Container& top = set.containers[0];
+  ASSERT_EQ(top.flat.edges.size(), 3u);  // 0->1, 1->2, 0->1 from port 0
+  ASSERT_EQ(top.ends.size(), 3u);
+  const uint32_t expected[] = {0, 1, 0, 2, 1, 2};
+  for (uint32_t e = 0; e < g.edges.size(); ++e) {
+    const std::vector<LevelEdgeRef> chain = chain_of(set, e);
+    ASSERT_EQ(chain.size(), 1u) << "edge " << e;
+    EXPECT_EQ(chain[0].edge, expected[e]) << "edge " << e;
+  }
+  EXPECT_EQ(top.flat.edges[2].source, 0u);
+  EXPECT_EQ(top.ends[2].source_slot, 0u);
+  EXPECT_EQ(top.ends[0].source_slot, kNone);
+}
+
+// Across group borders: two edges into one collapsed group's box are one level edge; the same
+// edge twice into an expanded group shares every link; two edges from one source into the
+// same expanded group share the entry port's level edge, then part inside the group.
+TEST(Containers, ParallelEdgesAcrossGroupBordersShareLinks) {
+  Graph g;
+  g.groups = {{kNone, true, 0, 0}, {kNone, false, 80, 30}};
+  g.nodes = {box(), box(60, 30, 0), box(60, 30, 0), box(60, 30, 1), box(60, 30, 1), box()};
+  g.edges = {{0, 1}, {0, 3}, {0, 2}, {0, 4}, {0, 1}, {1, 5}, {2, 5}};
+  const ContainerSet set = build_containers(g, build_hierarchy(g), false);
+  EXPECT_EQ(chain_of(set, 1), chain_of(set, 3));
+  EXPECT_EQ(chain_of(set, 1).size(), 1u);
+  EXPECT_EQ(chain_of(set, 0), chain_of(set, 4));
+  ASSERT_EQ(chain_of(set, 0).size(), 2u);
+  ASSERT_EQ(chain_of(set, 2).size(), 2u);
+  EXPECT_TRUE(chain_of(set, 0)[0] == chain_of(set, 2)[0]);
+  EXPECT_FALSE(chain_of(set, 0)[1] == chain_of(set, 2)[1]);
+  // Every level edge is some input edge's link, and no two are between the same ends.
+  for (uint32_t c = 0; c < set.containers.size(); ++c) {
+    const Container& level = set.containers[c];
+    std::vector<uint8_t> used(level.flat.edges.size(), 0);
+    for (const LevelEdgeRef& link : set.chain)
+      if (link.container == c) used[link.edge] = 1;
+    for (uint32_t e = 0; e < level.flat.edges.size(); ++e) {
+      EXPECT_TRUE(used[e]) << "level " << c << " edge " << e;
+      for (uint32_t f = 0; f < e; ++f) {
+        const bool same = level.flat.edges[e].source == level.flat.edges[f].source &&
+                          level.flat.edges[e].target == level.flat.edges[f].target &&
+                          level.ends[e].source_slot == level.ends[f].source_slot &&
+                          level.ends[e].target_slot == level.ends[f].target_slot;
+        EXPECT_FALSE(same) << "level " << c << " edges " << f << " and " << e;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace etviz::layout::testing
