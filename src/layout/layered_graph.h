@@ -53,6 +53,8 @@ struct LayeredGraph {
   double upper_offset(const Segment& s) const { return port_offsets[s.upper_port]; }
   double lower_offset(const Segment& s) const { return port_offsets[s.lower_port]; }
   // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.
+  // index_segments numbers segments by their lower end (nodes are numbered by layer), so a
+  // layer's segments are one block and up_segments lists them in order.
   std::vector<uint32_t> up_begin, up_segments;
   std::vector<uint32_t> down_begin, down_segments;
 
