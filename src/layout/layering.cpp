@@ -21,9 +21,9 @@ class DirectedView {
     free_.resize(n);
     for (uint32_t v = 0; v < n; ++v) free_[v] = graph.nodes[v].pin == Pin::kFree;
     // v's successors: targets of its out-edges not reversed, then sources of its in-edges
-    // reversed; predecessors the other way round.
-    // Counted first, then filled: the lists are allocated once, exactly (a growing vector
-    // leaves its earlier blocks behind, which the later phases' peak lands beside).
+    // reversed; predecessors the other way round. Counted first, then filled: the lists are
+    // allocated once, exactly (a growing vector leaves its earlier blocks behind, which the
+    // later phases' peak lands beside).
     auto fill = [&](bool successors, std::vector<uint32_t>& begin, std::vector<uint32_t>& ids) {
       auto each = [&](uint32_t v, auto&& f) {
         for (const bool out_side : {true, false}) {

@@ -104,9 +104,9 @@ void LayeredGraph::index_segments() {
   // Segments are renumbered by their lower end (in creation order among those of one node),
   // so that the segments a layer's nodes reach up by are one block, next to the next
   // layer's: the sweeps walk a layer's lists and, numbered as created, each segment was a
-  // cache miss (a third of the ordering's time at 200k nodes). Each node's lists keep the
-  // creation order, which breaks ties.
-  // The new ids are computed into up_segments, which the renumbering leaves as the identity.
+  // cache miss (the sweeps' largest cost at 200k nodes). Each node's lists keep the creation
+  // order, which breaks ties. The new ids are computed into up_segments, which the
+  // renumbering leaves as the identity.
   std::vector<uint32_t>& new_id = g.up_segments;
   new_id.resize(m);
   g.down_segments.resize(m);

@@ -256,7 +256,7 @@ class Simplex {
         if (found == kNoEdge || cut_[e] < cut_[found]) found = e;
         if (++count >= kSearch) break;
       }
-      if (++search_ == total) search_ = 0;  // (a division per step was a tenth of the search)
+      if (++search_ == total) search_ = 0;  // (not a division per step)
     }
     work_ += 1;
     return found;
