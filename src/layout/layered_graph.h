@@ -54,7 +54,8 @@ struct LayeredGraph {
   double lower_offset(const Segment& s) const { return port_offsets[s.lower_port]; }
   // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.
   // index_segments numbers segments by their lower end (nodes are numbered by layer), so a
-  // layer's segments are one block and up_segments lists them in order.
+  // layer's segments are one block and up_segments is the identity, kept so that ups() and
+  // downs() are both spans of segment ids.
   std::vector<uint32_t> up_begin, up_segments;
   std::vector<uint32_t> down_begin, down_segments;
 

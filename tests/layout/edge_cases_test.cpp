@@ -60,9 +60,10 @@ TEST(EdgeCases, MultiEdgesOnDifferentPortsGetDifferentRoutes) {
   EXPECT_LT(a.x, b.x);  // port 0 left of port 1
 }
 
-// Parallel edges are merged per level wherever they meet, not only where they are listed
+// Parallel edges are drawn as one route wherever they meet, not only where they are listed
 // one after another: into a collapsed group (two hidden targets, one box) and into an
-// expanded group through one entry port.
+// expanded group through one entry port (that they share one level edge there is
+// Containers.ParallelEdgesAcrossGroupBordersShareLinks).
 TEST(EdgeCases, ParallelEdgesAcrossGroupBordersShareRoutes) {
   Graph g;
   g.groups = {{kNone, true, 0, 0}, {kNone, false, 80, 30}};
