@@ -29,7 +29,7 @@ struct Container {
   // Sizes of group items and port offsets of edges are filled in bottom-up, once the
   // levels below are laid out.
   FlatGraph flat;
-  std::vector<LevelEdgeEnds> ends;  // per flat edge
+  std::vector<LevelEdgeEnds> ends;  // per flat edge; emptied once complete_level read them
 };
 
 struct LevelEdgeRef {
@@ -46,7 +46,8 @@ struct ContainerSet {
   // Per input edge, its level edges from source to target (CSR). Empty: hidden or invalid.
   std::vector<uint32_t> chain_begin;
   std::vector<LevelEdgeRef> chain;
-  // Per node: number of ports on the outgoing / incoming side.
+  // Per node: number of ports on the outgoing / incoming side (emptied once every level is
+  // complete).
   std::vector<uint32_t> out_ports, in_ports;
 };
 

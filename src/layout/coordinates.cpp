@@ -71,6 +71,7 @@ class BrandesKoepf {
   void align(View view) {
     const uint32_t n = g_.node_count();
     root_.resize(n);
+    next_.assign(n, kNone);
     shift_.assign(n, 0);
     for (uint32_t v = 0; v < n; ++v) root_[v] = v;
     const double mirror = view.from_right ? -1 : 1;
@@ -101,6 +102,7 @@ class BrandesKoepf {
           const double own = view.from_bottom ? g_.upper_offset(seg) : g_.lower_offset(seg);
           const double theirs = view.from_bottom ? g_.lower_offset(seg) : g_.upper_offset(seg);
           root_[v] = root_[u];
+          next_[u] = v;  // u is its block's last member so far: aligned with at most one node
           shift_[v] = shift_[u] + mirror * (theirs - own);
           taken = view_pos(u, view);
           break;
@@ -112,10 +114,11 @@ class BrandesKoepf {
   // Longest-path placement of blocks (leftmost), then every block with a right neighbour
   // moves right as far as that neighbour allows, which removes the leftward pull. A block's
   // constraints (the block of each member's right neighbour must lie at least their
-  // separation further right) are read from the order where they are used, by block: the
-  // blocks' members are indexed (CSR by root), the constraints never stored (with their index
-  // they were 24 B per node, a tenth of the layout's peak memory). Any topological
-  // order of the blocks gives the same placement (maxima and minima of the same gaps).
+  // separation further right) are read from the order where they are used, by block: a
+  // block's members are a chain from its root (next_), the constraints never stored (with
+  // their index they were 24 B per node, a tenth of the layout's peak memory). Any
+  // topological order of the blocks gives the same placement (maxima and minima of the same
+  // gaps), whatever order a block's members are visited in.
   std::vector<double> compact(View view) {
     const uint32_t n = g_.node_count();
     // v's right neighbour in the view's direction (kNone at a layer's end).
@@ -124,30 +127,27 @@ class BrandesKoepf {
       const uint32_t k = view_pos(v, view);
       return k + 1 < nodes.size() ? nodes[view.from_right ? nodes.size() - 2 - k : k + 1] : kNone;
     };
+    // A block's x is kept in its root's shift, which align() leaves at 0 (a root is aligned
+    // with nothing): no array of block positions beside the shifts (8 B per node at the
+    // layout's peak, the fourth of these placements).
+    auto shift_of = [&](uint32_t v) { return root_[v] == v ? 0.0 : shift_[v]; };
     auto gap = [&](uint32_t left, uint32_t right) {
-      return separation(g_, options_, left, right) + shift_[left] - shift_[right];
+      return separation(g_, options_, left, right) + shift_of(left) - shift_of(right);
     };
-    begin_.assign(n + 1, 0);
+    double* block_x = shift_.data();  // valid at roots
     indegree_.assign(n, 0);
     for (uint32_t v = 0; v < n; ++v) {
-      ++begin_[root_[v] + 1];
       const uint32_t w = right_of(v);
       if (w != kNone) ++indegree_[root_[w]];
     }
-    for (uint32_t v = 0; v < n; ++v) begin_[v + 1] += begin_[v];
-    members_.resize(n);
-    for (uint32_t v = 0; v < n; ++v) members_[begin_[root_[v]]++] = v;
-    for (uint32_t b = n; b > 0; --b) begin_[b] = begin_[b - 1];
-    begin_[0] = 0;
     topo_.clear();
     for (uint32_t v = 0; v < n; ++v) {
       if (root_[v] == v && indegree_[v] == 0) topo_.push_back(v);
     }
-    std::vector<double> block_x(n, 0);
     for (size_t head = 0; head < topo_.size(); ++head) {
       const uint32_t b = topo_[head];
-      for (uint32_t i = begin_[b]; i < begin_[b + 1]; ++i) {
-        const uint32_t v = members_[i], w = right_of(v);
+      for (uint32_t v = b; v != kNone; v = next_[v]) {
+        const uint32_t w = right_of(v);
         if (w == kNone) continue;
         const uint32_t to = root_[w];
         block_x[to] = std::max(block_x[to], block_x[b] + gap(v, w));
@@ -158,17 +158,23 @@ class BrandesKoepf {
       const uint32_t b = *it;
       bool constrained = false;
       double limit = std::numeric_limits<double>::infinity();
-      for (uint32_t i = begin_[b]; i < begin_[b + 1]; ++i) {
-        const uint32_t v = members_[i], w = right_of(v);
+      for (uint32_t v = b; v != kNone; v = next_[v]) {
+        const uint32_t w = right_of(v);
         if (w == kNone) continue;
         constrained = true;
         limit = std::min(limit, block_x[root_[w]] - gap(v, w));
       }
       if (constrained) block_x[b] = std::max(block_x[b], limit);
     }
-    // The coordinates replace the shifts (align() makes new ones for the next view).
+    // The coordinates replace the shifts (align() makes new ones for the next view): the other
+    // members' first, while their roots still hold their blocks' x.
     const double mirror = view.from_right ? -1 : 1;
-    for (uint32_t v = 0; v < n; ++v) shift_[v] = mirror * (block_x[root_[v]] + shift_[v]);
+    for (uint32_t v = 0; v < n; ++v) {
+      if (root_[v] != v) shift_[v] = mirror * (block_x[root_[v]] + shift_[v]);
+    }
+    for (uint32_t v = 0; v < n; ++v) {
+      if (root_[v] == v) shift_[v] = mirror * (block_x[v] + 0.0);  // (+ 0.0: -0.0 as before)
+    }
     return std::move(shift_);
   }
 
@@ -179,7 +185,8 @@ class BrandesKoepf {
   std::vector<uint32_t> root_;
   std::vector<double> shift_;
   std::vector<uint32_t> neighbours_;
-  std::vector<uint32_t> begin_, members_, indegree_, topo_;  // blocks' members, CSR by root
+  std::vector<uint32_t> next_;  // per node: the next member of its block (kNone: the last)
+  std::vector<uint32_t> indegree_, topo_;  // blocks by their left neighbours, in placement order
 };
 
 }  // namespace

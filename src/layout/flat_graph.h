@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 #include "layout.h"
@@ -41,11 +42,14 @@ struct FlatGraph {
 
 // Edge e's route: the first shared_count[e] points of edge shared_edge[e]'s route (an edge
 // drawn along the same bundle trunk, which itself shares nothing; kNone: no shared points),
-// then points[route_begin[e] .. route_begin[e + 1]).
+// then points[route_begin[e] .. route_begin[e + 1]). The points are held in blocks (a
+// deque), filled as routing makes them: copied into one exactly sized vector they were, for
+// a moment, twice the level's points (the heap's peak of per-head attention and of the U-Net
+// at 200k nodes).
 struct FlatLayout {
   std::vector<Point> centers;         // per node
   std::vector<uint32_t> route_begin;  // per edge, into points; size edges + 1
-  std::vector<Point> points;          // source end first
+  std::deque<Point> points;           // source end first
   std::vector<uint32_t> shared_edge;  // per edge
   std::vector<uint32_t> shared_count;
   Rect bounds;  // nodes and routes
@@ -53,7 +57,7 @@ struct FlatLayout {
   // Appends edge e's whole route to `out`.
   void append_route(uint32_t e, std::vector<Point>& out) const {
     if (shared_edge[e] != kNone) {
-      const Point* leader = points.data() + route_begin[shared_edge[e]];
+      const auto leader = points.begin() + route_begin[shared_edge[e]];
       out.insert(out.end(), leader, leader + shared_count[e]);
     }
     out.insert(out.end(), points.begin() + route_begin[e], points.begin() + route_begin[e + 1]);

@@ -116,6 +116,7 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options, Comp
                                           t.spans ? LayeredForm::kSpans : LayeredForm::kPerLayer);
   t.layered = {};
   t.has_layered = false;
+  std::vector<uint32_t>().swap(g.by_creation);  // the ordering's tie-breaks, done
   // Room for self-loops, which go round the right side.
   auto room_for_self_loops = [&](LayeredGraph& lg) {
     for (const FlatGraph::Edge& e : graph.edges) {
@@ -280,9 +281,6 @@ FlatLayout layout_flat(const FlatGraph& graph, const Options& options, LevelTopo
   std::vector<uint32_t> next_edge(components.count, 0);
   layout.route_begin.reserve(graph.edges.size() + 1);
   layout.route_begin.push_back(0);
-  size_t point_count = 0;
-  for (const FlatLayout& part : laid) point_count += part.points.size();
-  layout.points.reserve(point_count);
   layout.shared_edge.assign(graph.edges.size(), kNone);
   layout.shared_count.assign(graph.edges.size(), 0);
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {

@@ -154,7 +154,6 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   LayeredGraph g;
   const auto n = static_cast<uint32_t>(graph.nodes.size());
   const auto m = static_cast<uint32_t>(graph.edges.size());
-  g.width.reserve(n);
   for (uint32_t v = 0; v < n; ++v) {
     g.width.push_back(graph.nodes[v].width);
     g.height.push_back(graph.nodes[v].height);
@@ -165,22 +164,26 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   g.paths.assign(m, {});
   SegmentAdder add_segment(g);
 
-  std::vector<Oriented> long_edges;
-  for (uint32_t e = 0; e < m; ++e) {
+  // Each edge as the layered graph sees it; short ones (adjacent layers, or, impossible for a
+  // valid layering, not below: no segment) get their segment below, before the long ones'.
+  auto oriented = [&](uint32_t e) {
     const FlatGraph::Edge& edge = graph.edges[e];
-    if (edge.source == edge.target) continue;
-    Oriented o =
-        reversed[e]
-            ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset, true}
-            : Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset, false};
-    if (layer[o.lower] <= layer[o.upper] + 1) {
-      // Adjacent layers (or, impossible for a valid layering, not below: no segment).
-      if (layer[o.lower] == layer[o.upper] + 1) {
-        add_segment(o.upper, o.lower, o.upper_offset, o.lower_offset);
-      }
-      g.paths[e] = {o.upper, o.lower, kNone, 0};
-    } else {
+    return reversed[e]
+               ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset, true}
+               : Oriented{e,    edge.source, edge.target, edge.source_offset, edge.target_offset,
+                          false};
+  };
+  auto is_long = [&](const Oriented& o) { return layer[o.lower] > layer[o.upper] + 1; };
+  std::vector<Oriented> long_edges;
+  uint64_t short_segments = 0;
+  for (uint32_t e = 0; e < m; ++e) {
+    if (graph.edges[e].source == graph.edges[e].target) continue;
+    const Oriented o = oriented(e);
+    if (is_long(o)) {
       long_edges.push_back(o);
+    } else {
+      g.paths[e] = {o.upper, o.lower, kNone, 0};
+      short_segments += layer[o.lower] == layer[o.upper] + 1 ? 1 : 0;
     }
   }
 
@@ -226,6 +229,21 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   const bool spans = form == LayeredForm::kSpans ||
                      (form == LayeredForm::kSpansIfLong && per_layer_dummies > kDummiesPerEdge * m);
   if (spans) g.last_layer.assign(n, kNone);
+  // With a dummy per layer, the dummies and segments are known now: each bundle has one dummy
+  // per layer down to its deepest target's, a segment into each and one out to each target.
+  // Reserved exactly, the arrays are built without the copies growing them by doubling made
+  // (per-head attention at 200k nodes: the layout's heap peak); spans, fewer, still grow.
+  const uint64_t nodes = n + (spans ? 0 : per_layer_dummies);
+  for (auto* v : {&g.width, &g.height}) v->reserve(nodes);
+  g.layer.reserve(nodes);
+  g.is_dummy.reserve(nodes);
+  if (!spans) g.segments.reserve(short_segments + per_layer_dummies + long_edges.size());
+  for (uint32_t e = 0; e < m; ++e) {
+    if (graph.edges[e].source == graph.edges[e].target) continue;
+    const Oriented o = oriented(e);
+    if (!is_long(o) && layer[o.lower] == layer[o.upper] + 1)
+      add_segment(o.upper, o.lower, o.upper_offset, o.lower_offset);
+  }
 
   std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
   std::vector<uint32_t> passing;
@@ -322,6 +340,9 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       split(&long_edges[begin], end - begin);
     }
   }
+  // (Before the renumbering and the index allocate theirs: 40 B per long edge.)
+  std::vector<Oriented>().swap(long_edges);
+  std::vector<std::pair<size_t, size_t>>().swap(bundles);
   for (uint32_t v = 0; v < g.node_count(); ++v)
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
   number_by_layer(g, n);

@@ -158,10 +158,9 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     lead_end[e] = static_cast<uint32_t>(lead_points.size());
   }
 
-  // Routes are collected in blocks and copied once into layout.points, exactly sized: a
-  // vector grown by doubling holds up to three times the points while it moves them, and
-  // keeps up to twice them afterwards.
-  std::deque<Point> points;
+  // Routes are collected in blocks (layout.points): a vector grown by doubling holds up to
+  // three times the points while it moves them, and keeps up to twice them afterwards.
+  std::deque<Point>& points = layout.points;
   layout.shared_edge.assign(m, kNone);
   layout.shared_count.assign(m, 0);
   layout.route_begin.reserve(m + 1);
@@ -200,7 +199,6 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     }
     layout.route_begin.push_back(static_cast<uint32_t>(points.size()));
   }
-  layout.points.assign(points.begin(), points.end());
 }
 
 }  // namespace etviz::layout
