@@ -154,13 +154,6 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   LayeredGraph g;
   const auto n = static_cast<uint32_t>(graph.nodes.size());
   const auto m = static_cast<uint32_t>(graph.edges.size());
-  for (uint32_t v = 0; v < n; ++v) {
-    g.width.push_back(graph.nodes[v].width);
-    g.height.push_back(graph.nodes[v].height);
-    g.layer.push_back(layer[v]);
-    g.is_dummy.push_back(0);
-  }
-
   g.paths.assign(m, {});
   SegmentAdder add_segment(g);
 
@@ -168,10 +161,9 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   // valid layering, not below: no segment) get their segment below, before the long ones'.
   auto oriented = [&](uint32_t e) {
     const FlatGraph::Edge& edge = graph.edges[e];
-    return reversed[e]
-               ? Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset, true}
-               : Oriented{e,    edge.source, edge.target, edge.source_offset, edge.target_offset,
-                          false};
+    if (reversed[e])
+      return Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset, true};
+    return Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset, false};
   };
   auto is_long = [&](const Oriented& o) { return layer[o.lower] > layer[o.upper] + 1; };
   std::vector<Oriented> long_edges;
@@ -228,16 +220,23 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   constexpr uint64_t kDummiesPerEdge = 3;  // orders_by_segments() uses the same rule
   const bool spans = form == LayeredForm::kSpans ||
                      (form == LayeredForm::kSpansIfLong && per_layer_dummies > kDummiesPerEdge * m);
-  if (spans) g.last_layer.assign(n, kNone);
   // With a dummy per layer, the dummies and segments are known now: each bundle has one dummy
   // per layer down to its deepest target's, a segment into each and one out to each target.
   // Reserved exactly, the arrays are built without the copies growing them by doubling made
   // (per-head attention at 200k nodes: the layout's heap peak); spans, fewer, still grow.
   const uint64_t nodes = n + (spans ? 0 : per_layer_dummies);
-  for (auto* v : {&g.width, &g.height}) v->reserve(nodes);
+  g.width.reserve(nodes);
+  g.height.reserve(nodes);
   g.layer.reserve(nodes);
   g.is_dummy.reserve(nodes);
   if (!spans) g.segments.reserve(short_segments + per_layer_dummies + long_edges.size());
+  for (uint32_t v = 0; v < n; ++v) {
+    g.width.push_back(graph.nodes[v].width);
+    g.height.push_back(graph.nodes[v].height);
+    g.layer.push_back(layer[v]);
+    g.is_dummy.push_back(0);
+  }
+  if (spans) g.last_layer.assign(n, kNone);
   for (uint32_t e = 0; e < m; ++e) {
     if (graph.edges[e].source == graph.edges[e].target) continue;
     const Oriented o = oriented(e);
