@@ -40,7 +40,8 @@ std::atomic<size_t> peak{0};
 void* allocate(size_t size) {
   void* p = std::malloc(size == 0 ? 1 : size);
   if (p == nullptr) throw std::bad_alloc();
-  const size_t now = in_use.fetch_add(malloc_usable_size(p)) + malloc_usable_size(p);
+  const size_t size_held = malloc_usable_size(p);
+  const size_t now = in_use.fetch_add(size_held) + size_held;
   size_t seen = peak.load();
   while (now > seen && !peak.compare_exchange_weak(seen, now)) {
   }

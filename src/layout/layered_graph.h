@@ -81,9 +81,10 @@ struct LayeredGraph {
   // Fills the CSR index (up_begin, up_segments, down_begin, down_segments) and `below` from
   // `segments`.
   void index_segments();
-  // Routing reads nodes, paths and dummy chains (`below`), not the segments, their index or
-  // the creation order the ordering and coordinate phases use: those (~60 % of the graph)
-  // go before the routes are built, so that the routes do not pile up on them.
+  // Routing reads nodes, paths and dummy chains (`below`), not the segments and their index
+  // (which the coordinate phase uses) or the creation order (only the ordering's
+  // tie-breaks; layout_component frees it before the coordinates): those (~60 % of the
+  // graph) go before the routes are built, so that the routes do not pile up on them.
   void release_segments();
   std::span<const uint32_t> ups(uint32_t v) const {
     return {up_segments.data() + up_begin[v], up_segments.data() + up_begin[v + 1]};

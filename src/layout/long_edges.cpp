@@ -166,6 +166,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     return Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset, false};
   };
   auto is_long = [&](const Oriented& o) { return layer[o.lower] > layer[o.upper] + 1; };
+  auto adjacent = [&](const Oriented& o) { return layer[o.lower] == layer[o.upper] + 1; };
   std::vector<Oriented> long_edges;
   uint64_t short_segments = 0;
   for (uint32_t e = 0; e < m; ++e) {
@@ -175,7 +176,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       long_edges.push_back(o);
     } else {
       g.paths[e] = {o.upper, o.lower, kNone, 0};
-      short_segments += layer[o.lower] == layer[o.upper] + 1 ? 1 : 0;
+      short_segments += adjacent(o) ? 1 : 0;
     }
   }
 
@@ -240,8 +241,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   for (uint32_t e = 0; e < m; ++e) {
     if (graph.edges[e].source == graph.edges[e].target) continue;
     const Oriented o = oriented(e);
-    if (!is_long(o) && layer[o.lower] == layer[o.upper] + 1)
-      add_segment(o.upper, o.lower, o.upper_offset, o.lower_offset);
+    if (adjacent(o)) add_segment(o.upper, o.lower, o.upper_offset, o.lower_offset);
   }
 
   std::vector<uint32_t> trunk;  // trunk[i]: dummy in layer (upper layer + 1 + i)
