@@ -236,7 +236,7 @@ struct Dummies {
 };
 Dummies dummy_nodes(const lo::Graph& graph, const lo::Options& options) {
   lo::FlatGraph flat;
-  for (const lo::Node& n : graph.nodes) flat.nodes.push_back({n.width, n.height, lo::Pin::kFree});
+  for (const lo::Node& n : graph.nodes) flat.add_node(n.width, n.height);
   for (const lo::Edge& e : graph.edges) flat.edges.push_back({e.source, e.target, 0, 0});
   const lo::LevelTopology topology = lo::level_topology(flat, options);
   Dummies dummies;

@@ -9,8 +9,8 @@ Components find_components(const FlatGraph& graph) {
   Components result;
   result.of_node.assign(n, 0);
   if (n == 0) return result;
-  for (const FlatGraph::Node& node : graph.nodes) {
-    if (node.pin != Pin::kFree) {
+  for (uint32_t v = 0; v < n; ++v) {
+    if (graph.pin(v) != Pin::kFree) {
       result.count = 1;
       return result;
     }

@@ -82,7 +82,7 @@ class Builder {
         hgt = clean_size(g.collapsed_height);
       }
       if (transposed_) std::swap(w, hgt);
-      container.flat.nodes.push_back({w, hgt, Pin::kFree});
+      container.flat.add_node(w, hgt);
     }
   }
 
@@ -116,7 +116,7 @@ class Builder {
     if (added) {
       Container& container = set_.containers[c];
       it->second = static_cast<uint32_t>(container.flat.nodes.size());
-      container.flat.nodes.push_back({0, 0, entry ? Pin::kFirstLayer : Pin::kLastLayer});
+      container.flat.add_node(0, 0, entry ? Pin::kFirstLayer : Pin::kLastLayer);
       (entry ? container.has_entry_ports : container.has_exit_ports) = true;
     }
     return it->second;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "layout.h"
@@ -20,6 +21,26 @@ inline uint64_t double_bits(double v) {
   return b;
 }
 
+// Port positions relative to a node's centre are stored once per distinct value (bit
+// pattern) in a table whose entry 0 is the centre, and edge ends refer to them by index: a
+// model's ports take few values, so an end costs 4 B, not a double's 8. A PortTable adds to
+// such a table while a graph is built (and its index goes with it).
+class PortTable {
+ public:
+  explicit PortTable(std::vector<double>& values) : values_(values) {}
+  uint32_t operator()(double offset) {
+    const uint64_t key = double_bits(offset);
+    if (key == 0) return 0;  // the centre: most ends, and every dummy's
+    const auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(values_.size()));
+    if (added) values_.push_back(offset);
+    return it->second;
+  }
+
+ private:
+  std::vector<double>& values_;
+  std::unordered_map<uint64_t, uint32_t> index_;
+};
+
 // Nodes that stand for the border of the enclosing group: edges entering the group start at
 // a port in the first layer, edges leaving it end at a port in the last layer.
 enum class Pin : uint8_t { kFree, kFirstLayer, kLastLayer };
@@ -28,16 +49,32 @@ struct FlatGraph {
   struct Node {
     double width = 0;
     double height = 0;
-    Pin pin = Pin::kFree;
   };
   struct Edge {
     uint32_t source = 0;
     uint32_t target = 0;
-    double source_offset = 0;  // port position, relative to the node's centre
-    double target_offset = 0;
+    // Port positions relative to the nodes' centres, as indices into port_offsets (see
+    // PortTable; 0: the centre). source_offset() and target_offset() read them.
+    uint32_t source_port = 0;
+    uint32_t target_port = 0;
   };
   std::vector<Node> nodes;
   std::vector<Edge> edges;  // self-loops allowed
+  std::vector<double> port_offsets{0.0};
+  // Per node, where it is pinned; empty while every node is free (a level without border
+  // ports, the whole graph where there are no groups): 1 B per node where there are pins,
+  // none where there are not (a pin in Node was 8 B of padding per node).
+  std::vector<Pin> pins;
+
+  Pin pin(uint32_t v) const { return pins.empty() ? Pin::kFree : pins[v]; }
+  void add_node(double width, double height, Pin pin = Pin::kFree) {
+    nodes.push_back({width, height});
+    if (pin == Pin::kFree && pins.empty()) return;
+    pins.resize(nodes.size(), Pin::kFree);
+    pins.back() = pin;
+  }
+  double source_offset(const Edge& e) const { return port_offsets[e.source_port]; }
+  double target_offset(const Edge& e) const { return port_offsets[e.target_port]; }
 };
 
 // Edge e's route: the first shared_count[e] points of edge shared_edge[e]'s route (an edge

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <unordered_map>
 
 #include "adjacency.h"
 #include "components.h"
@@ -150,8 +151,9 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options, Comp
   LayerBands bands;
   bands.height.assign(g.layer_count, 0);
   bands.top.assign(g.layer_count, 0);
-  for (uint32_t v = 0; v < g.node_count(); ++v) {
-    bands.height[g.layer[v]] = std::max(bands.height[g.layer[v]], g.height[v]);
+  for (uint32_t f = 0; f < graph.nodes.size(); ++f) {
+    const uint32_t l = g.layer[g.of_flat[f]];
+    bands.height[l] = std::max(bands.height[l], graph.nodes[f].height);
   }
   for (uint32_t l = 1; l < g.layer_count; ++l) {
     bands.top[l] = bands.top[l - 1] + bands.height[l - 1] + options.layer_spacing;
@@ -219,17 +221,25 @@ std::vector<Point> pack_components(const std::vector<FlatLayout>& laid, const Op
 std::vector<FlatGraph> split_components(const FlatGraph& graph, const Components& components,
                                         std::vector<uint32_t>& local) {
   std::vector<FlatGraph> parts(components.count);
+  // Each part has its own table of port offsets: (part, index in graph's) -> index in part's.
+  std::unordered_map<uint64_t, uint32_t> part_port;
+  auto port_in = [&](uint32_t c, uint32_t p) {
+    if (p == 0) return 0u;
+    const auto [it, added] = part_port.try_emplace(
+        (uint64_t{c} << 32) | p, static_cast<uint32_t>(parts[c].port_offsets.size()));
+    if (added) parts[c].port_offsets.push_back(graph.port_offsets[p]);
+    return it->second;
+  };
   local.assign(graph.nodes.size(), 0);
   for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
     FlatGraph& part = parts[components.of_node[v]];
     local[v] = static_cast<uint32_t>(part.nodes.size());
-    part.nodes.push_back(graph.nodes[v]);
+    part.add_node(graph.nodes[v].width, graph.nodes[v].height, graph.pin(v));
   }
   for (const FlatGraph::Edge& e : graph.edges) {
-    FlatGraph::Edge copy = e;
-    copy.source = local[e.source];
-    copy.target = local[e.target];
-    parts[components.of_node[e.source]].edges.push_back(copy);
+    const uint32_t c = components.of_node[e.source];
+    parts[c].edges.push_back(
+        {local[e.source], local[e.target], port_in(c, e.source_port), port_in(c, e.target_port)});
   }
   return parts;
 }

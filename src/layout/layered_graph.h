@@ -25,9 +25,10 @@ struct LayeredGraph {
   // Nodes are numbered layer by layer (top layer first), so that the sweeps, which walk a
   // layer and its neighbours, touch memory that is close together. of_flat[v] is the id of
   // flat node v; creation[id] ranks nodes by creation (flat nodes in order, then dummies),
-  // the order used wherever ties need a stable, input-derived order.
+  // the order used wherever ties need a stable, input-derived order. A node's height is its
+  // flat node's (a dummy has none): only the layer bands and the routes' ends read it, from
+  // the flat graph.
   std::vector<double> width;
-  std::vector<double> height;
   std::vector<uint32_t> layer;
   std::vector<uint8_t> is_dummy;
   uint32_t layer_count = 0;
@@ -47,8 +48,7 @@ struct LayeredGraph {
   uint32_t bottom_layer(uint32_t v) const { return is_span(v) ? last_layer[v] : layer[v]; }
 
   std::vector<Segment> segments;
-  // Each distinct port offset once (a model's ports take few values): 20 B per segment, not
-  // 32 with two doubles.
+  // Each distinct port offset once (a PortTable): 20 B per segment, not 32 with two doubles.
   std::vector<double> port_offsets{0.0};
   double upper_offset(const Segment& s) const { return port_offsets[s.upper_port]; }
   double lower_offset(const Segment& s) const { return port_offsets[s.lower_port]; }

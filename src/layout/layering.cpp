@@ -19,7 +19,7 @@ class DirectedView {
                const std::vector<uint8_t>& reversed) {
     const auto n = static_cast<uint32_t>(graph.nodes.size());
     free_.resize(n);
-    for (uint32_t v = 0; v < n; ++v) free_[v] = graph.nodes[v].pin == Pin::kFree;
+    for (uint32_t v = 0; v < n; ++v) free_[v] = graph.pin(v) == Pin::kFree;
     // v's successors: targets of its out-edges not reversed, then sources of its in-edges
     // reversed; predecessors the other way round. Counted first, then filled: the lists are
     // allocated once, exactly (a growing vector leaves its earlier blocks behind, which the
@@ -531,13 +531,13 @@ std::vector<uint32_t> assign_layers(const FlatGraph& graph, const Adjacency& adj
   if (topo.empty()) lowest = highest = 0;
 
   bool has_first = false;
-  for (const FlatGraph::Node& node : graph.nodes) has_first |= node.pin == Pin::kFirstLayer;
+  for (const Pin pin : graph.pins) has_first |= pin == Pin::kFirstLayer;
   const uint32_t shift = has_first ? 1 : 0;
   for (const uint32_t v : topo) layer[v] = layer[v] - lowest + shift;
   const uint32_t last = topo.empty() ? shift : highest - lowest + shift + 1;
   for (uint32_t v = 0; v < n; ++v) {
-    if (graph.nodes[v].pin == Pin::kFirstLayer) layer[v] = 0;
-    if (graph.nodes[v].pin == Pin::kLastLayer) layer[v] = last;
+    if (graph.pin(v) == Pin::kFirstLayer) layer[v] = 0;
+    if (graph.pin(v) == Pin::kLastLayer) layer[v] = last;
   }
   return layer;
 }

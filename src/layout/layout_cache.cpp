@@ -9,16 +9,16 @@ std::vector<uint64_t> serialize(const FlatGraph& graph) {
   std::vector<uint64_t> key;
   key.reserve(2 + 3 * graph.nodes.size() + 4 * graph.edges.size());
   key.push_back(graph.nodes.size());
-  for (const FlatGraph::Node& n : graph.nodes) {
-    key.push_back(double_bits(n.width));
-    key.push_back(double_bits(n.height));
-    key.push_back(static_cast<uint64_t>(n.pin));
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    key.push_back(double_bits(graph.nodes[v].width));
+    key.push_back(double_bits(graph.nodes[v].height));
+    key.push_back(static_cast<uint64_t>(graph.pin(v)));
   }
   key.push_back(graph.edges.size());
   for (const FlatGraph::Edge& e : graph.edges) {
     key.push_back((uint64_t{e.source} << 32) | e.target);
-    key.push_back(double_bits(e.source_offset));
-    key.push_back(double_bits(e.target_offset));
+    key.push_back(double_bits(graph.source_offset(e)));
+    key.push_back(double_bits(graph.target_offset(e)));
   }
   return key;
 }
@@ -84,7 +84,7 @@ std::vector<uint64_t> topology_key(const FlatGraph& graph) {
   };
   auto offset_of = [&](uint32_t end) {
     const FlatGraph::Edge& e = graph.edges[end / 2];
-    return (end & 1) ? e.target_offset : e.source_offset;
+    return (end & 1) ? graph.target_offset(e) : graph.source_offset(e);
   };
   std::vector<uint32_t> begin(buckets + 1, 0);
   for (uint32_t end = 0; end < 2 * m; ++end) ++begin[bucket_of(end) + 1];
@@ -108,7 +108,7 @@ std::vector<uint64_t> topology_key(const FlatGraph& graph) {
   // Pins, two bits per node.
   uint64_t word = 0;
   for (size_t v = 0; v < n; ++v) {
-    word |= uint64_t{static_cast<uint8_t>(graph.nodes[v].pin)} << (2 * (v % 32));
+    word |= uint64_t{static_cast<uint8_t>(graph.pin(static_cast<uint32_t>(v)))} << (2 * (v % 32));
     if (v % 32 == 31) {
       key.push_back(word);
       word = 0;

@@ -47,10 +47,12 @@ void complete_level(Container& c, const ContainerSet& set, const Hierarchy& h,
     const PlacedLevel& child = placed[set.container_of_group[h.group_of_item(item)]];
     return child.layout->centers[slot].x + child.shift.x - child.width / 2;
   };
+  c.flat.port_offsets.assign(1, 0.0);
+  PortTable port(c.flat.port_offsets);
   for (size_t e = 0; e < c.flat.edges.size(); ++e) {
     FlatGraph::Edge& edge = c.flat.edges[e];
-    edge.source_offset = offset(edge.source, c.ends[e].source_slot, true);
-    edge.target_offset = offset(edge.target, c.ends[e].target_slot, false);
+    edge.source_port = port(offset(edge.source, c.ends[e].source_slot, true));
+    edge.target_port = port(offset(edge.target, c.ends[e].target_slot, false));
   }
 }
 

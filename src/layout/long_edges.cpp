@@ -27,33 +27,24 @@ constexpr size_t kMaxSeparateFanOut = 32;
 
 uint32_t add_dummy(LayeredGraph& g, uint32_t layer) {
   g.width.push_back(0);
-  g.height.push_back(0);
   g.layer.push_back(layer);
   g.is_dummy.push_back(1);
   if (g.has_spans()) g.last_layer.push_back(kNone);
   return static_cast<uint32_t>(g.width.size() - 1);
 }
 
-// Segments refer to port offsets by index into g.port_offsets, where each distinct value
-// (bit pattern) is stored once.
+// Segments refer to port offsets by index into g.port_offsets (a PortTable).
 class SegmentAdder {
  public:
-  explicit SegmentAdder(LayeredGraph& g) : g_(g) {}
+  explicit SegmentAdder(LayeredGraph& g) : g_(g), port_(g.port_offsets) {}
   void operator()(uint32_t upper, uint32_t lower, double upper_offset, double lower_offset,
                   uint32_t weight = 1) {
-    g_.segments.push_back({upper, lower, weight, port(upper_offset), port(lower_offset)});
+    g_.segments.push_back({upper, lower, weight, port_(upper_offset), port_(lower_offset)});
   }
 
  private:
-  uint32_t port(double offset) {
-    const uint64_t key = double_bits(offset);
-    if (key == 0) return 0;  // the centre: most ends, and every dummy's
-    const auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(g_.port_offsets.size()));
-    if (added) g_.port_offsets.push_back(offset);
-    return it->second;
-  }
   LayeredGraph& g_;
-  std::unordered_map<uint64_t, uint32_t> index_;
+  PortTable port_;
 };
 
 // Renumbers nodes by layer (stable), remapping everything that refers to node ids.
@@ -69,7 +60,6 @@ void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
     for (uint32_t v = 0; v < n; ++v) values[new_id[v]] = copy[v];
   };
   permute(g.width);
-  permute(g.height);
   permute(g.layer);
   permute(g.is_dummy);
   if (g.has_spans()) permute(g.last_layer);
@@ -162,8 +152,10 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   auto oriented = [&](uint32_t e) {
     const FlatGraph::Edge& edge = graph.edges[e];
     if (reversed[e])
-      return Oriented{e, edge.target, edge.source, edge.target_offset, edge.source_offset, true};
-    return Oriented{e, edge.source, edge.target, edge.source_offset, edge.target_offset, false};
+      return Oriented{
+          e, edge.target, edge.source, graph.target_offset(edge), graph.source_offset(edge), true};
+    return Oriented{
+        e, edge.source, edge.target, graph.source_offset(edge), graph.target_offset(edge), false};
   };
   auto is_long = [&](const Oriented& o) { return layer[o.lower] > layer[o.upper] + 1; };
   auto adjacent = [&](const Oriented& o) { return layer[o.lower] == layer[o.upper] + 1; };
@@ -227,13 +219,11 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   // (per-head attention at 200k nodes: the layout's heap peak); spans, fewer, still grow.
   const uint64_t nodes = n + (spans ? 0 : per_layer_dummies);
   g.width.reserve(nodes);
-  g.height.reserve(nodes);
   g.layer.reserve(nodes);
   g.is_dummy.reserve(nodes);
   if (!spans) g.segments.reserve(short_segments + per_layer_dummies + long_edges.size());
   for (uint32_t v = 0; v < n; ++v) {
     g.width.push_back(graph.nodes[v].width);
-    g.height.push_back(graph.nodes[v].height);
     g.layer.push_back(layer[v]);
     g.is_dummy.push_back(0);
   }
@@ -349,7 +339,6 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   // Dummies and segments were appended one by one; the graph lives through ordering and
   // coordinates, where the memory peaks, so it gives back what doubling over-allocated.
   g.width.shrink_to_fit();
-  g.height.shrink_to_fit();
   g.layer.shrink_to_fit();
   g.is_dummy.shrink_to_fit();
   g.last_layer.shrink_to_fit();

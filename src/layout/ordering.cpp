@@ -141,18 +141,10 @@ class Sweeper {
         options_(options),
         keys_(keys),
         order_(order),
-        version_(g.layer_count, 0),
-        ups_from_(g.layer_count, kNever),
-        downs_from_(g.layer_count, kNever),
-        counted_from_(g.layer_count, {kNever, kNever}),
+        stale_(g.layer_count, kUpsStale | kDownsStale | kCountStale),
         counted_(g.layer_count, 0) {
     const uint32_t n = g.node_count();
-    list_begin_.assign(2 * size_t{n} + 1, 0);
-    for (uint32_t v = 0; v < n; ++v) {
-      list_begin_[2 * v + 1] = list_begin_[2 * v] + static_cast<uint32_t>(g.ups(v).size());
-      list_begin_[2 * v + 2] = list_begin_[2 * v + 1] + static_cast<uint32_t>(g.downs(v).size());
-    }
-    lists_.resize(list_begin_.back());
+    lists_.resize(size_t{g.up_begin[n]} + g.down_begin[n]);
   }
 
   // One sweep down (even) or up (odd), then transpositions. As in dot, ties are broken
@@ -186,10 +178,9 @@ class Sweeper {
   uint64_t crossings() {
     uint64_t total = 0;
     for (uint32_t l = 0; l + 1 < g_.layer_count; ++l) {
-      const std::pair<uint32_t, uint32_t> now{version_[l], version_[l + 1]};
-      if (counted_from_[l] != now) {
+      if (stale_[l] & kCountStale) {
         counted_[l] = count_crossings_between(g_, order_, l);
-        counted_from_[l] = now;
+        stale_[l] &= ~kCountStale;
       }
       total += counted_[l];
     }
@@ -222,8 +213,8 @@ class Sweeper {
     for (const uint32_t v : nodes) {
       for (int side = 0; side < 2; ++side) {
         const uint32_t shift = side == 0 ? 0 : above + 1;
-        const Neighbour* e = lists_.data() + list_begin_[2 * v + side + 1];
-        for (const Neighbour* q = lists_.data() + list_begin_[2 * v + side]; q != e; ++q)
+        const Neighbour* e = lists_.data() + list_begin(v, side + 1);
+        for (const Neighbour* q = lists_.data() + list_begin(v, side); q != e; ++q)
           sift_entries_.push_back({q->pos + shift, q->weight});
       }
       sift_begin_.push_back(static_cast<uint32_t>(sift_entries_.size()));
@@ -319,20 +310,15 @@ class Sweeper {
   // quarter of the layout's time, now a ninth).
   void prepare_lists(uint32_t l) {
     const auto nodes = order_.layer(l);
-    if (l > 0 && ups_from_[l] != version_[l - 1]) {
-      fill_lists(nodes, 0);
-      ups_from_[l] = version_[l - 1];
-    }
-    if (l + 1 < g_.layer_count && downs_from_[l] != version_[l + 1]) {
-      fill_lists(nodes, 1);
-      downs_from_[l] = version_[l + 1];
-    }
+    if (l > 0 && (stale_[l] & kUpsStale)) fill_lists(nodes, 0);
+    if (l + 1 < g_.layer_count && (stale_[l] & kDownsStale)) fill_lists(nodes, 1);
+    stale_[l] &= ~(kUpsStale | kDownsStale);
   }
 
   void fill_lists(std::span<const uint32_t> nodes, int side) {
     constexpr uint32_t kInsertionSortUpTo = 16;  // most lists hold one or two entries
     for (const uint32_t v : nodes) {
-      const uint32_t first = list_begin_[2 * v + side], end = list_begin_[2 * v + side + 1];
+      const uint32_t first = list_begin(v, side), end = list_begin(v, side + 1);
       const auto segs = side == 0 ? g_.ups(v) : g_.downs(v);
       auto entry_of = [&](uint32_t k) {
         const Segment& seg = g_.segments[segs[k]];
@@ -352,8 +338,20 @@ class Sweeper {
     }
   }
 
-  // Layer l's order changed: the lists of the layers beside it are out of date.
-  void changed(uint32_t l) { ++version_[l]; }
+  // Where v's ups list (part 0), its downs list (1) and the next node's lists (2) start.
+  uint32_t list_begin(uint32_t v, int part) const {
+    const uint32_t* up = g_.up_begin.data() + v;
+    const uint32_t* down = g_.down_begin.data() + v;
+    return part == 0 ? up[0] + down[0] : part == 1 ? up[1] + down[0] : up[1] + down[1];
+  }
+
+  // Layer l's order changed: the lists of the layers beside it and the crossings on both
+  // sides of it are out of date.
+  void changed(uint32_t l) {
+    if (l > 0) stale_[l - 1] |= kDownsStale | kCountStale;
+    if (l + 1 < g_.layer_count) stale_[l + 1] |= kUpsStale;
+    stale_[l] |= kCountStale;
+  }
 
   // Reorders layer l by the positions of its neighbours above (use_ups) or below. Nodes
   // without neighbours on that side keep their slot.
@@ -417,12 +415,13 @@ class Sweeper {
   // Weighted crossings among the edges of nodes a and b (of one layer, its lists prepared):
   // {with a left of b, with b left of a}, in one merge of their neighbour lists.
   std::pair<uint64_t, uint64_t> pair_crossings(uint32_t a, uint32_t b) const {
-    const uint32_t* ab = list_begin_.data() + 2 * size_t{a};  // a's ups, downs, end
-    const uint32_t* bb = list_begin_.data() + 2 * size_t{b};
     const Neighbour* l = lists_.data();
+    const uint32_t a_downs = list_begin(a, 1), b_downs = list_begin(b, 1);
     uint64_t a_left = 0, b_left = 0;
-    side_crossings(l + ab[0], l + ab[1], l + bb[0], l + bb[1], a_left, b_left);
-    side_crossings(l + ab[1], l + ab[2], l + bb[1], l + bb[2], a_left, b_left);
+    side_crossings(l + list_begin(a, 0), l + a_downs, l + list_begin(b, 0), l + b_downs, a_left,
+                   b_left);
+    side_crossings(l + a_downs, l + list_begin(a, 2), l + b_downs, l + list_begin(b, 2), a_left,
+                   b_left);
     return {a_left, b_left};
   }
 
@@ -464,14 +463,17 @@ class Sweeper {
   Order& order_;
   std::vector<Keyed> movable_;
   std::vector<double> positions_;
-  static constexpr uint32_t kNever = UINT32_MAX;  // lists not built yet
-  std::vector<uint32_t> version_;                 // per layer: bumped whenever its order changes
-  std::vector<uint32_t> ups_from_;    // per layer: version_[l - 1] its ups lists were built from
-  std::vector<uint32_t> downs_from_;  // per layer: version_[l + 1] for its downs lists
-  // per layer l: the versions of l and l + 1 counted_[l] (their crossings) was counted at
-  std::vector<std::pair<uint32_t, uint32_t>> counted_from_;
+  // Per layer l, what changed since it was last brought up to date: the layer above (its ups
+  // lists are out of date), the layer below (its downs lists), l or l + 1 (counted_[l], the
+  // crossings between them). One byte per layer: versions compared per layer were 28 (a
+  // transformer of 200k nodes has 114k layers).
+  static constexpr uint8_t kUpsStale = 1, kDownsStale = 2, kCountStale = 4;
+  std::vector<uint8_t> stale_;
   std::vector<uint64_t> counted_;
-  std::vector<uint32_t> list_begin_;  // per node: 2v its ups list, 2v + 1 its downs list
+  // Per node v, its ups list then its downs list, nodes in id order: v's lists start after
+  // every list of the nodes before it, so where they start follows from the graph's CSR
+  // offsets (see list_begin) and needs no array of its own (8 B per item at the ordering's
+  // peak).
   std::vector<Neighbour> lists_;
   std::vector<uint8_t> candidate_;
   // sift_layer's copy of its layer's neighbour lists (local index -> sift_begin_ range) and
@@ -493,10 +495,26 @@ bool worth_refining(const LayeredGraph& g, uint64_t crossings) {
   return crossings > g.paths.size() && g.node_count() <= kMaxRefinedItems;
 }
 
+// An order kept aside (the best so far, or the one to go back to) needs its sequence only:
+// keep_sequence copies it without the positions, which fill_positions restores (4 B per
+// item, not 8, at the ordering's peak).
+void keep_sequence(const Order& from, Order& to) {
+  to.layer_begin = from.layer_begin;
+  to.nodes = from.nodes;
+}
+
+void fill_positions(Order& order) {
+  order.pos.resize(order.nodes.size());
+  for (size_t l = 0; l + 1 < order.layer_begin.size(); ++l) {
+    for (uint32_t i = order.layer_begin[l]; i < order.layer_begin[l + 1]; ++i)
+      order.pos[order.nodes[i]] = i - order.layer_begin[l];
+  }
+}
+
 // dot's mincross schedule with one kind of sort key; `best` receives the crossings.
 Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrategy keys,
                    uint64_t& best) {
-  Order best_order;
+  Order best_order;  // its sequence only, until the end (keep_sequence)
   best = UINT64_MAX;
   // Three starts: breadth-first from the sources, from the sinks, and, where that is
   // worth it (see worth_refining), depth-first. The depth-first start is kept only where it
@@ -515,14 +533,14 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
     uint64_t crossings = sweeper.crossings();
     if (better(crossings)) {
       best = crossings;
-      best_order = order;
+      keep_sequence(order, best_order);
     }
     for (int i = 0; i < kInitialSweeps && crossings > 0; ++i) {
       sweeper.sweep(i);
       crossings = sweeper.crossings();
       if (better(crossings)) {
         best = crossings;
-        best_order = order;
+        keep_sequence(order, best_order);
       }
     }
   }
@@ -531,6 +549,7 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
     // (Scoped: one sweeper's neighbour lists, a tenth of the layout's peak memory, are alive
     // at a time.)
     Order order = best_order;
+    fill_positions(order);
     Sweeper sweeper(g, options, keys, order);
     int since_gain = 0;
     for (int i = 0; i < options.ordering_sweeps && best > 0 && since_gain < kPatience; ++i) {
@@ -541,10 +560,11 @@ Order run_schedule(const LayeredGraph& g, const Options& options, OrderingStrate
         if (static_cast<double>(crossings) < kConvergence * static_cast<double>(best))
           since_gain = 0;
         best = crossings;
-        best_order = order;
+        keep_sequence(order, best_order);
       }
     }
   }
+  fill_positions(best_order);
   if (best > 0) {
     Sweeper final_pass(g, options, keys, best_order);
     final_pass.transpose(false, kRoundsAtEnds);
@@ -585,8 +605,9 @@ void sift(const LayeredGraph& g, const Options& options, OrderingStrategy keys, 
     pairs += k * k;
   }
   if (pairs > kMaxPairsPerRound) return;
-  Order sifted = order;
-  Sweeper sifter(g, options, keys, sifted);
+  Order entered;  // gone back to where sifting does not pay
+  keep_sequence(order, entered);
+  Sweeper sifter(g, options, keys, order);
   uint64_t left = crossings;
   for (int round = 0; round < kMaxRounds; ++round) {
     uint64_t gained = 0;
@@ -598,11 +619,13 @@ void sift(const LayeredGraph& g, const Options& options, OrderingStrategy keys, 
     left -= std::min(left, gained);
     if (static_cast<double>(left) >= kConvergence * static_cast<double>(left + gained)) break;
   }
-  const uint64_t after = count_crossings(g, sifted);
+  const uint64_t after = count_crossings(g, order);
   if (after < crossings) {
     crossings = after;
-    order = std::move(sifted);
+    return;
   }
+  order.nodes = std::move(entered.nodes);
+  fill_positions(order);
 }
 
 // The ordering with the keys Options::ordering asks for, per dummy or by segments;

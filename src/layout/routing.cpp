@@ -26,20 +26,21 @@ void route_self_loop(const FlatGraph::Node& node, Point c, const Options& option
 // target's top: out of the source into the gap below, round the source's right side (the
 // spacing to its neighbour is at least min(node, edge spacing)), up through the dummies,
 // round the target's right side into the gap above it, and down into the target.
-void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
-                    const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
-                    const Options& options, std::vector<Point>& points) {
+void route_reversed(const FlatGraph& flat, const FlatGraph::Edge& edge,
+                    const LayeredGraph::Path& path, const LayeredGraph& g,
+                    const std::vector<double>& x, const LayerBands& bands, const Options& options,
+                    std::vector<Point>& points) {
   const size_t start = points.size();
   const uint32_t source = path.lower, target = path.upper;
   const uint32_t sl = g.layer[source], tl = g.layer[target];
-  const double source_x = x[source] + edge.source_offset;
-  const double target_x = x[target] + edge.target_offset;
+  const double source_x = x[source] + flat.source_offset(edge);
+  const double target_x = x[target] + flat.target_offset(edge);
   const double aside = std::min(options.node_spacing, options.edge_spacing) / 2;
   const double source_side = x[source] + g.width[source] / 2 + aside;
   const double target_side = x[target] + g.width[target] / 2 + aside;
   const double below = bands.bottom(sl) + options.layer_spacing / 2;
   const double above = bands.top[tl] - options.layer_spacing / 2;
-  append_point(points, start, {source_x, bands.center(sl) + g.height[source] / 2});
+  append_point(points, start, {source_x, bands.center(sl) + flat.nodes[edge.source].height / 2});
   append_point(points, start, {source_x, below});
   append_point(points, start, {source_side, below});
   append_point(points, start, {source_side, bands.top[sl]});
@@ -55,18 +56,18 @@ void route_reversed(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
   append_point(points, start, {target_side, bands.bottom(tl)});
   append_point(points, start, {target_side, above});
   append_point(points, start, {target_x, above});
-  append_point(points, start, {target_x, bands.center(tl) - g.height[target] / 2});
+  append_point(points, start, {target_x, bands.center(tl) - flat.nodes[edge.target].height / 2});
 }
 
 // The last two points of a forward edge's route: into its lower node.
 template <typename Append>
-void points_into_lower(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
-                       const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
-                       Append&& append) {
+void points_into_lower(const FlatGraph& flat, const FlatGraph::Edge& edge,
+                       const LayeredGraph::Path& path, const LayeredGraph& g,
+                       const std::vector<double>& x, const LayerBands& bands, Append&& append) {
   const uint32_t lower = path.lower, ll = g.layer[lower];
-  const double lower_x = x[lower] + edge.target_offset;
+  const double lower_x = x[lower] + flat.target_offset(edge);
   append(Point{lower_x, bands.top[ll]});
-  append(Point{lower_x, bands.center(ll) - g.height[lower] / 2});
+  append(Point{lower_x, bands.center(ll) - flat.nodes[edge.target].height / 2});
 }
 
 // A forward edge's route before joining (append_point), point by point: down from its upper
@@ -74,19 +75,19 @@ void points_into_lower(const FlatGraph::Edge& edge, const LayeredGraph::Path& pa
 // node. Edges that share a trunk share its first 2 + 2 * dummies points when they leave their
 // common upper node at the same x.
 template <typename Append>
-void forward_points(const FlatGraph::Edge& edge, const LayeredGraph::Path& path,
-                    const LayeredGraph& g, const std::vector<double>& x, const LayerBands& bands,
-                    Append&& append) {
+void forward_points(const FlatGraph& flat, const FlatGraph::Edge& edge,
+                    const LayeredGraph::Path& path, const LayeredGraph& g,
+                    const std::vector<double>& x, const LayerBands& bands, Append&& append) {
   const uint32_t upper = path.upper;
-  const double upper_x = x[upper] + edge.source_offset;
+  const double upper_x = x[upper] + flat.source_offset(edge);
   const uint32_t ul = g.layer[upper];
-  append(Point{upper_x, bands.center(ul) + g.height[upper] / 2});
+  append(Point{upper_x, bands.center(ul) + flat.nodes[edge.source].height / 2});
   append(Point{upper_x, bands.bottom(ul)});
   for (uint32_t i = 0, d = path.first_dummy; i < path.dummies; ++i, d = g.dummy_below(d)) {
     append(Point{x[d], bands.top[g.layer[d]]});
     append(Point{x[d], bands.bottom(g.bottom_layer(d))});
   }
-  points_into_lower(edge, path, g, x, bands, append);
+  points_into_lower(flat, edge, path, g, x, bands, append);
 }
 
 // Appends edge e's route to `points`.
@@ -102,9 +103,9 @@ void route_edge(const FlatGraph& flat, const LayeredGraph& g, const std::vector<
   }
   const LayeredGraph::Path& path = g.paths[e];
   if (reversed[e]) {
-    route_reversed(edge, path, g, x, bands, options, points);
+    route_reversed(flat, edge, path, g, x, bands, options, points);
   } else {
-    forward_points(edge, path, g, x, bands, [&](Point p) { append_point(points, start, p); });
+    forward_points(flat, edge, path, g, x, bands, [&](Point p) { append_point(points, start, p); });
   }
   if (points.size() - start == 1) points.push_back(points.back());  // zero-length edge
 }
@@ -150,7 +151,7 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
     const auto start = static_cast<uint32_t>(lead_points.size());
     lead_begin[e] = start;
     trace_begin[e] = static_cast<uint32_t>(trace.count.size());
-    forward_points(flat.edges[e], g.paths[e], g, x, bands, [&](Point p) {
+    forward_points(flat, flat.edges[e], g.paths[e], g, x, bands, [&](Point p) {
       append_point(lead_points, start, p);
       trace.record(lead_points, start);
     });
@@ -180,9 +181,9 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
       // where the leader does, else whole.
       const Point* lead = lead_points.data() + lead_begin[leader];
       FollowerRoute drawn{lead, 0, 0, &route};
-      if (flat.edges[e].source_offset == flat.edges[leader].source_offset) {
+      if (flat.source_offset(flat.edges[e]) == flat.source_offset(flat.edges[leader])) {
         drawn = follow(lead, trace, trace_begin[leader], 2 + 2 * g.paths[e].dummies, route);
-        points_into_lower(flat.edges[e], g.paths[e], g, x, bands,
+        points_into_lower(flat, flat.edges[e], g.paths[e], g, x, bands,
                           [&](Point p) { append_point(route, 0, p); });
         if (drawn.size() == 1) route.push_back(route.back());  // zero-length edge
       } else {

@@ -392,7 +392,6 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
   const uint32_t n = graph.node_count();
   g.layer_count = graph.layer_count;
   g.width = graph.width;
-  g.height = graph.height;
   g.layer = graph.layer;
   g.is_dummy = graph.is_dummy;
   g.of_flat = graph.of_flat;
@@ -405,7 +404,6 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
     for (uint32_t l = graph.layer[s] + 1; l <= graph.last_layer[s]; ++l) {
       const auto next = static_cast<uint32_t>(g.width.size());
       g.width.push_back(0);
-      g.height.push_back(0);
       g.layer.push_back(l);
       g.is_dummy.push_back(1);
       g.segments.push_back({d, next, graph.segments[graph.ups(s)[0]].weight, 0, 0});

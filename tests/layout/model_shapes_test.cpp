@@ -23,7 +23,7 @@ namespace {
 // `g` as one level of the flat pipeline (no groups).
 FlatGraph flat_of(const Graph& g) {
   FlatGraph flat;
-  for (const Node& n : g.nodes) flat.nodes.push_back({n.width, n.height, Pin::kFree});
+  for (const Node& n : g.nodes) flat.add_node(n.width, n.height);
   for (const Edge& e : g.edges) flat.edges.push_back({e.source, e.target, 0, 0});
   return flat;
 }
