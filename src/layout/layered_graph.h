@@ -59,14 +59,13 @@ struct LayeredGraph {
   std::vector<uint32_t> up_begin, up_segments;
   std::vector<uint32_t> down_begin, down_segments;
 
-  // Per flat edge: its upper and lower end and the dummies it passes (one per layer between
-  // them, or spans for runs of them), starting at first_dummy and each the dummy_below() the
-  // previous one. Not a list per edge: the edges of a bundle pass the same trunk, and copies
-  // of it were most of the memory of a per-head LLM (22,000 edges from one rotary table
-  // along a 10,000-layer trunk).
-  // Self-loops have no path (upper == kNone).
+  // Per flat edge: the dummies it passes (one per layer between its ends, or spans for runs
+  // of them), starting at first_dummy and each the dummy_below() the previous one. Not a list
+  // per edge: the edges of a bundle pass the same trunk, and copies of it were most of the
+  // memory of a per-head LLM (22,000 edges from one rotary table along a 10,000-layer trunk).
+  // Its ends are its flat ends' nodes (of_flat), not stored: 8 B per edge, not 16. Short
+  // edges and self-loops pass no dummies.
   struct Path {
-    uint32_t upper = kNone, lower = kNone;
     uint32_t first_dummy = kNone;
     uint32_t dummies = 0;
   };

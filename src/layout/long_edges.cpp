@@ -68,8 +68,7 @@ void number_by_layer(LayeredGraph& g, uint32_t flat_count) {
     s.lower = new_id[s.lower];
   }
   for (LayeredGraph::Path& p : g.paths) {
-    for (uint32_t* v : {&p.upper, &p.lower, &p.first_dummy})
-      if (*v != kNone) *v = new_id[*v];
+    if (p.first_dummy != kNone) p.first_dummy = new_id[p.first_dummy];
   }
   g.of_flat.assign(new_id.begin(), new_id.begin() + flat_count);
   g.by_creation = std::move(new_id);
@@ -167,7 +166,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     if (is_long(o)) {
       long_edges.push_back(o);
     } else {
-      g.paths[e] = {o.upper, o.lower, kNone, 0};
+      g.paths[e] = {kNone, 0};
       short_segments += adjacent(o) ? 1 : 0;
     }
   }
@@ -260,7 +259,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       const Oriented& o = edges[i];
       const uint32_t span = layer[o.lower] - top;  // >= 2
       add_segment(trunk[span - 2], o.lower, 0, o.lower_offset);
-      g.paths[o.edge] = {o.upper, o.lower, trunk[0], span - 1};
+      g.paths[o.edge] = {trunk[0], span - 1};
     }
   };
 
@@ -313,7 +312,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
       while (next < count && layer[edges[targets[next]].lower] == target_layer) {
         const uint32_t i = targets[next++];
         branch_from[i] = previous;
-        g.paths[edges[i].edge] = {edges[i].upper, edges[i].lower, first, items};
+        g.paths[edges[i].edge] = {first, items};
       }
       l = target_layer;
     }

@@ -31,7 +31,7 @@ void route_reversed(const FlatGraph& flat, const FlatGraph::Edge& edge,
                     const std::vector<double>& x, const LayerBands& bands, const Options& options,
                     std::vector<Point>& points) {
   const size_t start = points.size();
-  const uint32_t source = path.lower, target = path.upper;
+  const uint32_t source = g.of_flat[edge.source], target = g.of_flat[edge.target];
   const uint32_t sl = g.layer[source], tl = g.layer[target];
   const double source_x = x[source] + flat.source_offset(edge);
   const double target_x = x[target] + flat.target_offset(edge);
@@ -64,7 +64,7 @@ template <typename Append>
 void points_into_lower(const FlatGraph& flat, const FlatGraph::Edge& edge,
                        const LayeredGraph::Path& path, const LayeredGraph& g,
                        const std::vector<double>& x, const LayerBands& bands, Append&& append) {
-  const uint32_t lower = path.lower, ll = g.layer[lower];
+  const uint32_t lower = g.of_flat[edge.target], ll = g.layer[lower];
   const double lower_x = x[lower] + flat.target_offset(edge);
   append(Point{lower_x, bands.top[ll]});
   append(Point{lower_x, bands.center(ll) - flat.nodes[edge.target].height / 2});
@@ -78,7 +78,7 @@ template <typename Append>
 void forward_points(const FlatGraph& flat, const FlatGraph::Edge& edge,
                     const LayeredGraph::Path& path, const LayeredGraph& g,
                     const std::vector<double>& x, const LayerBands& bands, Append&& append) {
-  const uint32_t upper = path.upper;
+  const uint32_t upper = g.of_flat[edge.source];
   const double upper_x = x[upper] + flat.source_offset(edge);
   const uint32_t ul = g.layer[upper];
   append(Point{upper_x, bands.center(ul) + flat.nodes[edge.source].height / 2});
