@@ -102,14 +102,7 @@ void LayeredGraph::index_segments() {
   std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
   std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
   for (uint32_t s = 0; s < m; ++s) new_id[s] = up_fill[g.segments[s].lower]++;
-  g.below.assign(n, kNone);
-  for (uint32_t s = 0; s < m; ++s) {
-    const Segment& seg = g.segments[s];
-    g.down_segments[down_fill[seg.upper]++] = new_id[s];
-    // The first dummy among a dummy's lower neighbours, in segment order.
-    if (g.is_dummy[seg.upper] && g.is_dummy[seg.lower] && g.below[seg.upper] == kNone)
-      g.below[seg.upper] = seg.lower;
-  }
+  for (uint32_t s = 0; s < m; ++s) g.down_segments[down_fill[g.segments[s].upper]++] = new_id[s];
   // Applies the renumbering in place, cycle by cycle; each swap puts one segment at its new
   // id and sets new_id there to that id, so new_id ends as the identity: segment ids by lower
   // end.
@@ -123,6 +116,18 @@ void LayeredGraph::index_segments() {
 }
 
 void LayeredGraph::release_segments() {
+  // A dummy's next dummy down: the first dummy among its lower neighbours, in the order the
+  // segments were created (which its downs list keeps).
+  below.assign(node_count(), kNone);
+  for (uint32_t v = 0; v < node_count(); ++v) {
+    if (!is_dummy[v]) continue;
+    for (const uint32_t s : downs(v)) {
+      if (is_dummy[segments[s].lower]) {
+        below[v] = segments[s].lower;
+        break;
+      }
+    }
+  }
   for (std::vector<uint32_t>* v :
        {&up_begin, &up_segments, &down_begin, &down_segments, &by_creation})
     std::vector<uint32_t>().swap(*v);
