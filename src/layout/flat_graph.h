@@ -41,6 +41,13 @@ class PortTable {
   std::unordered_map<uint64_t, uint32_t> index_;
 };
 
+// Gives a vector's memory back. (`v = {}` would not: it assigns an empty initializer list,
+// which keeps the capacity.)
+template <typename T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
 // Nodes that stand for the border of the enclosing group: edges entering the group start at
 // a port in the first layer, edges leaving it end at a port in the last layer.
 enum class Pin : uint8_t { kFree, kFirstLayer, kLastLayer };

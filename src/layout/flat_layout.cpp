@@ -117,7 +117,7 @@ FlatLayout layout_component(const FlatGraph& graph, const Options& options, Comp
                                           t.spans ? LayeredForm::kSpans : LayeredForm::kPerLayer);
   t.layered = {};
   t.has_layered = false;
-  std::vector<uint32_t>().swap(g.by_creation);  // the ordering's tie-breaks, done
+  release(g.by_creation);  // the ordering's tie-breaks, done
   // Room for self-loops, which go round the right side.
   auto room_for_self_loops = [&](LayeredGraph& lg) {
     for (const FlatGraph::Edge& e : graph.edges) {

@@ -140,10 +140,10 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     complete_level(container, set, h, placed);
     // What only complete_level reads goes before the level is laid out: the edges' port
     // slots, and once the last level (the top) is complete, the nodes' port counts.
-    container.ends = {};
+    release(container.ends);
     if (c == by_depth.back()) {
-      set.out_ports = {};
-      set.in_ports = {};
+      release(set.out_ports);
+      release(set.in_ports);
     }
     const FlatLayout* layout;
     if (cache) {
@@ -207,11 +207,11 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   h = {};
   for (Container& container : set.containers) {
     container.flat = {};
-    container.items = {};
+    release(container.items);
   }
-  set.item_container = {};
-  set.item_local = {};
-  for (FlatLayout& layout : owned) layout.centers = {};
+  release(set.item_container);
+  release(set.item_local);
+  for (FlatLayout& layout : owned) release(layout.centers);
 
   // Each edge's route is its level edges' routes joined end to end. An edge whose first level
   // edge shares a bundle trunk's points with a leader (FlatLayout::shared_edge) shares them

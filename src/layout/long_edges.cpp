@@ -130,8 +130,8 @@ void LayeredGraph::release_segments() {
   }
   for (std::vector<uint32_t>* v :
        {&up_begin, &up_segments, &down_begin, &down_segments, &by_creation})
-    std::vector<uint32_t>().swap(*v);
-  std::vector<Segment>().swap(segments);
+    release(*v);
+  release(segments);
 }
 
 LayeredForm layered_form(const Options& options) {
@@ -334,8 +334,8 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
     }
   }
   // (Before the renumbering and the index allocate theirs: 40 B per long edge.)
-  std::vector<Oriented>().swap(long_edges);
-  std::vector<std::pair<size_t, size_t>>().swap(bundles);
+  release(long_edges);
+  release(bundles);
   for (uint32_t v = 0; v < g.node_count(); ++v)
     g.layer_count = std::max(g.layer_count, g.layer[v] + 1);
   number_by_layer(g, n);
