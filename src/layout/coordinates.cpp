@@ -113,19 +113,25 @@ class BrandesKoepf {
 
   // Longest-path placement of blocks (leftmost), then every block with a right neighbour
   // moves right as far as that neighbour allows, which removes the leftward pull. A block's
-  // constraints (the block of each member's right neighbour must lie at least their
-  // separation further right) are read from the order where they are used, by block: a
-  // block's members are a chain from its root (next_), the constraints never stored (with
-  // their index they were 24 B per node, a tenth of the layout's peak memory). Any
-  // topological order of the blocks gives the same placement (maxima and minima of the same
-  // gaps), whatever order a block's members are visited in.
+  // constraints (the block of each member's left and right neighbour must lie at least their
+  // separation further left and right) are read from the order where they are used, by
+  // block: a block's members are a chain from its root (next_), the constraints never stored
+  // (with their index they were 24 B per node, a tenth of the layout's peak memory). Blocks
+  // are placed depth-first, each after the blocks to its left, and moved right in the
+  // reverse, each after the blocks to its right: any such order gives the same placement
+  // (maxima and minima of the same gaps), whatever order a block's members are visited in,
+  // and needs a byte per node and a stack as deep as the longest chain of blocks side by
+  // side, where a queue of blocks with a count per node took 8 B per node.
   std::vector<double> compact(View view) {
     const uint32_t n = g_.node_count();
-    // v's right neighbour in the view's direction (kNone at a layer's end).
-    auto right_of = [&](uint32_t v) {
+    // v's neighbour on the right (+1) or the left (-1) in the view's direction (kNone at a
+    // layer's end).
+    auto beside = [&](uint32_t v, int side) {
       const auto nodes = order_.layer(g_.layer[v]);
-      const uint32_t k = view_pos(v, view);
-      return k + 1 < nodes.size() ? nodes[view.from_right ? nodes.size() - 2 - k : k + 1] : kNone;
+      const int64_t k = int64_t{view_pos(v, view)} + side;
+      if (k < 0 || k >= static_cast<int64_t>(nodes.size())) return kNone;
+      const auto i = static_cast<size_t>(k);
+      return nodes[view.from_right ? nodes.size() - 1 - i : i];
     };
     // A block's x is kept in its root's shift, which align() leaves at 0 (a root is aligned
     // with nothing): no array of block positions beside the shifts (8 B per node at the
@@ -135,37 +141,55 @@ class BrandesKoepf {
       return separation(g_, options_, left, right) + shift_of(left) - shift_of(right);
     };
     double* block_x = shift_.data();  // valid at roots
-    indegree_.assign(n, 0);
-    for (uint32_t v = 0; v < n; ++v) {
-      const uint32_t w = right_of(v);
-      if (w != kNone) ++indegree_[root_[w]];
-    }
-    topo_.clear();
-    for (uint32_t v = 0; v < n; ++v) {
-      if (root_[v] == v && indegree_[v] == 0) topo_.push_back(v);
-    }
-    for (size_t head = 0; head < topo_.size(); ++head) {
-      const uint32_t b = topo_[head];
-      for (uint32_t v = b; v != kNone; v = next_[v]) {
-        const uint32_t w = right_of(v);
-        if (w == kNone) continue;
-        const uint32_t to = root_[w];
-        block_x[to] = std::max(block_x[to], block_x[b] + gap(v, w));
-        if (--indegree_[to] == 0) topo_.push_back(to);
+    // Visits every block once, each after the blocks beside it on `side` (a block's own
+    // neighbours are in other blocks: it has one member per layer), and calls settle(b) on
+    // it. Per root: kOpen until visited, kOnStack while its neighbours' blocks are visited
+    // (a cycle, which alignment does not make, would end there), `done` after.
+    auto visit_blocks = [&](int side, uint8_t open, uint8_t done, auto&& settle) {
+      constexpr uint8_t kOnStack = 1;
+      for (uint32_t r = 0; r < n; ++r) {
+        if (root_[r] != r || state_[r] != open) continue;
+        state_[r] = kOnStack;
+        stack_.push_back({r, r});
+        while (!stack_.empty()) {
+          Frame& f = stack_.back();
+          uint32_t first_open = kNone;
+          for (; f.member != kNone && first_open == kNone; f.member = next_[f.member]) {
+            const uint32_t w = beside(f.member, side);
+            if (w != kNone && state_[root_[w]] == open) first_open = root_[w];
+          }
+          if (first_open != kNone) {
+            state_[first_open] = kOnStack;
+            stack_.push_back({first_open, first_open});
+            continue;
+          }
+          const uint32_t b = f.block;
+          stack_.pop_back();
+          settle(b);
+          state_[b] = done;
+        }
       }
-    }
-    for (auto it = topo_.rbegin(); it != topo_.rend(); ++it) {
-      const uint32_t b = *it;
+    };
+    constexpr uint8_t kUnplaced = 0, kPlaced = 2, kMoved = 3;
+    state_.assign(n, kUnplaced);
+    // Leftmost: as far right as the blocks on the left need, at least 0.
+    visit_blocks(-1, kUnplaced, kPlaced, [&](uint32_t b) {
+      for (uint32_t v = b; v != kNone; v = next_[v]) {
+        const uint32_t u = beside(v, -1);
+        if (u != kNone) block_x[b] = std::max(block_x[b], block_x[root_[u]] + gap(u, v));
+      }
+    });
+    visit_blocks(+1, kPlaced, kMoved, [&](uint32_t b) {
       bool constrained = false;
       double limit = std::numeric_limits<double>::infinity();
       for (uint32_t v = b; v != kNone; v = next_[v]) {
-        const uint32_t w = right_of(v);
+        const uint32_t w = beside(v, +1);
         if (w == kNone) continue;
         constrained = true;
         limit = std::min(limit, block_x[root_[w]] - gap(v, w));
       }
       if (constrained) block_x[b] = std::max(block_x[b], limit);
-    }
+    });
     // The coordinates replace the shifts (align() makes new ones for the next view): the other
     // members' first, while their roots still hold their blocks' x.
     const double mirror = view.from_right ? -1 : 1;
@@ -186,7 +210,12 @@ class BrandesKoepf {
   std::vector<double> shift_;
   std::vector<uint32_t> neighbours_;
   std::vector<uint32_t> next_;  // per node: the next member of its block (kNone: the last)
-  std::vector<uint32_t> indegree_, topo_;  // blocks by their left neighbours, in placement order
+  struct Frame {
+    uint32_t block;
+    uint32_t member;  // the next member whose neighbour's block to look at
+  };
+  std::vector<uint8_t> state_;  // per root: compact()'s visits
+  std::vector<Frame> stack_;
 };
 
 }  // namespace
