@@ -465,7 +465,7 @@ class Sweeper {
   std::vector<double> positions_;
   // Per layer l, what changed since it was last brought up to date: the layer above (its ups
   // lists are out of date), the layer below (its downs lists), l or l + 1 (counted_[l], the
-  // crossings between them). One byte per layer: versions compared per layer were 28 (a
+  // crossings between them). One byte per layer, where the versions compared took 28 B (a
   // transformer of 200k nodes has 114k layers).
   static constexpr uint8_t kUpsStale = 1, kDownsStale = 2, kCountStale = 4;
   std::vector<uint8_t> stale_;

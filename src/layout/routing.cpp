@@ -61,8 +61,7 @@ void route_reversed(const FlatGraph& flat, const FlatGraph::Edge& edge,
 
 // The last two points of a forward edge's route: into its lower node.
 template <typename Append>
-void points_into_lower(const FlatGraph& flat, const FlatGraph::Edge& edge,
-                       const LayeredGraph::Path& path, const LayeredGraph& g,
+void points_into_lower(const FlatGraph& flat, const FlatGraph::Edge& edge, const LayeredGraph& g,
                        const std::vector<double>& x, const LayerBands& bands, Append&& append) {
   const uint32_t lower = g.of_flat[edge.target], ll = g.layer[lower];
   const double lower_x = x[lower] + flat.target_offset(edge);
@@ -87,7 +86,7 @@ void forward_points(const FlatGraph& flat, const FlatGraph::Edge& edge,
     append(Point{x[d], bands.top[g.layer[d]]});
     append(Point{x[d], bands.bottom(g.bottom_layer(d))});
   }
-  points_into_lower(flat, edge, path, g, x, bands, append);
+  points_into_lower(flat, edge, g, x, bands, append);
 }
 
 // Appends edge e's route to `points`.
@@ -183,7 +182,7 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
       FollowerRoute drawn{lead, 0, 0, &route};
       if (flat.source_offset(flat.edges[e]) == flat.source_offset(flat.edges[leader])) {
         drawn = follow(lead, trace, trace_begin[leader], 2 + 2 * g.paths[e].dummies, route);
-        points_into_lower(flat, flat.edges[e], g.paths[e], g, x, bands,
+        points_into_lower(flat, flat.edges[e], g, x, bands,
                           [&](Point p) { append_point(route, 0, p); });
         if (drawn.size() == 1) route.push_back(route.back());  // zero-length edge
       } else {
