@@ -46,6 +46,7 @@ class Builder {
       c.depth = h_.group_depth[g] + 1;
       set_.containers.push_back(std::move(c));
     }
+    if (groups == 0) return;  // items are the top level's nodes: no tables
     const size_t items = h_.node_count + groups;
     set_.item_container.assign(items, kNone);
     set_.item_local.assign(items, kNone);
@@ -72,21 +73,33 @@ class Builder {
       set_.item_container[*it] = c;
       set_.item_local[*it] = static_cast<uint32_t>(container.flat.nodes.size());
       container.items.push_back(*it);
-      double w = 0, hgt = 0;
-      if (!h_.is_group_item(*it)) {
-        w = clean_size(graph_.nodes[*it].width);
-        hgt = clean_size(graph_.nodes[*it].height);
-      } else if (!h_.is_laid_out(h_.group_of_item(*it))) {
-        const Group& g = graph_.groups[h_.group_of_item(*it)];
-        w = clean_size(g.collapsed_width);
-        hgt = clean_size(g.collapsed_height);
-      }
-      if (transposed_) std::swap(w, hgt);
-      container.flat.add_node(w, hgt);
+      ++container.item_count;
+      add_node(container, *it);
     }
   }
 
+  void add_node(Container& container, uint32_t item) {
+    double w = 0, hgt = 0;
+    if (!h_.is_group_item(item)) {
+      w = clean_size(graph_.nodes[item].width);
+      hgt = clean_size(graph_.nodes[item].height);
+    } else if (!h_.is_laid_out(h_.group_of_item(item))) {
+      const Group& g = graph_.groups[h_.group_of_item(item)];
+      w = clean_size(g.collapsed_width);
+      hgt = clean_size(g.collapsed_height);
+    }
+    if (transposed_) std::swap(w, hgt);
+    container.flat.add_node(w, hgt);
+  }
+
   void add_items() {
+    if (graph_.groups.empty()) {  // node v is the top level's item v (ContainerSet::local_of)
+      Container& top = set_.containers[0];
+      top.flat.nodes.reserve(h_.node_count);
+      for (uint32_t v = 0; v < h_.node_count; ++v) add_node(top, v);
+      top.item_count = h_.node_count;
+      return;
+    }
     for (uint32_t v = 0; v < h_.node_count; ++v) ensure_item(h_.visible_item(v));
     for (uint32_t g = 0; g < graph_.groups.size(); ++g) {
       if (h_.is_visible_group(g)) ensure_item(h_.group_item(g));
@@ -185,21 +198,30 @@ class Builder {
       container.ends.resize(kept);
     }
     if (!merged) return;
-    for (LevelEdgeRef& link : set_.chain)
-      link.edge = new_id[first_edge[link.container] + link.edge];
+    for (LevelEdgeRef& link : set_.chain) {
+      if (link.edge != kNone) link.edge = new_id[first_edge[link.container] + link.edge];
+    }
   }
 
-  uint32_t container_of_item(uint32_t item) const { return set_.item_container[item]; }
-  uint32_t local(uint32_t item) const { return set_.item_local[item]; }
+  uint32_t container_of_item(uint32_t item) const { return set_.container_of(item); }
+  uint32_t local(uint32_t item) const { return set_.local_of(item); }
 
   void add_edges() {
     set_.chain.reserve(graph_.edges.size());
-    set_.chain_begin.reserve(graph_.edges.size() + 1);
-    set_.chain_begin.push_back(0);
     std::vector<uint32_t> up, down;
-    for (const Edge& e : graph_.edges) {
-      if (valid(e)) add_edge(e, up, down);
-      set_.chain_begin.push_back(static_cast<uint32_t>(set_.chain.size()));
+    if (set_.containers.size() == 1) {  // one link per edge at most: chain[e] (chain_of)
+      for (const Edge& e : graph_.edges) {
+        const size_t before = set_.chain.size();
+        if (valid(e)) add_edge(e, up, down);
+        if (set_.chain.size() == before) set_.chain.push_back({0, kNone});
+      }
+    } else {
+      set_.chain_begin.reserve(graph_.edges.size() + 1);
+      set_.chain_begin.push_back(0);
+      for (const Edge& e : graph_.edges) {
+        if (valid(e)) add_edge(e, up, down);
+        set_.chain_begin.push_back(static_cast<uint32_t>(set_.chain.size()));
+      }
     }
     merge_parallel_edges();
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "flat_graph.h"
@@ -23,7 +24,12 @@ struct LevelEdgeEnds {
 struct Container {
   uint32_t group = kNone;       // kNone for the top level
   uint32_t depth = 0;           // 0 for the top level
-  std::vector<uint32_t> items;  // flat node i < items.size() is items[i]; port nodes follow
+  // Flat node i < item_count is item(i); port nodes follow. `items` is empty where the graph
+  // has no groups (the top level then holds every node, item i as flat node i): 4 B per node
+  // less through the whole layout.
+  std::vector<uint32_t> items;
+  uint32_t item_count = 0;
+  uint32_t item(uint32_t i) const { return items.empty() ? i : items[i]; }
   bool has_entry_ports = false;
   bool has_exit_ports = false;
   // Sizes of group items and port offsets of edges are filled in bottom-up, once the
@@ -41,11 +47,26 @@ struct LevelEdgeRef {
 struct ContainerSet {
   std::vector<Container> containers;         // [0] is the top level
   std::vector<uint32_t> container_of_group;  // kNone unless the group is laid out
-  std::vector<uint32_t> item_container;      // per item; kNone if not visible
-  std::vector<uint32_t> item_local;          // per item: flat node id in its container
-  // Per input edge, its level edges from source to target (CSR). Empty: hidden or invalid.
+  // Per item, its container (kNone if not visible) and its flat node id there. Both empty
+  // where the graph has no groups: every item is a node of the top level, node i its flat
+  // node i (container_of and local_of read either form).
+  std::vector<uint32_t> item_container;
+  std::vector<uint32_t> item_local;
+  uint32_t container_of(uint32_t item) const {
+    return item_container.empty() ? 0 : item_container[item];
+  }
+  uint32_t local_of(uint32_t item) const { return item_local.empty() ? item : item_local[item]; }
+  // Per input edge, its level edges from source to target (chain_of): none where the edge is
+  // hidden or invalid. CSR, chain[chain_begin[e] .. chain_begin[e + 1]), where groups are laid
+  // out. Where only the top level is, a chain has one link at most: chain_begin is empty and
+  // chain[e] is edge e's link, its edge kNone where it has none (4 B per edge less).
   std::vector<uint32_t> chain_begin;
   std::vector<LevelEdgeRef> chain;
+  std::span<const LevelEdgeRef> chain_of(uint32_t e) const {
+    if (!chain_begin.empty())
+      return {chain.data() + chain_begin[e], chain.data() + chain_begin[e + 1]};
+    return {chain.data() + e, chain[e].edge == kNone ? 0u : 1u};
+  }
   // Per node: number of ports on the outgoing / incoming side (emptied once every level is
   // complete).
   std::vector<uint32_t> out_ports, in_ports;

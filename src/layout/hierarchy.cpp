@@ -10,6 +10,7 @@ Hierarchy build_hierarchy(const Graph& graph) {
   const auto n = static_cast<uint32_t>(graph.nodes.size());
   const auto groups = static_cast<uint32_t>(graph.groups.size());
   h.node_count = n;
+  if (groups == 0) return h;  // every node at the top level: no node_group (visible_item)
   h.node_group.resize(n);
   for (uint32_t v = 0; v < n; ++v) {
     const uint32_t g = graph.nodes[v].group;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 
 #include "containers.h"
 #include "hierarchy.h"
@@ -29,8 +30,8 @@ double port_offset(uint32_t slot, uint32_t ports, double width) {
 // Fills in group sizes and port offsets from the levels below, which are already placed.
 void complete_level(Container& c, const ContainerSet& set, const Hierarchy& h,
                     const std::vector<PlacedLevel>& placed) {
-  for (size_t i = 0; i < c.items.size(); ++i) {
-    const uint32_t item = c.items[i];
+  for (uint32_t i = 0; i < c.item_count; ++i) {
+    const uint32_t item = c.item(i);
     if (!h.is_group_item(item)) continue;
     const uint32_t child = set.container_of_group[h.group_of_item(item)];
     if (child == kNone) continue;  // collapsed: size set already
@@ -38,8 +39,8 @@ void complete_level(Container& c, const ContainerSet& set, const Hierarchy& h,
     c.flat.nodes[i].height = placed[child].height;
   }
   auto offset = [&](uint32_t local, uint32_t slot, bool outgoing) {
-    if (slot == kNone || local >= c.items.size()) return 0.0;
-    const uint32_t item = c.items[local];
+    if (slot == kNone || local >= c.item_count) return 0.0;
+    const uint32_t item = c.item(local);
     if (!h.is_group_item(item)) {
       const uint32_t ports = outgoing ? set.out_ports[item] : set.in_ports[item];
       return port_offset(slot, ports, c.flat.nodes[local].width);
@@ -163,8 +164,8 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   for (auto it = by_depth.rbegin(); it != by_depth.rend(); ++it) {
     const Container& container = set.containers[*it];
     const PlacedLevel& level = placed[*it];
-    for (size_t i = 0; i < container.items.size(); ++i) {
-      const uint32_t item = container.items[i];
+    for (uint32_t i = 0; i < container.item_count; ++i) {
+      const uint32_t item = container.item(i);
       if (!h.is_group_item(item)) continue;
       const uint32_t child = set.container_of_group[h.group_of_item(item)];
       if (child == kNone) continue;
@@ -177,8 +178,8 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   Layout out;
   // Rectangle of a visible item, in absolute coordinates.
   auto item_rect = [&](uint32_t item) -> Rect {
-    const uint32_t c = set.item_container[item];
-    const uint32_t i = set.item_local[item];
+    const uint32_t c = set.container_of(item);
+    const uint32_t i = set.local_of(item);
     const PlacedLevel& level = placed[c];
     const Point center = add(add(level.layout->centers[i], level.shift), level.origin);
     const FlatGraph::Node& node = set.containers[c].flat.nodes[i];
@@ -218,15 +219,17 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   // with the model edge that starts with the leader; leaders are routed first.
   std::vector<std::vector<uint32_t>> starts_at(count);  // model edge starting with a level edge
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
-    if (set.chain_begin[e] == set.chain_begin[e + 1]) continue;
-    const auto [c, fe] = set.chain[set.chain_begin[e]];
+    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    if (links.empty()) continue;
+    const auto [c, fe] = links[0];
     std::vector<uint32_t>& starts = starts_at[c];
     if (starts.empty()) starts.assign(placed[c].layout->route_begin.size() - 1, kNone);
     if (starts[fe] == kNone) starts[fe] = e;
   }
   auto leader_of = [&](uint32_t e) {
-    if (set.chain_begin[e] == set.chain_begin[e + 1]) return kNone;
-    const auto [c, fe] = set.chain[set.chain_begin[e]];
+    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    if (links.empty()) return kNone;
+    const auto [c, fe] = links[0];
     const uint32_t lead = placed[c].layout->shared_edge[fe];
     return lead == kNone ? kNone : starts_at[c][lead];
   };
@@ -245,12 +248,12 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   std::vector<uint32_t> trace_begin(graph.edges.size(), kNone);
   RouteTrace trace;
   std::vector<Point> level_route;
-  // Appends chain entry k's level route to `points` (a route that starts at `start`): whole,
+  // Appends a chain link's level route to `points` (a route that starts at `start`): whole,
   // or only its own points (those after the prefix it shares with its level's trunk leader);
   // with `traced`, records the build state after each point.
-  auto append_level = [&](uint32_t k, std::vector<Point>& points, size_t start, bool own_only,
-                          bool traced) {
-    const auto [c, fe] = set.chain[k];
+  auto append_level = [&](LevelEdgeRef link, std::vector<Point>& points, size_t start,
+                          bool own_only, bool traced) {
+    const auto [c, fe] = link;
     const PlacedLevel& level = placed[c];
     const FlatLayout& flat = *level.layout;
     const Point shift = add(level.shift, level.origin);
@@ -272,11 +275,12 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   size_t bound = 0;
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
     const uint32_t lead = leader_of(e);
-    for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k) {
-      const auto [c, fe] = set.chain[k];
+    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    for (size_t k = 0; k < links.size(); ++k) {
+      const auto [c, fe] = links[k];
       const FlatLayout& flat = *placed[c].layout;
       bound += flat.route_begin[fe + 1] - flat.route_begin[fe];
-      if (lead != kNone && lead != e && k == set.chain_begin[e])
+      if (lead != kNone && lead != e && k == 0)
         bound += 2;
       else if (flat.shared_edge[fe] != kNone)
         bound += flat.shared_count[fe];
@@ -289,8 +293,9 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     if (lead != kNone && lead != e) continue;
     const auto start = static_cast<uint32_t>(out.points.size());
     if (followed[e]) trace_begin[e] = static_cast<uint32_t>(trace.count.size());
-    for (uint32_t k = set.chain_begin[e]; k < set.chain_begin[e + 1]; ++k)
-      append_level(k, out.points, start, false, followed[e] && k == set.chain_begin[e]);
+    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    for (size_t k = 0; k < links.size(); ++k)
+      append_level(links[k], out.points, start, false, followed[e] && k == 0);
     EdgeRoute& route = out.edges[e];
     route.first_point = start;
     route.point_count = static_cast<uint32_t>(out.points.size()) - start;
@@ -300,16 +305,16 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
     const uint32_t lead = leader_of(e);
     if (lead == kNone || lead == e) continue;
-    const auto [c, fe] = set.chain[set.chain_begin[e]];
+    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    const auto [c, fe] = links[0];
     const EdgeRoute& leader = out.edges[lead];
     const Point* lead_points = out.points.data() + leader.first_point;
     // From the leader's state after their shared points, continued with the follower's own
     // points and the rest of its chain.
     const FollowerRoute drawn =
         follow(lead_points, trace, trace_begin[lead], placed[c].layout->shared_count[fe], tail);
-    append_level(set.chain_begin[e], tail, 0, true, false);
-    for (uint32_t k = set.chain_begin[e] + 1; k < set.chain_begin[e + 1]; ++k)
-      append_level(k, tail, 0, false, false);
+    append_level(links[0], tail, 0, true, false);
+    for (size_t k = 1; k < links.size(); ++k) append_level(links[k], tail, 0, false, false);
     EdgeRoute& route = out.edges[e];
     route.point_count = static_cast<uint32_t>(drawn.size());
     route.label = halfway_along_at(drawn, route.point_count);

@@ -13,7 +13,8 @@ namespace etviz::layout::testing {
 namespace {
 
 std::vector<LevelEdgeRef> chain_of(const ContainerSet& set, uint32_t e) {
-  return {set.chain.begin() + set.chain_begin[e], set.chain.begin() + set.chain_begin[e + 1]};
+  const std::span<const LevelEdgeRef> links = set.chain_of(e);
+  return {links.begin(), links.end()};
 }
 
 // Parallel edges (same level, same ends, same ports) become one level edge wherever they are
@@ -36,6 +37,42 @@ TEST(Containers, ParallelEdgesShareOneLevelEdgeInFirstMetOrder) {
   EXPECT_EQ(top.flat.edges[2].source, 0u);
   EXPECT_EQ(top.ends[2].source_slot, 0u);
   EXPECT_EQ(top.ends[0].source_slot, kNone);
+}
+
+// Where only the top level is laid out, each input edge has one link or none: an invalid
+// edge and one inside a collapsed group have none, and without groups item i is flat node i.
+TEST(Containers, OneLevelChainsHoldOneLinkOrNone) {
+  Graph flat;
+  flat.nodes = {box(90), box(90), box(90)};
+  flat.edges = {{0, 1}, {1, 7}, {2, 2}, {0, 1}};
+  const ContainerSet plain = build_containers(flat, build_hierarchy(flat), false);
+  ASSERT_EQ(plain.containers.size(), 1u);
+  EXPECT_EQ(plain.containers[0].item_count, 3u);
+  for (uint32_t v = 0; v < 3; ++v) {
+    EXPECT_EQ(plain.containers[0].item(v), v);
+    EXPECT_EQ(plain.container_of(v), 0u);
+    EXPECT_EQ(plain.local_of(v), v);
+  }
+  EXPECT_EQ(chain_of(plain, 0), chain_of(plain, 3));  // parallel: one level edge
+  EXPECT_EQ(chain_of(plain, 0).size(), 1u);
+  EXPECT_TRUE(chain_of(plain, 1).empty()) << "target out of range";
+  ASSERT_EQ(chain_of(plain, 2).size(), 1u) << "a self-loop is a level edge";
+  EXPECT_EQ(plain.containers[0].flat.edges[chain_of(plain, 2)[0].edge].source, 2u);
+
+  Graph grouped;
+  grouped.groups = {{kNone, false, 80, 30}};
+  grouped.nodes = {box(), box(60, 30, 0), box(60, 30, 0), box()};
+  grouped.edges = {{0, 1}, {1, 2}, {2, 3}, {0, 2}};
+  const ContainerSet set = build_containers(grouped, build_hierarchy(grouped), false);
+  ASSERT_EQ(set.containers.size(), 1u);
+  const Container& top = set.containers[0];
+  EXPECT_EQ(top.item_count, 3u);  // node 0, the collapsed group, node 3
+  EXPECT_TRUE(chain_of(set, 1).empty()) << "inside the collapsed group";
+  EXPECT_EQ(chain_of(set, 0), chain_of(set, 3));  // both into the group's box
+  ASSERT_EQ(chain_of(set, 2).size(), 1u);
+  const FlatGraph::Edge& out = top.flat.edges[chain_of(set, 2)[0].edge];
+  EXPECT_EQ(top.item(out.source), 4u);  // the group's item: nodes, then groups
+  EXPECT_EQ(set.local_of(3), out.target);
 }
 
 // Across group borders: two edges into one collapsed group's box are one level edge; the same
