@@ -22,8 +22,8 @@ struct LevelEdgeEnds {
 };
 
 struct Container {
-  uint32_t group = kNone;       // kNone for the top level
-  uint32_t depth = 0;           // 0 for the top level
+  uint32_t group = kNone;  // kNone for the top level
+  uint32_t depth = 0;      // 0 for the top level
   // Flat node i < item_count is item(i); port nodes follow. `items` is empty where the graph
   // has no groups (the top level then holds every node, item i as flat node i): 4 B per node
   // less through the whole layout.
