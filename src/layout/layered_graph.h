@@ -3,6 +3,7 @@
 // each long edge's middle is one *span* item that passes several layers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,6 +20,45 @@ struct Segment {
   // LayeredGraph::port_offsets (0: the centre; upper_offset() and lower_offset() read them).
   uint32_t upper_port = 0;
   uint32_t lower_port = 0;
+};
+
+// A node's segment ids (LayeredGraph::ups and downs): a slice of an id list, or, without a
+// list, the ids first .. last themselves (ups: segments are numbered by their lower end).
+class SegmentIds {
+ public:
+  SegmentIds(const uint32_t* list, uint32_t first, uint32_t last)
+      : list_(list), first_(first), last_(last) {}
+  class iterator {
+   public:
+    using value_type = uint32_t;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const uint32_t* list, uint32_t at) : list_(list), at_(at) {}
+    uint32_t operator*() const { return list_ ? list_[at_] : at_; }
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++at_;
+      return before;
+    }
+    bool operator==(const iterator& o) const { return at_ == o.at_; }
+
+   private:
+    const uint32_t* list_ = nullptr;
+    uint32_t at_ = 0;
+  };
+  iterator begin() const { return {list_, first_}; }
+  iterator end() const { return {list_, last_}; }
+  uint32_t operator[](uint32_t k) const { return list_ ? list_[first_ + k] : first_ + k; }
+  uint32_t size() const { return last_ - first_; }
+  bool empty() const { return last_ == first_; }
+
+ private:
+  const uint32_t* list_;
+  uint32_t first_, last_;
 };
 
 struct LayeredGraph {
@@ -52,11 +92,11 @@ struct LayeredGraph {
   std::vector<double> port_offsets{0.0};
   double upper_offset(const Segment& s) const { return port_offsets[s.upper_port]; }
   double lower_offset(const Segment& s) const { return port_offsets[s.lower_port]; }
-  // Segment ids by node, CSR: segments whose lower end is v / whose upper end is v.
-  // index_segments numbers segments by their lower end (nodes are numbered by layer), so a
-  // layer's segments are one block and up_segments is the identity, kept so that ups() and
-  // downs() are both spans of segment ids.
-  std::vector<uint32_t> up_begin, up_segments;
+  // Segment ids by node, CSR: segments whose lower end is v (ups: up_begin[v] ..
+  // up_begin[v + 1], as index_segments numbers segments by their lower end, and nodes are
+  // numbered by layer, so a layer's segments are one block) / whose upper end is v (downs:
+  // down_segments from down_begin[v]).
+  std::vector<uint32_t> up_begin;
   std::vector<uint32_t> down_begin, down_segments;
 
   // Per flat edge: the dummies it passes (one per layer between its ends, or spans for runs
@@ -78,18 +118,17 @@ struct LayeredGraph {
   std::vector<uint32_t> below;
 
   uint32_t node_count() const { return static_cast<uint32_t>(width.size()); }
-  // Fills the CSR index (up_begin, up_segments, down_begin, down_segments) from `segments`.
+  // Renumbers `segments` by their lower end and fills the CSR index (up_begin, down_begin,
+  // down_segments).
   void index_segments();
   // Routing reads nodes, paths and dummy chains (`below`, filled here), not the segments and their
   // index (which the coordinate phase uses) or the creation order (only the ordering's tie-breaks;
   // layout_component frees it before the coordinates): those (~60 % of the graph) go before the
   // routes are built, so that the routes do not pile up on them.
   void release_segments();
-  std::span<const uint32_t> ups(uint32_t v) const {
-    return {up_segments.data() + up_begin[v], up_segments.data() + up_begin[v + 1]};
-  }
-  std::span<const uint32_t> downs(uint32_t v) const {
-    return {down_segments.data() + down_begin[v], down_segments.data() + down_begin[v + 1]};
+  SegmentIds ups(uint32_t v) const { return {nullptr, up_begin[v], up_begin[v + 1]}; }
+  SegmentIds downs(uint32_t v) const {
+    return {down_segments.data(), down_begin[v], down_begin[v + 1]};
   }
   uint32_t dummy_below(uint32_t d) const { return below[d]; }
 };

@@ -94,10 +94,8 @@ void LayeredGraph::index_segments() {
   // so that the segments a layer's nodes reach up by are one block, next to the next
   // layer's: the sweeps walk a layer's lists and, numbered as created, each segment was a
   // cache miss (the sweeps' largest cost at 200k nodes). Each node's lists keep the creation
-  // order, which breaks ties. The new ids are computed into up_segments, which the
-  // renumbering leaves as the identity.
-  std::vector<uint32_t>& new_id = g.up_segments;
-  new_id.resize(m);
+  // order, which breaks ties. The ups lists are then the identity, not stored (ups()).
+  std::vector<uint32_t> new_id(m);
   g.down_segments.resize(m);
   std::vector<uint32_t> up_fill(g.up_begin.begin(), g.up_begin.end() - 1);
   std::vector<uint32_t> down_fill(g.down_begin.begin(), g.down_begin.end() - 1);
@@ -128,8 +126,7 @@ void LayeredGraph::release_segments() {
       }
     }
   }
-  for (std::vector<uint32_t>* v :
-       {&up_begin, &up_segments, &down_begin, &down_segments, &by_creation})
+  for (std::vector<uint32_t>* v : {&up_begin, &down_begin, &down_segments, &by_creation})
     release(*v);
   release(segments);
 }
