@@ -10,7 +10,9 @@ namespace etviz::layout {
 
 struct Components {
   uint32_t count = 0;
-  std::vector<uint32_t> of_node;  // numbered in order of each component's first node
+  // Numbered in order of each component's first node. level_topology empties it where there
+  // is one component.
+  std::vector<uint32_t> of_node;
 };
 
 // Union-find with path halving (iterative). Graphs with nodes pinned to a group border are

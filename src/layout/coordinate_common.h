@@ -18,9 +18,10 @@ inline constexpr double kLooseWeight = 1e-3;  // nodes without edges stay roughl
 
 // How strongly a segment pulls its ends together: long edges (dummy to dummy) most, so they
 // run straight.
-inline double segment_weight(const LayeredGraph& g, const Segment& s) {
-  const int dummies = g.is_dummy[s.upper] + g.is_dummy[s.lower];
-  return (dummies == 2 ? 8.0 : dummies == 1 ? 2.0 : 1.0) * s.weight;
+inline double segment_weight(const LayeredGraph& g, uint32_t s) {
+  const Segment& seg = g.segments[s];
+  const int dummies = g.is_dummy[seg.upper] + g.is_dummy[seg.lower];
+  return (dummies == 2 ? 8.0 : dummies == 1 ? 2.0 : 1.0) * g.weight(s);
 }
 
 // Where v's neighbours pull it: the total weight of its segments and the weighted sum of the
@@ -32,13 +33,13 @@ inline bool neighbour_pull(const LayeredGraph& g, const std::vector<double>& x, 
   sum = 0;
   for (const uint32_t s : g.ups(v)) {
     const Segment& seg = g.segments[s];
-    const double w = segment_weight(g, seg);
+    const double w = segment_weight(g, s);
     weight += w;
     sum += w * (x[seg.upper] + g.upper_offset(seg) - g.lower_offset(seg));
   }
   for (const uint32_t s : g.downs(v)) {
     const Segment& seg = g.segments[s];
-    const double w = segment_weight(g, seg);
+    const double w = segment_weight(g, s);
     weight += w;
     sum += w * (x[seg.lower] + g.lower_offset(seg) - g.upper_offset(seg));
   }

@@ -39,7 +39,7 @@ uint64_t count_crossings_between(const LayeredGraph& graph, const Order& order, 
   edges.clear();
   for (uint32_t i = 0; i < upper.size(); ++i) {
     for (const uint32_t s : graph.downs(upper[i]))
-      edges.push_back({i, order.pos[graph.segments[s].lower], graph.segments[s].weight});
+      edges.push_back({i, order.pos[graph.segments[s].lower], graph.weight(s)});
   }
   return count_ranked_crossings(edges, lower_size);
 }

@@ -47,8 +47,8 @@ uint64_t unbundled_dummies(const LayeredGraph& g) {
 }
 
 bool has_trunks(const LayeredGraph& g) {
-  for (const Segment& s : g.segments)
-    if (s.weight > 1) return true;
+  for (const uint32_t w : g.weights)
+    if (w > 1) return true;
   return false;
 }
 
@@ -250,6 +250,7 @@ LevelTopology level_topology(const FlatGraph& graph, const Options& options) {
   LevelTopology t;
   t.components = find_components(graph);
   if (t.components.count <= 1) {
+    release(t.components.of_node);  // one part: the graph itself (4 B per node less)
     t.parts.push_back(component_topology(graph, options));
     return t;
   }

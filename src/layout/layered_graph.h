@@ -15,7 +15,6 @@ namespace etviz::layout {
 struct Segment {
   uint32_t upper = 0;
   uint32_t lower = 0;
-  uint32_t weight = 1;  // input edges drawn along this segment (> 1 on bundle trunks)
   // Port positions relative to the nodes' centres, as indices into
   // LayeredGraph::port_offsets (0: the centre; upper_offset() and lower_offset() read them).
   uint32_t upper_port = 0;
@@ -88,6 +87,10 @@ struct LayeredGraph {
   uint32_t bottom_layer(uint32_t v) const { return is_span(v) ? last_layer[v] : layer[v]; }
 
   std::vector<Segment> segments;
+  // Per segment, the input edges drawn along it (> 1 on bundle trunks); empty where every
+  // segment carries one (4 B per segment less).
+  std::vector<uint32_t> weights;
+  uint32_t weight(uint32_t s) const { return weights.empty() ? 1 : weights[s]; }
   // Each distinct port offset once (a PortTable): 20 B per segment, not 32 with two doubles.
   std::vector<double> port_offsets{0.0};
   double upper_offset(const Segment& s) const { return port_offsets[s.upper_port]; }

@@ -39,7 +39,12 @@ class SegmentAdder {
   explicit SegmentAdder(LayeredGraph& g) : g_(g), port_(g.port_offsets) {}
   void operator()(uint32_t upper, uint32_t lower, double upper_offset, double lower_offset,
                   uint32_t weight = 1) {
-    g_.segments.push_back({upper, lower, weight, port_(upper_offset), port_(lower_offset)});
+    if (weight != 1 && g_.weights.empty()) {
+      g_.weights.reserve(g_.segments.capacity());
+      g_.weights.assign(g_.segments.size(), 1);
+    }
+    g_.segments.push_back({upper, lower, port_(upper_offset), port_(lower_offset)});
+    if (!g_.weights.empty()) g_.weights.push_back(weight);
   }
 
  private:
@@ -108,6 +113,7 @@ void LayeredGraph::index_segments() {
     while (new_id[s] != s) {
       const uint32_t t = new_id[s];
       std::swap(g.segments[s], g.segments[t]);
+      if (!g.weights.empty()) std::swap(g.weights[s], g.weights[t]);
       std::swap(new_id[s], new_id[t]);
     }
   }
@@ -129,6 +135,7 @@ void LayeredGraph::release_segments() {
   for (std::vector<uint32_t>* v : {&up_begin, &down_begin, &down_segments, &by_creation})
     release(*v);
   release(segments);
+  release(weights);
 }
 
 LayeredForm layered_form(const Options& options) {
@@ -344,6 +351,7 @@ LayeredGraph build_layered_graph(const FlatGraph& graph, const std::vector<uint3
   g.is_dummy.shrink_to_fit();
   g.last_layer.shrink_to_fit();
   g.segments.shrink_to_fit();
+  g.weights.shrink_to_fit();
   return g;
 }
 

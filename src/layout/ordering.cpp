@@ -322,7 +322,7 @@ class Sweeper {
       const auto segs = side == 0 ? g_.ups(v) : g_.downs(v);
       auto entry_of = [&](uint32_t k) {
         const Segment& seg = g_.segments[segs[k]];
-        return Neighbour{order_.pos[side == 0 ? seg.upper : seg.lower], seg.weight};
+        return Neighbour{order_.pos[side == 0 ? seg.upper : seg.lower], g_.weight(segs[k])};
       };
       if (end - first > kInsertionSortUpTo) {
         for (uint32_t i = first; i < end; ++i) lists_[i] = entry_of(i - first);

@@ -181,7 +181,7 @@ class SegmentSweeps {
       bottom_.push_back(g.bottom_layer(last));
       p_.push_back(above(first));
       q_.push_back(below(last));
-      weight_.push_back(g.segments[g.ups(first)[0]].weight);
+      weight_.push_back(g.weight(g.ups(first)[0]));
     };
     if (g.has_spans()) {
       // Each span is a segment; layer sizes count it in every layer it passes.
@@ -500,7 +500,7 @@ class SegmentSweeps {
         const uint32_t w = down ? g_.segments[s].upper : g_.segments[s].lower;
         const uint32_t m = slot_[w];
         if (m & kSegmentBit) continue;
-        const uint32_t weight = g_.segments[s].weight;
+        const uint32_t weight = g_.weight(s);
         edges_.push_back({c.pos[m] - c.gap[m], i, weight});
         const uint64_t before_from =
             sequence_.weight_before(c.gap[m] + count_below(entering_pos_, c.pos[m]));

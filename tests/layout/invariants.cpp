@@ -398,6 +398,7 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
   // first[s] / last[s]: the dummies span s becomes (s itself is the first).
   std::vector<uint32_t> last(n, kNone);
   g.segments = graph.segments;
+  g.weights = graph.weights;
   g.port_offsets = graph.port_offsets;
   for (const uint32_t s : order.segment_order) {
     uint32_t d = s;
@@ -406,7 +407,8 @@ ExpandedSpans expand_spans(const LayeredGraph& graph, const Order& order) {
       g.width.push_back(0);
       g.layer.push_back(l);
       g.is_dummy.push_back(1);
-      g.segments.push_back({d, next, graph.segments[graph.ups(s)[0]].weight, 0, 0});
+      g.segments.push_back({d, next, 0, 0});
+      if (!g.weights.empty()) g.weights.push_back(graph.weight(graph.ups(s)[0]));
       d = next;
     }
     last[s] = d;
