@@ -197,9 +197,16 @@ class Builder {
       container.flat.edges.resize(kept);
       container.ends.resize(kept);
     }
-    if (!merged) return;
-    for (LevelEdgeRef& link : set_.chain) {
-      if (link.edge != kNone) link.edge = new_id[first_edge[link.container] + link.edge];
+    if (merged) {
+      for (LevelEdgeRef& link : set_.chain) {
+        if (link.edge != kNone) link.edge = new_id[first_edge[link.container] + link.edge];
+      }
+    }
+    if (set_.chain_begin.empty()) {  // one level: is every edge its own level edge?
+      for (uint32_t e = 0; e < set_.chain.size(); ++e) {
+        if (set_.chain[e].edge != e) return;
+      }
+      release(set_.chain);  // chain_of(e) is edge e
     }
   }
 

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "flat_graph.h"
@@ -44,6 +43,22 @@ struct LevelEdgeRef {
   friend bool operator==(const LevelEdgeRef&, const LevelEdgeRef&) = default;
 };
 
+// An input edge's level edges, from source to target (ContainerSet::chain_of): a slice of
+// the stored links, or the one link a graph without groups implies.
+class ChainLinks {
+ public:
+  ChainLinks(const LevelEdgeRef* links, uint32_t count) : links_(links), count_(count) {}
+  explicit ChainLinks(LevelEdgeRef only) : count_(1), only_(only) {}
+  uint32_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  LevelEdgeRef operator[](uint32_t k) const { return links_ ? links_[k] : only_; }
+
+ private:
+  const LevelEdgeRef* links_ = nullptr;
+  uint32_t count_;
+  LevelEdgeRef only_{};
+};
+
 struct ContainerSet {
   std::vector<Container> containers;         // [0] is the top level
   std::vector<uint32_t> container_of_group;  // kNone unless the group is laid out
@@ -59,12 +74,15 @@ struct ContainerSet {
   // Per input edge, its level edges from source to target (chain_of): none where the edge is
   // hidden or invalid. CSR, chain[chain_begin[e] .. chain_begin[e + 1]), where groups are laid
   // out. Where only the top level is, a chain has one link at most: chain_begin is empty and
-  // chain[e] is edge e's link, its edge kNone where it has none (4 B per edge less).
+  // chain[e] is edge e's link, its edge kNone where it has none (4 B per edge less); and
+  // where, besides, every input edge is its own level edge e (no groups, no parallel or
+  // invalid edges), both are empty (8 B per edge less).
   std::vector<uint32_t> chain_begin;
   std::vector<LevelEdgeRef> chain;
-  std::span<const LevelEdgeRef> chain_of(uint32_t e) const {
+  ChainLinks chain_of(uint32_t e) const {
     if (!chain_begin.empty())
-      return {chain.data() + chain_begin[e], chain.data() + chain_begin[e + 1]};
+      return {chain.data() + chain_begin[e], chain_begin[e + 1] - chain_begin[e]};
+    if (chain.empty()) return ChainLinks(LevelEdgeRef{0, e});
     return {chain.data() + e, chain[e].edge == kNone ? 0u : 1u};
   }
   // Per node: number of ports on the outgoing / incoming side (emptied once every level is

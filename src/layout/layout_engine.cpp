@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <span>
 
 #include "containers.h"
 #include "hierarchy.h"
@@ -219,7 +218,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   // with the model edge that starts with the leader; leaders are routed first.
   std::vector<std::vector<uint32_t>> starts_at(count);  // model edge starting with a level edge
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
-    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    const ChainLinks links = set.chain_of(e);
     if (links.empty()) continue;
     const auto [c, fe] = links[0];
     std::vector<uint32_t>& starts = starts_at[c];
@@ -227,7 +226,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     if (starts[fe] == kNone) starts[fe] = e;
   }
   auto leader_of = [&](uint32_t e) {
-    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    const ChainLinks links = set.chain_of(e);
     if (links.empty()) return kNone;
     const auto [c, fe] = links[0];
     const uint32_t lead = placed[c].layout->shared_edge[fe];
@@ -275,8 +274,8 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   size_t bound = 0;
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
     const uint32_t lead = leader_of(e);
-    const std::span<const LevelEdgeRef> links = set.chain_of(e);
-    for (size_t k = 0; k < links.size(); ++k) {
+    const ChainLinks links = set.chain_of(e);
+    for (uint32_t k = 0; k < links.size(); ++k) {
       const auto [c, fe] = links[k];
       const FlatLayout& flat = *placed[c].layout;
       bound += flat.route_begin[fe + 1] - flat.route_begin[fe];
@@ -293,8 +292,8 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     if (lead != kNone && lead != e) continue;
     const auto start = static_cast<uint32_t>(out.points.size());
     if (followed[e]) trace_begin[e] = static_cast<uint32_t>(trace.count.size());
-    const std::span<const LevelEdgeRef> links = set.chain_of(e);
-    for (size_t k = 0; k < links.size(); ++k)
+    const ChainLinks links = set.chain_of(e);
+    for (uint32_t k = 0; k < links.size(); ++k)
       append_level(links[k], out.points, start, false, followed[e] && k == 0);
     EdgeRoute& route = out.edges[e];
     route.first_point = start;
@@ -305,7 +304,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
   for (uint32_t e = 0; e < graph.edges.size(); ++e) {
     const uint32_t lead = leader_of(e);
     if (lead == kNone || lead == e) continue;
-    const std::span<const LevelEdgeRef> links = set.chain_of(e);
+    const ChainLinks links = set.chain_of(e);
     const auto [c, fe] = links[0];
     const EdgeRoute& leader = out.edges[lead];
     const Point* lead_points = out.points.data() + leader.first_point;
@@ -314,7 +313,7 @@ Layout run_layout(const Graph& graph, const Options& options, LayoutCache* cache
     const FollowerRoute drawn =
         follow(lead_points, trace, trace_begin[lead], placed[c].layout->shared_count[fe], tail);
     append_level(links[0], tail, 0, true, false);
-    for (size_t k = 1; k < links.size(); ++k) append_level(links[k], tail, 0, false, false);
+    for (uint32_t k = 1; k < links.size(); ++k) append_level(links[k], tail, 0, false, false);
     EdgeRoute& route = out.edges[e];
     route.point_count = static_cast<uint32_t>(drawn.size());
     route.label = halfway_along_at(drawn, route.point_count);

@@ -13,8 +13,10 @@ namespace etviz::layout::testing {
 namespace {
 
 std::vector<LevelEdgeRef> chain_of(const ContainerSet& set, uint32_t e) {
-  const std::span<const LevelEdgeRef> links = set.chain_of(e);
-  return {links.begin(), links.end()};
+  const ChainLinks links = set.chain_of(e);
+  std::vector<LevelEdgeRef> out;
+  for (uint32_t k = 0; k < links.size(); ++k) out.push_back(links[k]);
+  return out;
 }
 
 // Parallel edges (same level, same ends, same ports) become one level edge wherever they are
@@ -58,6 +60,19 @@ TEST(Containers, OneLevelChainsHoldOneLinkOrNone) {
   EXPECT_TRUE(chain_of(plain, 1).empty()) << "target out of range";
   ASSERT_EQ(chain_of(plain, 2).size(), 1u) << "a self-loop is a level edge";
   EXPECT_EQ(plain.containers[0].flat.edges[chain_of(plain, 2)[0].edge].source, 2u);
+
+  // Every edge its own level edge: no links stored, each implied.
+  Graph simple;
+  simple.nodes = flat.nodes;
+  simple.edges = {{0, 1}, {1, 2}, {0, 2}, {2, 2}};
+  const ContainerSet implied = build_containers(simple, build_hierarchy(simple), false);
+  EXPECT_TRUE(implied.chain.empty());
+  for (uint32_t e = 0; e < simple.edges.size(); ++e) {
+    const std::vector<LevelEdgeRef> chain = chain_of(implied, e);
+    ASSERT_EQ(chain.size(), 1u) << "edge " << e;
+    EXPECT_EQ(chain[0], (LevelEdgeRef{0, e}));
+    EXPECT_EQ(implied.containers[0].flat.edges[e].source, simple.edges[e].source);
+  }
 
   Graph grouped;
   grouped.groups = {{kNone, false, 80, 30}};
