@@ -144,6 +144,15 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
   std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone), trace_begin(m, kNone);
   std::vector<Point> lead_points;
   RouteTrace trace;
+  // A leader's trace holds a state per point its route adds: 4 + 2 per dummy. Reserved
+  // exactly, not grown by doubling (up to half of it spare, 20 B per state).
+  size_t states = 0;
+  for (uint32_t e = 0; e < m; ++e) {
+    const uint32_t d = trunk_of(e);
+    if (d != kNone && leader_at[d] == (e | kFollowed)) states += 4 + 2 * size_t{g.paths[e].dummies};
+  }
+  trace.count.reserve(states);
+  trace.last.reserve(states);
   for (uint32_t e = 0; e < m; ++e) {
     const uint32_t d = trunk_of(e);
     if (d == kNone || leader_at[d] != (e | kFollowed)) continue;
