@@ -144,18 +144,20 @@ void route_edges(const FlatGraph& flat, const LayeredGraph& g, const std::vector
   std::vector<uint32_t> lead_begin(m, kNone), lead_end(m, kNone), trace_begin(m, kNone);
   std::vector<Point> lead_points;
   RouteTrace trace;
+  auto followed_leader = [&](uint32_t e) {  // the leaders whose builds are traced
+    const uint32_t d = trunk_of(e);
+    return d != kNone && leader_at[d] == (e | kFollowed);
+  };
   // A leader's trace holds a state per point its route adds: 4 + 2 per dummy. Reserved
   // exactly, not grown by doubling (up to half of it spare, 20 B per state).
   size_t states = 0;
   for (uint32_t e = 0; e < m; ++e) {
-    const uint32_t d = trunk_of(e);
-    if (d != kNone && leader_at[d] == (e | kFollowed)) states += 4 + 2 * size_t{g.paths[e].dummies};
+    if (followed_leader(e)) states += 4 + 2 * size_t{g.paths[e].dummies};
   }
   trace.count.reserve(states);
   trace.last.reserve(states);
   for (uint32_t e = 0; e < m; ++e) {
-    const uint32_t d = trunk_of(e);
-    if (d == kNone || leader_at[d] != (e | kFollowed)) continue;
+    if (!followed_leader(e)) continue;
     const auto start = static_cast<uint32_t>(lead_points.size());
     lead_begin[e] = start;
     trace_begin[e] = static_cast<uint32_t>(trace.count.size());
