@@ -148,12 +148,14 @@ for (const { name, blocks, graph } of INPUTS) {
   });
   await page.screenshot({ path: path.join(OUT, `${name}.png`) });
   await context.close();
-  const pick = (exp) => toggle && median(toggle.filter((t) => t.expanded === exp).map((t) => t.total));
+  const pick = (exp, part = 'total') => toggle && median(toggle.filter((t) => t.expanded === exp).map((t) => t[part]));
   rows.push({
     name, blocks, nodes, writeMs, size, paintMs, frameMedian: median(frames), frameP95: p95(frames), frames: frames.length, phaseMedians,
     intervalMedian: median(Object.values(intervals).flat()), intervalP95: p95(Object.values(intervals).flat()),
     intervalMedians: Object.fromEntries(Object.entries(intervals).map(([k, v]) => [k, median(v)])),
     expandMs: pick(1), collapseMs: pick(0),
+    // Of which the WebAssembly layout (the rest: the page's rebuild and the next frame).
+    expandLayoutMs: pick(1, 'layout'), collapseLayoutMs: pick(0, 'layout'),
     expandMaxMs: toggle && Math.max(...toggle.filter((t) => t.expanded === 1).map((t) => t.total)),
     collapseMaxMs: toggle && Math.max(...toggle.filter((t) => t.expanded === 0).map((t) => t.total)),
     warmupMs,
