@@ -35,6 +35,11 @@ uint32_t collapsed_owner(const Graph& graph, uint32_t node) {
   return owner;
 }
 
+// An edge whose source or target is out of range is absent (Graph's contract).
+bool has_valid_ends(const Graph& graph, const Edge& edge) {
+  return edge.source < graph.nodes.size() && edge.target < graph.nodes.size();
+}
+
 bool interiors_overlap(const Rect& a, const Rect& b) {
   return a.x + kEps < b.x + b.width && b.x + kEps < a.x + a.width && a.y + kEps < b.y + b.height &&
          b.y + kEps < a.y + a.height;
@@ -149,6 +154,7 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
                                                 Direction direction) {
   for (size_t e = 0; e < graph.edges.size(); ++e) {
     const Edge& edge = graph.edges[e];
+    if (!has_valid_ends(graph, edge)) continue;
     const Rect s = endpoint_rect(graph, layout, edge.source);
     const Rect t = endpoint_rect(graph, layout, edge.target);
     if (s == t) continue;
@@ -166,6 +172,11 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   for (size_t e = 0; e < graph.edges.size(); ++e) {
     const EdgeRoute& r = layout.edges[e];
     const Edge& edge = graph.edges[e];
+    if (!has_valid_ends(graph, edge)) {  // absent: no route
+      if (r.point_count != 0)
+        return ::testing::AssertionFailure() << "edge " << e << " to no node has a route";
+      continue;
+    }
     const Rect s = endpoint_rect(graph, layout, edge.source);
     const Rect t = endpoint_rect(graph, layout, edge.target);
     const bool hidden = collapsed_owner(graph, edge.source) != kNone &&

@@ -21,7 +21,7 @@ namespace etviz::layout::testing {
                                                 Direction direction);
 
 // Every drawn route starts on the boundary of its source's box (or of the collapsed group
-// showing it) and ends on its target's.
+// showing it) and ends on its target's; an edge with an end out of range has no route.
 ::testing::AssertionResult RoutesConnectEndpoints(const Graph& graph, const Layout& layout);
 
 // No route segment passes through the inside of a node box or a collapsed group's box.
