@@ -133,8 +133,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t bytes) {
   const uint32_t edges = in.ConsumeIntegralInRange<uint32_t>(0, kMaxEdges);
   for (uint32_t e = 0; e < edges && in.remaining_bytes() > 0; ++e) {
     lo::Edge edge;
+    // Any two nodes: back edges, self-loops and parallel edges as often as forward ones.
     edge.source = reference(in, nodes);
-    // Mostly forward, as programs are; some back edges and self-loops.
     edge.target = reference(in, nodes);
     edge.source_port = port(in);
     edge.target_port = port(in);
