@@ -333,10 +333,10 @@ std::vector<std::string> differences(const Document& da, const Graph& a, NodeId 
   std::vector<std::pair<std::string, std::string>> lx, ly;
   for (const Argument& arg : x.inputs)
     if (const Value* v = value(a, arg.value); v && v->kind != ValueKind::kTensor)
-      lx.push_back({arg.name, v->literal});
+      lx.push_back({arg.name, value_text(*v)});
   for (const Argument& arg : y.inputs)
     if (const Value* v = value(b, arg.value); v && v->kind != ValueKind::kTensor)
-      ly.push_back({arg.name, v->literal});
+      ly.push_back({arg.name, value_text(*v)});
   for (size_t k = 0; k < lx.size() && k < ly.size(); ++k)
     if (lx[k].second != ly[k].second)
       what.push_back(fmt::format("argument {}: {} -> {}",

@@ -83,7 +83,7 @@ void summarize_imported_graphs(const Document& doc, const std::string& graph, Su
 TensorSummary describe_value(const Graph& g, ValueId id) {
   if (id < 0 || static_cast<size_t>(id) >= g.values.size()) return {};
   const Value& v = g.values[id];
-  TensorSummary t = describe(v.kind, v.tensor, v.literal);
+  TensorSummary t = describe(v.kind, v.tensor, value_text(v));
   t.name = v.name;
   return t;
 }

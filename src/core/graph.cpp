@@ -27,6 +27,16 @@ void Graph::link_values() {
   }
 }
 
+bool is_symbolic(ValueKind k) {
+  return k == ValueKind::kSymInt || k == ValueKind::kSymFloat || k == ValueKind::kSymBool;
+}
+
+std::string value_text(const Value& v) {
+  if (!v.literal.empty()) return v.literal.str();
+  if (!v.name.empty()) return v.name;
+  return to_string(v.kind);
+}
+
 const char* to_string(ValueKind k) {
   switch (k) {
     case ValueKind::kNull:

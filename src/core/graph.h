@@ -175,6 +175,13 @@ struct Graph {
   }
 };
 
+// What a value that is not a tensor shows wherever it appears (panel, reports, diffs, exports):
+// its literal ("3", "[1, 1]", "None"), or, for one known only at run time (a symbolic size
+// another instruction computes, a method input), its name ("v45", "s0").
+std::string value_text(const Value& v);
+// Symbolic scalars: computed while the program runs, so they have a name but no literal.
+bool is_symbolic(ValueKind k);
+
 const char* to_string(ValueKind k);
 const char* to_string(NodeKind k);
 const char* to_string(GroupKind k);

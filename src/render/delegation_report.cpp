@@ -127,7 +127,7 @@ std::string value_text(const Graph& g, ValueId id) {
     if (v.tensor.is_constant()) s += "=const";
     return s;
   }
-  return v.literal.empty() ? std::string(to_string(v.kind)) : v.literal.str();
+  return etviz::value_text(v);
 }
 
 std::string args_text(const Graph& g, const std::vector<Argument>& args) {

@@ -152,6 +152,45 @@ TEST(Diff, KnownEditsToAGeneratedProgram) {
   for (size_t i = 0; i < a.nodes.size(); ++i) EXPECT_EQ(d.a_to_b[i], static_cast<NodeId>(i));
 }
 
+// A convolution as ExecuTorch emits one: its IntList arguments name Int values of the table.
+// `shift` values are added first, so every index after them moves; `stride` is the stride.
+std::string conv_program(int shift, int64_t stride, const std::string& name) {
+  gen::ProgramBuilder b;
+  auto& m = b.method("forward");
+  for (int k = 0; k < shift; ++k) m.integer(1000 + k);
+  const auto f32 = gen::ScalarType::kFloat32;
+  const auto x = m.tensor(f32, {1, 3, 8, 8});
+  m.input(x);
+  const auto w = m.constant(f32, {4, 3, 3, 3}, "conv.weight");
+  const auto y = m.tensor(f32, {1, 4, 6, 6});
+  m.kernel("aten::convolution.out",
+           {x, w, m.none(), m.int_list({stride, stride}), m.int_list({0, 0}), m.int_list({1, 1}),
+            m.boolean(false), m.int_list({0, 0}), m.integer(1), y});
+  const auto z = m.tensor(f32, {1, 4, 6, 6});
+  m.kernel("aten::relu.out", {y, z});
+  m.output(z);
+  const std::string path = test::scratch_dir("diff") + "/" + name;
+  std::string error;
+  EXPECT_TRUE(b.write(path, {}, error)) << error;
+  return path;
+}
+
+TEST(Diff, RenumberedValuesAreNoChangeAndARealOneIsNamed) {
+  // The same program written with every value index moved is the same program; a stride that
+  // changes is one change, said with the argument's name and both values.
+  const Document a = test::load(conv_program(0, 1, "a.pte"));
+  const Document renumbered = test::load(conv_program(5, 1, "renumbered.pte"));
+  const Document strided = test::load(conv_program(0, 2, "strided.pte"));
+  const auto same = analysis::diff_graphs(a, a.graphs[0], renumbered, renumbered.graphs[0]);
+  expect_consistent(a.graphs[0], renumbered.graphs[0], same);
+  EXPECT_EQ(same.changed + same.added + same.removed, 0);
+  const auto d = analysis::diff_graphs(a, a.graphs[0], strided, strided.graphs[0]);
+  expect_consistent(a.graphs[0], strided.graphs[0], d);
+  EXPECT_EQ(d.added + d.removed, 0);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].what, (std::vector<std::string>{"argument stride: [1, 1] -> [2, 2]"}));
+}
+
 TEST(Diff, RemovedBlockAndGraphsWithNothingInCommon) {
   const Document small = test::load(write_program(3));
   const Document large = test::load(write_program(4));

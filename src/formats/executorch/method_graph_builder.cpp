@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/graph_builder.h"
+#include "core/op_schema.h"
 #include "formats/executorch/scalar_type.h"
 
 namespace etviz::executorch {
@@ -76,6 +77,8 @@ class Builder {
     if (auto s = add_inputs(); !s) return s.error();
     if (auto s = add_instructions(); !s) return s.error();
     if (auto s = add_outputs(); !s) return s.error();
+    resolve_run_time_scalars();
+    resolve_lists();
     if (const auto* sizes = plan_.non_const_buffer_sizes())
       graph_.memory_buffer_sizes.assign(sizes->begin(), sizes->end());
     return builder_.finish();
@@ -115,13 +118,56 @@ class Builder {
         return error(fmt::format("value {}: {}", i, s.error().message()));
       graph_.values.push_back(std::move(v));
     }
-    // List members must name values of this plan.
-    for (size_t i = 0; i < graph_.values.size(); ++i)
-      for (ValueId e : graph_.values[i].elements)
-        if (e != kNoId && !valid_value(e))
-          return error(fmt::format("value {} lists member {} but the method has {} values", i, e,
-                                   graph_.values.size()));
+    check_tensor_lists();
     return Status::Ok();
+  }
+
+  // A list that names a value outside the table, a value of the wrong kind or itself: the
+  // runtime refuses the program (runtime/executor/method.cpp); etviz shows the rest and marks
+  // the item (docs/formats.md, "Argument values").
+  std::string invalid_item(ValueId list, int64_t item, const char* why) {
+    BadList bad;
+    bad.list = list;
+    bad.what = fmt::format("item {} {}", item, why);
+    bad_lists_.push_back(std::move(bad));
+    return fmt::format("<invalid value index {}>", item);
+  }
+
+  // TensorList and OptionalTensorList members are value indices (-1: None, optional lists
+  // only); the literal names them. Members that are not tensors of this plan are dropped from
+  // the links and marked in the literal.
+  void check_tensor_lists() {
+    for (size_t i = 0; i < graph_.values.size(); ++i) {
+      Value& v = graph_.values[i];
+      if (v.kind != ValueKind::kTensorList && v.kind != ValueKind::kOptionalTensorList) continue;
+      const bool optional = v.kind == ValueKind::kOptionalTensorList;
+      SmallVector<ValueId> members;
+      std::string text = "[";
+      size_t shown = 0;
+      for (ValueId e : v.elements) {
+        std::string item;
+        if (e == kNoId && optional) {
+          members.push_back(kNoId);
+          item = "None";
+        } else if (!valid_value(e) || static_cast<size_t>(e) == i) {
+          item = invalid_item(static_cast<ValueId>(i), e,
+                              static_cast<size_t>(e) == i ? "names the list itself"
+                                                          : "is outside the values table");
+        } else if (graph_.values[static_cast<size_t>(e)].kind != ValueKind::kTensor) {
+          item = invalid_item(static_cast<ValueId>(i), e,
+                              fmt::format("is a {}, not a tensor",
+                                          to_string(graph_.values[static_cast<size_t>(e)].kind))
+                                  .c_str());
+        } else {
+          members.push_back(e);
+          item = fmt::format("v{}", e);
+        }
+        if (shown++ < kMaxLiteralItems) text += (shown > 1 ? ", " : "") + item;
+      }
+      if (shown > kMaxLiteralItems) text += fmt::format(", ... ({} items)", shown);
+      v.elements = std::move(members);
+      v.literal = text + "]";
+    }
   }
 
   Status read_value(const fb::EValue* ev, Value& v) {
@@ -156,9 +202,16 @@ class Builder {
         return Status::Ok();
       }
       case fb::KernelTypes::IntList: {
+        // Items are indices into the values table, not the integers: the runtime boxes
+        // &values[items[j]] (runtime/executor/method.cpp). Resolved once every value is read
+        // and every instruction has said which values it writes (resolve_lists).
         v.kind = ValueKind::kIntList;
-        v.literal = list_literal(ev->val_as_IntList()->items(),
-                                 [](int64_t x) { return std::to_string(x); });
+        if (const auto* items = ev->val_as_IntList()->items()) {
+          if (!budget_.charge(items->size())) return ExpansionBudget::exhausted_error();
+          int_lists_.push_back(
+              {static_cast<ValueId>(graph_.values.size()), {items->begin(), items->end()}});
+        }
+        v.literal = "[]";
         return Status::Ok();
       }
       case fb::KernelTypes::DoubleList:
@@ -177,12 +230,12 @@ class Builder {
         v.kind = optional ? ValueKind::kOptionalTensorList : ValueKind::kTensorList;
         const auto* items =
             optional ? ev->val_as_OptionalTensorList()->items() : ev->val_as_TensorList()->items();
+        // Members are value indices (-1: None); check_tensor_lists checks them and writes the
+        // literal once the whole table is read.
         if (items) {
           if (!budget_.charge(items->size())) return ExpansionBudget::exhausted_error();
-          for (int32_t item : *items) v.elements.push_back(item < 0 ? kNoId : item);
+          for (int32_t item : *items) v.elements.push_back(item < 0 && optional ? kNoId : item);
         }
-        v.literal = list_literal(
-            items, [](int32_t x) { return x < 0 ? std::string("None") : fmt::format("v{}", x); });
         return Status::Ok();
       }
       case fb::KernelTypes::Tensor:
@@ -319,33 +372,66 @@ class Builder {
            !v.tensor.is_constant();
   }
 
-  // ExecuTorch calls out-variant kernels: the outputs are the trailing arguments. The last
-  // argument is always an output; before it, a run of fresh tensors (multi-output ops such as
-  // native_layer_norm.out or max_pool2d_with_indices.out) are outputs too. Delegate calls list
-  // their inputs then their outputs, so the same rule applies. See docs/formats.md.
-  void split_args(const flatbuffers::Vector<int32_t>& args, Node& node, bool is_delegate) {
+  // A kernel call lists every argument of its operator's schema, then one value per return
+  // (runtime/executor/method.cpp hands them to the kernel as one stack). With the schema
+  // (core/op_schema), each position has its name, and the outputs are exactly the out=
+  // arguments and the returns. Without one (an operator no registry etviz knows defines, or a
+  // call whose argument count does not fit it), ExecuTorch's out-variant convention decides:
+  // the last argument is always an output; before it, a run of fresh tensors (multi-output
+  // ops such as native_layer_norm.out or max_pool2d_with_indices.out) are outputs too.
+  // Delegate calls list their inputs then their outputs, so the same rule applies. See
+  // docs/formats.md.
+  void split_args(const flatbuffers::Vector<int32_t>& args, Node& node, bool is_delegate,
+                  const OpSchema* schema = nullptr) {
     const size_t n = args.size();
     if (n == 0) return;
-    size_t first_output = n - 1;
-    while (first_output > 0) {
-      const ValueId candidate = args.Get(static_cast<flatbuffers::uoffset_t>(first_output - 1));
-      if (!is_fresh(candidate) || (is_delegate && looks_like_folded_view(candidate))) break;
-      --first_output;
+    const size_t declared = schema ? schema->arguments.size() : 0;
+    // The returns follow the arguments: one value each, or, for a tuple, one TensorList of
+    // them (max_pool2d_with_indices.out: out, indices, then [out, indices]); or none.
+    const size_t returns = schema ? schema->returns.size() : 0;
+    if (schema && n != declared + returns && n != declared && !(returns > 1 && n == declared + 1)) {
+      note_schema_mismatch(*schema, n);
+      schema = nullptr;
     }
+    const bool tuple_return = schema && returns > 1 && n == declared + 1;
+    std::vector<uint8_t> is_output(n, 0);
+    if (schema) {
+      for (size_t i = 0; i < n; ++i) is_output[i] = i >= declared || schema->arguments[i].is_out();
+    } else {
+      size_t first_output = n - 1;
+      while (first_output > 0) {
+        const ValueId candidate = args.Get(static_cast<flatbuffers::uoffset_t>(first_output - 1));
+        if (!is_fresh(candidate) || (is_delegate && looks_like_folded_view(candidate))) break;
+        --first_output;
+      }
+      for (size_t i = first_output; i < n; ++i) is_output[i] = 1;
+    }
+    auto name_of = [&](size_t i) -> std::string {
+      if (!schema) return "";
+      if (i < declared) return schema->arguments[i].name;
+      if (tuple_return) return "returns";
+      const size_t r = i - declared;
+      if (!schema->returns[r].name.empty()) return schema->returns[r].name;
+      return schema->returns.size() == 1 ? "out" : fmt::format("out{}", r);
+    };
     std::vector<ValueId> outputs;
-    node.inputs.reserve(first_output);
+    std::vector<std::string> output_names;
+    node.inputs.reserve(n);
     for (size_t i = 0; i < n; ++i) {
       const ValueId id = args.Get(static_cast<flatbuffers::uoffset_t>(i));
-      if (i < first_output) {
+      if (!is_output[i]) {
         ensure_producer(id);
-        node.inputs.push_back({"", id});
+        node.inputs.push_back({name_of(i), id});
+        note_list_reader(id, node);
       } else if (std::find(outputs.begin(), outputs.end(), id) == outputs.end()) {
-        outputs.push_back(id);  // some kernels list `out` twice (out argument and return)
+        outputs.push_back(id);  // out= arguments come back as returns: each is kept once
+        output_names.push_back(name_of(i));
       }
     }
     // A functional op's tuple return is a TensorList of its out arguments: record it as an
     // attribute instead of a second copy of every output edge.
-    for (ValueId id : outputs) {
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const ValueId id = outputs[k];
       const Value& v = graph_.values[id];
       const bool repeats_outputs =
           v.kind == ValueKind::kTensorList && !v.elements.empty() &&
@@ -355,9 +441,106 @@ class Builder {
       if (repeats_outputs)
         node.attributes.push_back({"returns", fmt::format("v{} = {}", id, v.literal)});
       else
-        node.outputs.push_back({"", id});
+        node.outputs.push_back({output_names[k], id});
       mark_produced(id);
     }
+  }
+
+  // A call whose argument count fits neither the schema's arguments nor arguments plus
+  // returns (a program from another release of the operator): named by position instead,
+  // noted once per operator.
+  void note_schema_mismatch(const OpSchema& schema, size_t count) {
+    if (!ctx_.notes) return;
+    for (const std::string& op : mismatched_ops_)
+      if (op == schema.name) return;
+    mismatched_ops_.push_back(schema.name);
+    ctx_.notes->push_back(fmt::format(
+        "method '{}': {} is called with {} arguments, but its schema ({}) has {} and {} "
+        "returns; its arguments are shown by position",
+        graph_.name, schema.name, count, schema.text, schema.arguments.size(),
+        schema.returns.size()));
+  }
+
+  // Scalars an instruction writes (sym_size's size, a prim op's sum) have no value until the
+  // program runs; the file holds a placeholder. They become symbolic (kSymInt, ...) with no
+  // literal, as torch.export names them.
+  void resolve_run_time_scalars() {
+    for (const Node& n : graph_.nodes) {
+      if (n.provenance.instruction < 0) continue;
+      for (const Argument& a : n.outputs) {
+        if (!valid_value(a.value)) continue;
+        Value& v = graph_.values[static_cast<size_t>(a.value)];
+        const ValueKind sym = v.kind == ValueKind::kInt      ? ValueKind::kSymInt
+                              : v.kind == ValueKind::kDouble ? ValueKind::kSymFloat
+                              : v.kind == ValueKind::kBool   ? ValueKind::kSymBool
+                                                             : v.kind;
+        if (sym == v.kind) continue;
+        v.kind = sym;
+        v.literal = "";
+      }
+    }
+  }
+
+  // An IntList as the runtime sees it: each item is the Int value it names. A member the
+  // program computes (a symbolic size) or takes as an input is shown by its value name ("v45");
+  // the list links every member (Value::elements), so its boxed values stay reachable.
+  void resolve_lists() {
+    for (auto& [list, items] : int_lists_) {
+      SmallVector<ValueId> members;
+      std::string text = "[";
+      for (size_t j = 0; j < items.size(); ++j) {
+        const int64_t item = items[j];
+        std::string shown;
+        if (item < 0 || static_cast<uint64_t>(item) >= graph_.values.size()) {
+          shown = invalid_item(list, item, "is outside the values table");
+        } else if (item == list) {
+          shown = invalid_item(list, item, "names the list itself");
+        } else {
+          const auto id = static_cast<ValueId>(item);
+          const Value& m = graph_.values[static_cast<size_t>(id)];
+          if (m.kind == ValueKind::kSymInt || (m.kind == ValueKind::kInt && is_graph_input_[id])) {
+            shown = m.name;
+            members.push_back(id);
+          } else if (m.kind == ValueKind::kInt) {
+            shown = m.literal;
+            members.push_back(id);
+          } else {
+            shown = invalid_item(list, item,
+                                 fmt::format("is a {}, not an int", to_string(m.kind)).c_str());
+          }
+        }
+        if (j < kMaxLiteralItems) text += (j ? ", " : "") + shown;
+      }
+      if (items.size() > kMaxLiteralItems) text += fmt::format(", ... ({} items)", items.size());
+      Value& v = graph_.values[static_cast<size_t>(list)];
+      v.literal = text + "]";
+      v.elements = std::move(members);
+    }
+    int_lists_.clear();
+    int_lists_.shrink_to_fit();
+    warn_bad_lists();
+  }
+
+  // Remembers which instruction first reads a list with a bad item, for its warning.
+  void note_list_reader(ValueId id, const Node& node) {
+    for (BadList& b : bad_lists_)
+      if (b.list == id && b.instruction < 0) {
+        b.instruction = node.provenance.instruction;
+        b.chain = node.provenance.chain;
+        b.op = node.op;
+      }
+  }
+
+  void warn_bad_lists() {
+    if (!ctx_.warnings) return;
+    for (const BadList& b : bad_lists_)
+      ctx_.warnings->push_back(
+          b.instruction >= 0
+              ? fmt::format("method '{}' chain {} instruction {} ({}): list v{} {}; shown as "
+                            "<invalid value index>",
+                            graph_.name, b.chain, b.instruction, b.op, b.list, b.what)
+              : fmt::format("method '{}': list v{} {} (no instruction reads it)", graph_.name,
+                            b.list, b.what));
   }
 
   // Every value an instruction reads gets a producer node: constants get a parameter node;
@@ -372,14 +555,13 @@ class Builder {
     if (v.kind != ValueKind::kTensor || produced_[id] || is_graph_input_[id] ||
         v.tensor.is_constant())
       return;
+    // A tensor of no bytes (a kernel's empty scratch area, uint8[0]) holds nothing to come
+    // from anywhere.
+    if (v.tensor.nbytes == 0) return;
     Node n;
     n.kind = NodeKind::kOther;
     n.outputs.push_back({"", id});
-    ValueId source = kNoId;
-    if (v.tensor.placement) {
-      auto it = last_writer_.find(placement_key(*v.tensor.placement));
-      if (it != last_writer_.end()) source = it->second;
-    }
+    const ValueId source = viewed_value(id);
     if (source != kNoId) {
       n.op = "alias";
       n.name = fmt::format("alias_v{}", id);
@@ -392,20 +574,34 @@ class Builder {
       n.op = "unwritten";
       n.name = fmt::format("unwritten_v{}", id);
       n.attributes.push_back(
-          {"note", fmt::format("v{} is read before any instruction writes it", id)});
+          {"note", fmt::format("v{} is read before any instruction writes it (a buffer the "
+                               "kernel uses as it finds it, such as a scratch area)",
+                               id)});
     }
     builder_.add_node(std::move(n));
     mark_produced(id);
   }
 
-  // A delegate call's argument list does not say where its inputs end. A fresh tensor that
-  // nothing reads afterwards, that is not a method output, and that sits exactly where an
-  // earlier value was written is a view folded into the memory plan: an input, not an output.
-  bool looks_like_folded_view(ValueId id) const {
+  // The value a tensor no instruction writes is a view of, folded into the memory plan: the
+  // last value written at the same placement, holding the same number of bytes (ExecuTorch
+  // folds static reshapes, memory.view, which keep every byte). A buffer of another size at
+  // bytes a dead tensor used (a kernel's scratch area, uint8[256] where an int8[1, 64, 25, 5]
+  // lived) is not a view of it. kNoId when there is none.
+  ValueId viewed_value(ValueId id) const {
     const Value& v = graph_.values[id];
-    if (v.kind != ValueKind::kTensor || !v.tensor.placement) return false;
+    if (v.kind != ValueKind::kTensor || !v.tensor.placement) return kNoId;
+    auto it = last_writer_.find(placement_key(*v.tensor.placement));
+    if (it == last_writer_.end()) return kNoId;
+    const int64_t a = v.tensor.nbytes, b = graph_.values[it->second].tensor.nbytes;
+    return a < 0 || b < 0 || a == b ? it->second : kNoId;
+  }
+
+  // A delegate call's argument list does not say where its inputs end. A fresh tensor that
+  // nothing reads afterwards, that is not a method output, and that is a view folded into the
+  // memory plan is an input, not an output.
+  bool looks_like_folded_view(ValueId id) const {
     if (last_mention_[id] > current_instruction_ || is_graph_output_[id]) return false;
-    return last_writer_.count(placement_key(*v.tensor.placement)) > 0;
+    return viewed_value(id) != kNoId;
   }
 
   static uint64_t placement_key(const MemoryPlacement& p) {
@@ -471,10 +667,16 @@ class Builder {
           return error(fmt::format("{}: operator index {} but the method has {} operators", where,
                                    op, ops ? ops->size() : 0));
         node.kind = NodeKind::kKernel;
-        node.op = op_name(ops->Get(op));
+        const fb::Operator* op_entry = ops->Get(op);
+        node.op = op_name(op_entry);
         node.name = fmt::format("{}_{}", short_op_name(node.op), index);
         if (auto s = check_args(call->args(), where); !s) return s;
-        if (call->args()) split_args(*call->args(), node, false);
+        const OpSchema* schema =
+            op_entry && op_entry->name()
+                ? find_op_schema(op_entry->name()->string_view(),
+                                 op_entry->overload() ? op_entry->overload()->string_view() : "")
+                : nullptr;
+        if (call->args()) split_args(*call->args(), node, false, schema);
         return Status::Ok();
       }
       case fb::InstructionArguments::DelegateCall: {
@@ -571,6 +773,16 @@ class Builder {
   std::vector<int64_t> last_mention_;  // last instruction (in program order) naming each value
   std::vector<bool> is_graph_output_;
   int64_t current_instruction_ = 0;
+  // IntList values and their raw items (value indices), until resolve_lists.
+  std::vector<std::pair<ValueId, std::vector<int64_t>>> int_lists_;
+  struct BadList {
+    ValueId list = kNoId;
+    std::string what;
+    int32_t chain = -1, instruction = -1;
+    std::string op;
+  };
+  std::vector<BadList> bad_lists_;
+  std::vector<std::string> mismatched_ops_;  // operators already noted
 };
 
 }  // namespace

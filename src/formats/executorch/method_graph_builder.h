@@ -4,6 +4,7 @@
 // constants as nodes of their own.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/expansion_budget.h"
@@ -20,6 +21,11 @@ struct ProgramContext {
   // file's resident pages back (MappedFile::release_pages), so the flatbuffer and the IR built
   // from it are not both in memory at a million instructions. May be empty.
   std::function<void()> release_pages;
+  // Where the builder reports what it showed around (a list naming a missing value: a warning)
+  // and what it could not name (a call that does not fit its operator's schema: a note). May
+  // be null.
+  std::vector<std::string>* warnings = nullptr;
+  std::vector<std::string>* notes = nullptr;
 };
 
 // Builds the graph, or fails with a message naming the method and what index is bad.

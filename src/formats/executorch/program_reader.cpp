@@ -165,6 +165,9 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
                          instructions, run_budget().nodes, "--max-nodes", false);
     ProgramContext ctx;
     ctx.legacy_constant_buffer = legacy_constants;
+    std::vector<std::string> warnings, notes;
+    ctx.warnings = &warnings;
+    ctx.notes = &notes;
     if (source >= 0 && static_cast<size_t>(source) < doc.sources.size() && doc.sources[source] &&
         instructions >= kReleasePagesFrom)
       ctx.release_pages = [file = doc.sources[source]] { file->release_pages(); };
@@ -217,6 +220,8 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
     }
     auto graph = build_method_graph(*plan, ctx, budget);
     if (!graph) return graph.error();
+    for (std::string& w : warnings) doc.warn(std::move(w));
+    for (std::string& n : notes) doc.note(std::move(n));
     doc.graphs.push_back(std::move(*graph));
   }
 

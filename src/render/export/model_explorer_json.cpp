@@ -165,7 +165,7 @@ class Writer {
       const Value& val = g.values[static_cast<size_t>(v)];
       if (val.kind == ValueKind::kTensor) continue;
       attr(first, n.inputs[k].name.empty() ? fmt::format("arg{}", k) : n.inputs[k].name.str(),
-           val.literal);
+           value_text(val));
     }
     out_ += "],";
 

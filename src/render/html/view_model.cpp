@@ -351,8 +351,9 @@ class Builder {
       for (const Argument& a : q.inputs) {
         if (a.value < 0 || static_cast<size_t>(a.value) >= graph.values.size()) continue;
         const Value& v = graph.values[static_cast<size_t>(a.value)];
-        if (v.kind == ValueKind::kTensor || v.literal.empty()) continue;
-        params += (params.empty() ? "" : ", ") + (a.name.empty() ? "" : a.name + "=") + v.literal;
+        if (v.kind == ValueKind::kTensor) continue;
+        params +=
+            (params.empty() ? "" : ", ") + (a.name.empty() ? "" : a.name + "=") + value_text(v);
       }
       vg.attributes.push_back({q.name + " (" + analysis::op_base_name(q.op) + ")", params});
     }
