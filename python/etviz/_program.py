@@ -46,6 +46,13 @@ class Program:
         """Names of the graphs a user can ask for, in pipeline order."""
         return list(self._doc.graphs)
 
+    def graph_data(self):
+        """Every graph as etviz read it, as plain Python data (what ``etviz export --format
+        graph-json`` writes, schema ``etviz.graph/1``): nodes with their named arguments, every
+        value resolved as the runtime sees it (list items, symbolic sizes), each tensor's dtype,
+        shape, dim order, memory placement and data location, and the delegates."""
+        return json.loads(self._doc.graph_json())
+
     def info(self, method=None):
         """What ``etviz info --json`` prints (``etviz.info/1``), as a dict."""
         return json.loads(self._doc.info_json(method or ""))

@@ -20,6 +20,7 @@
 #include "render/export/model_explorer_json.h"
 #include "render/export/overlays.h"
 #include "render/export/picture.h"
+#include "render/graph_json.h"
 #include "render/html/view_model.h"
 #include "session/page_session.h"
 #include "session/profile_session.h"
@@ -168,6 +169,20 @@ int run_export(const ExportOptions& opt) {
   pic::HeatMode heat{};
   if (!pic::parse_heat_mode(opt.heat, heat))
     return report_error(Error(fmt::format("--heat {}: expected avg, p90 or share", opt.heat)));
+  if (options.format == pic::ExportFormat::kGraphJson) {
+    if (profile || !opt.node_data.empty())
+      return report_error(Error(
+          "graph-json writes the file's graphs as read; --etdump and --node-data colour pictures"));
+    render::GraphJsonOptions gj;
+    gj.path = opt.file;
+    if (!opt.method.empty()) gj.graphs = {graph};
+    const std::string json = render::graph_json(*doc, gj);
+    if (int rc = write_output(out, json, OutputKind::kJson); rc != 0) return rc;
+    if (!opt.quiet && out != "-")
+      std::fprintf(stderr, "etviz: wrote %s (%s, etviz graph JSON)\n", terminal_safe(out).c_str(),
+                   fmt::format("{:.1f} KiB", json.size() / 1024.0).c_str());
+    return 0;
+  }
   if (options.format == pic::ExportFormat::kMeJson) {
     render::MeJsonOptions me;
     me.label = std::filesystem::path(opt.file).filename().string();
@@ -275,11 +290,12 @@ void register_export(CLI::App& app) {
                   ".svg; - for stdout)");
   cmd->add_option("--format", opt->format,
                   pic::export_format_list() +
-                      " (Model Explorer graph JSON: every graph, delegate payloads linked); "
-                      "default: from -o's extension, else svg");
+                      " (me-json: Model Explorer graph JSON, every graph, delegate payloads "
+                      "linked; graph-json: etviz's own, every node, value and tensor as read, "
+                      "docs/cli.md); default: from -o's extension (.json: me-json), else svg");
   cmd->add_option("--method", opt->method,
-                  "Which graph: a method or top-level graph name (default: the first; me-json: "
-                  "every graph)");
+                  "Which graph: a method or top-level graph name (default: the first; me-json and "
+                  "graph-json: every graph)");
   cmd->add_option("--expand", opt->expand,
                   "Open groups: initial (the page's first view; default), all, none, or a depth "
                   "N (groups less deep than N)");

@@ -20,6 +20,7 @@
 #include "formats/open_document.h"
 #include "render/delegation_report.h"
 #include "render/diff_report.h"
+#include "render/graph_json.h"
 #include "render/memory_report.h"
 #include "render/profile_report.h"
 #include "render/summary_report.h"
@@ -206,6 +207,14 @@ PYBIND11_MODULE(_etviz, m) {
             return render::summary_json(take(analysis::summarize(h.doc, method)));
           },
           py::arg("method") = "")
+      .def(
+          "graph_json",
+          [](const Handle& h) {
+            render::GraphJsonOptions o;
+            o.path = h.name;
+            return render::graph_json(h.doc, o);
+          },
+          "Every graph as etviz read it (etviz.graph/1, docs/cli.md 'Graph JSON')")
       .def(
           "delegation_json",
           [](const Handle& h, const std::string& method, const HandlePtr& etrecord) {

@@ -204,3 +204,23 @@ def test_node_data_colours_the_page(corpus):
     assert 'id="etviz-node-data"' not in etviz.show(prog, compress=False).html
     with pytest.raises(etviz.Error, match="colour 'tealish'"):
         etviz.show(prog, node_data={"results": {"x": {"value": 1, "bgColor": "tealish"}}})
+
+
+def test_graph_data_is_the_cli_graph_json_with_named_resolved_arguments(corpus, etviz_bin, tmp_path):
+    path = corpus / "bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp"
+    data = etviz.open(path).graph_data()
+    out = tmp_path / "g.json"
+    subprocess.run([etviz_bin, "export", str(path), "--format", "graph-json", "-o", str(out), "-q"],
+                   check=True)
+    cli = json.loads(out.read_text())
+    assert data["schema"] == cli["schema"] == "etviz.graph/1"
+    assert data["graphs"] == cli["graphs"]
+    forward = data["graphs"][0]
+    conv = next(n for n in forward["nodes"] if n["op"] == "aten::convolution.out")
+    args = {a["name"]: forward["values"][a["value"]] for a in conv["inputs"]}
+    assert args["stride"]["text"] == "[1, 1]"
+    assert args["stride"]["items"] == [12, 13]
+    assert args["padding"]["text"] == "[0, 0]"
+    assert args["groups"]["text"] == "1"
+    assert args["weight"]["dtype"] == "float32" and args["weight"]["shape"] == [6, 1, 5, 5]
+    assert args["weight"]["data"]["location"] == "constant_segment"

@@ -42,12 +42,14 @@ const char* to_string(ExportFormat f) {
       return "dot";
     case ExportFormat::kMeJson:
       return "me-json";
+    case ExportFormat::kGraphJson:
+      return "graph-json";
   }
   return "?";
 }
 
 const char* file_extension(ExportFormat f) {
-  return f == ExportFormat::kMeJson ? "json" : to_string(f);
+  return f == ExportFormat::kMeJson || f == ExportFormat::kGraphJson ? "json" : to_string(f);
 }
 
 bool parse_export_format(std::string_view name, ExportFormat& out) {
@@ -280,6 +282,7 @@ Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& 
     }
     case ExportFormat::kDot:
     case ExportFormat::kMeJson:
+    case ExportFormat::kGraphJson:
       return Error(fmt::format("{} is not a picture", to_string(options.format)));
   }
   auto bytes = draw(scene, pal, draw_options, *painter);

@@ -14,10 +14,11 @@ namespace etviz::render::picture {
 
 // What `etviz export` writes: pictures (drawn by write_picture), DOT, or Model Explorer's
 // graph JSON (model_explorer_json.h).
-enum class ExportFormat : uint8_t { kSvg, kPng, kPdf, kDot, kMeJson };
-inline constexpr ExportFormat kExportFormats[] = {ExportFormat::kSvg, ExportFormat::kPng,
-                                                  ExportFormat::kPdf, ExportFormat::kDot,
-                                                  ExportFormat::kMeJson};
+// kGraphJson: etviz's own graph JSON (render/graph_json.h); `.json` names Model Explorer's.
+enum class ExportFormat : uint8_t { kSvg, kPng, kPdf, kDot, kMeJson, kGraphJson };
+inline constexpr ExportFormat kExportFormats[] = {ExportFormat::kSvg,    ExportFormat::kPng,
+                                                  ExportFormat::kPdf,    ExportFormat::kDot,
+                                                  ExportFormat::kMeJson, ExportFormat::kGraphJson};
 const char* to_string(ExportFormat f);       // "svg", ..., "me-json"
 const char* file_extension(ExportFormat f);  // "svg", ..., "json"
 // "svg" -> kSvg, "me-json" -> kMeJson; an extension (".svg", ".gv", ".json") also names one.
