@@ -6,6 +6,8 @@
 #include <map>
 #include <queue>
 
+#include "core/op_schema.h"
+
 namespace etviz::analysis {
 namespace {
 
@@ -82,6 +84,34 @@ void find_overlaps(MemoryPlan& plan, const std::vector<int32_t>& members) {
   }
 }
 
+// The input whose storage a kernel's only output views, or kNoId: the op is a view (by its
+// schema's alias annotations, or executorch_prim::et_view) and the plan places the output
+// exactly on that input's bytes. An op that merely writes where an input lives is not one.
+ValueId view_base(const Graph& g, const Node& n) {
+  if (n.outputs.size() != 1 || !valid(g, n.outputs[0].value)) return kNoId;
+  const Value& out = g.values[static_cast<size_t>(n.outputs[0].value)];
+  if (out.kind != ValueKind::kTensor || !out.tensor.placement) return kNoId;
+  const OpSchema* schema = find_op_schema(n.op.str());
+  const bool et_view = is_view_op(n.op.str());
+  if (!schema && !et_view) return kNoId;
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const ValueId id = n.inputs[k].value;
+    if (!valid(g, id) || id == n.outputs[0].value) continue;
+    const Value& in = g.values[static_cast<size_t>(id)];
+    if (in.kind != ValueKind::kTensor || !in.tensor.placement) continue;
+    const auto& p = *in.tensor.placement;
+    if (p.memory_id != out.tensor.placement->memory_id || p.offset != out.tensor.placement->offset)
+      continue;
+    if (et_view && k == 0) return id;
+    // The schema position of input k: its name (a call lists the schema's arguments in order).
+    if (schema)
+      for (size_t a = 0; a < schema->arguments.size(); ++a)
+        if (schema->arguments[a].name == n.inputs[k].name.str() && returns_alias_of(*schema, 0, a))
+          return id;
+  }
+  return kNoId;
+}
+
 }  // namespace
 
 bool is_planned(const Value& v) {
@@ -111,7 +141,9 @@ Result<MemoryPlan> memory_plan(const Document& doc, const Graph& g) {
   plan.instruction_nodes = order;
   const int64_t end = std::max<int64_t>(plan.instructions - 1, 0);
 
-  // Storage: a folded view (alias node) is its source's storage.
+  // Storage: a folded view (alias node) is its source's storage; so is a view the runtime
+  // makes (executorch_prim::et_view, or an op whose schema says its return aliases an
+  // argument) when the plan puts it on that argument's bytes, as ExecuTorch's planner does.
   const size_t nv = g.values.size();
   std::vector<ValueId> storage(nv);
   for (size_t v = 0; v < nv; ++v) storage[v] = static_cast<ValueId>(v);
@@ -120,6 +152,12 @@ Result<MemoryPlan> memory_plan(const Document& doc, const Graph& g) {
         n.outputs.size() == 1 && valid(g, n.inputs[0].value) && valid(g, n.outputs[0].value)) {
       storage[static_cast<size_t>(n.outputs[0].value)] = n.inputs[0].value;
       ++plan.aliases;
+    } else if (n.kind == NodeKind::kKernel) {
+      const ValueId base = view_base(g, n);
+      if (base != kNoId) {
+        storage[static_cast<size_t>(n.outputs[0].value)] = base;
+        ++plan.aliases;
+      }
     }
   auto root = [&](ValueId v) {
     for (int hops = 0; hops < 64 && storage[static_cast<size_t>(v)] != v; ++hops)

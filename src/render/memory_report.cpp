@@ -79,15 +79,18 @@ std::string text(const std::string& file, const Graph& g, const analysis::Memory
     }
   out += fmt::format("\nNever freed (method outputs, mutable buffers): {} tensors, {}\n", forever,
                      human_bytes(static_cast<uint64_t>(forever_bytes)));
-  if (p.aliases) out += fmt::format("Views folded into their source's memory: {}\n", p.aliases);
+  if (p.aliases)
+    out += fmt::format("Views sharing their source's memory (by design, not defects): {}\n",
+                       p.aliases);
   if (p.unsized)
     out += fmt::format("Planned tensors of unknown size (dynamic shapes, not counted): {}\n",
                        p.unsized);
   if (p.overlap_count == 0) {
     out += "Plan check: no two live tensors share bytes of an arena\n";
   } else {
-    out += fmt::format("\nPLAN DEFECT: {} pairs of tensors live at the same time share bytes\n",
-                       p.overlap_count);
+    out +=
+        fmt::format("\nPLAN DEFECT: {} {} of distinct tensors live at the same time share bytes\n",
+                    p.overlap_count, p.overlap_count == 1 ? "pair" : "pairs");
     Table t({"arena", "tensor", "bytes", "tensor", "bytes", "both live"},
             {Align::kRight, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft});
     t.set_shrinkable({1, 3});

@@ -11,7 +11,9 @@
 #include "analysis/memory_plan.h"
 #include "analysis/size_tree.h"
 #include "cli_run.h"
+#include "program_builder.h"
 #include "test_support.h"
+#include "transformer_model.h"
 
 namespace etviz {
 namespace {
@@ -133,6 +135,90 @@ TEST(Memory, EveryCorpusProgramsPlanFitsItsArenasAndHasNoOverlap) {
     }
   }
   EXPECT_GE(methods, 40);
+}
+
+std::string write_generated(gen::ProgramBuilder& b, const std::string& name,
+                            const gen::WriteOptions& options = {}) {
+  const std::string path = test::scratch_dir("memory") + "/" + name;
+  std::string error;
+  EXPECT_TRUE(b.write(path, options, error)) << error;
+  return path;
+}
+
+TEST(Memory, GeneratedViewsAndReusedMemoryAreNoDefect) {
+  // Views share their base's bytes by design (folded static views, executorch_prim::et_view
+  // calls), and a planner reuses the bytes of dead tensors: neither is two live storages on the
+  // same bytes.
+  int64_t arena_without_reuse = 0;
+  for (const bool views : {false, true})
+    for (const bool reuse : {false, true}) {
+      gen::TransformerSpec spec;
+      spec.blocks = 3;
+      spec.methods = 2;
+      spec.views = views;
+      gen::ProgramBuilder b;
+      gen::build_transformer(b, spec);
+      gen::WriteOptions options;
+      options.reuse_memory = reuse;
+      const std::string name =
+          std::string(views ? "views" : "copies") + (reuse ? "_reuse" : "") + ".pte";
+      const Document doc = test::load(write_generated(b, name, options));
+      for (const Graph& g : doc.graphs) {
+        if (g.kind != GraphKind::kMethod) continue;
+        auto plan = analysis::memory_plan(doc, g);
+        ASSERT_TRUE(plan) << plan.error().message();
+        EXPECT_EQ(plan->overlap_count, 0) << name << " " << g.name;
+        ASSERT_EQ(plan->arenas.size(), 1u);
+        EXPECT_LE(plan->arenas[0].highest_end, plan->arenas[0].planned_bytes) << name;
+        EXPECT_LE(plan->arenas[0].peak_bytes, plan->arenas[0].planned_bytes) << name;
+        if (views) {
+          // Per block: 7 folded reshapes and the et_view's out.
+          EXPECT_EQ(plan->aliases, 3 * 8) << name << " " << g.name;
+        }
+        if (g.name == "prefill_1" && !views) {
+          if (!reuse) arena_without_reuse = plan->arenas[0].planned_bytes;
+          if (reuse) EXPECT_LT(plan->arenas[0].planned_bytes * 4, arena_without_reuse);
+        }
+      }
+    }
+}
+
+TEST(Memory, APlanThatReallyOverlapsIsStillADefect) {
+  // a = relu(x) at bytes 0..64; b = relu(a) placed on a's bytes; c = add(a, b): a and b are live
+  // together on the same bytes. The same with an et_view in place of the second relu is a view.
+  for (const bool view : {false, true}) {
+    gen::ProgramBuilder b;
+    auto& m = b.method("forward");
+    const auto f32 = gen::ScalarType::kFloat32;
+    const auto x = m.tensor_at(f32, {16}, 128);
+    m.input(x);
+    const auto a = m.tensor_at(f32, {16}, 0);
+    m.kernel("aten::relu.out", {x, a});
+    const auto bb = m.tensor_at(f32, {16}, 0);
+    if (view)
+      m.kernel("executorch_prim::et_view.default", {a, m.int_list({16}), bb});
+    else
+      m.kernel("aten::relu.out", {a, bb});
+    const auto c = m.tensor_at(f32, {16}, 64);
+    m.kernel("aten::add.out", {a, bb, m.integer(1), c});
+    m.output(c);
+    const Document doc = test::load(write_generated(b, view ? "view.pte" : "overlap.pte"));
+    ASSERT_FALSE(doc.graphs.empty());
+    auto plan = analysis::memory_plan(doc, doc.graphs[0]);
+    ASSERT_TRUE(plan) << plan.error().message();
+    if (view) {
+      EXPECT_EQ(plan->overlap_count, 0);
+      EXPECT_EQ(plan->aliases, 1);
+      continue;
+    }
+    ASSERT_EQ(plan->overlap_count, 1);
+    const auto& o = plan->overlaps[0];
+    std::set<std::string> pair = {plan->tensors[static_cast<size_t>(o.a)].name,
+                                  plan->tensors[static_cast<size_t>(o.b)].name};
+    EXPECT_EQ(pair, (std::set<std::string>{"v" + std::to_string(a), "v" + std::to_string(bb)}));
+    const auto report = test::run_etviz("memory " + test::scratch_dir("memory") + "/overlap.pte");
+    EXPECT_NE(report.out.find("PLAN DEFECT: 1 pair"), std::string::npos) << report.out;
+  }
 }
 
 TEST(Memory, KeywordSpottingPeaksAtItsFirstClone) {

@@ -33,6 +33,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"xnnpack", "example"}));
   program->add_flag("--hostile-names", spec.hostile_names,
                     "Op and tensor names with HTML/script injection");
+  program->add_flag("--views", spec.views,
+                    "Reshapes as views sharing their input's memory (folded into the plan, and "
+                    "one executorch_prim::et_view call per block), not view_copy kernels");
+  bool reuse_memory = false;
+  program->add_flag("--reuse-memory", reuse_memory,
+                    "Plan activations as a memory planner does: bytes reused once a tensor is "
+                    "dead (default: every activation has bytes of its own)");
   program->add_option("--pad-constants", pad,
                       "Grow the constant segment to this size (e.g. 1G); sparse on disk");
   bool bundled = false;
@@ -48,6 +55,7 @@ int main(int argc, char** argv) {
     etviz::gen::WriteOptions options;
     options.min_constant_segment_bytes = etviz::gen::parse_bytes(pad, "--pad-constants");
     options.bundled = bundled;
+    options.reuse_memory = reuse_memory;
     options.bundle_test_bytes = etviz::gen::parse_bytes(test_bytes, "--test-data");
     std::string error;
     if (!builder.write(output, options, error)) {

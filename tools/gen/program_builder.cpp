@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <map>
 
@@ -106,6 +107,11 @@ ValueIndex MethodBuilder::tensor(ScalarType dtype, std::vector<int32_t> sizes) {
   v.sizes = std::move(sizes);
   return push(std::move(v));
 }
+ValueIndex MethodBuilder::tensor_at(ScalarType dtype, std::vector<int32_t> sizes, uint64_t offset) {
+  const ValueIndex v = tensor(dtype, std::move(sizes));
+  values_[static_cast<size_t>(v)].fixed_offset = static_cast<int64_t>(offset);
+  return v;
+}
 ValueIndex MethodBuilder::constant(ScalarType dtype, std::vector<int32_t> sizes, std::string fqn) {
   Value v{Value::kConstant};
   v.dtype = dtype;
@@ -130,7 +136,22 @@ ValueIndex MethodBuilder::real(double x) {
 }
 ValueIndex MethodBuilder::int_list(std::vector<int64_t> x) {
   Value v{Value::kIntList};
-  v.list = std::move(x);
+  v.list.reserve(x.size());
+  for (int64_t item : x) v.list.push_back(integer(item));
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::int_list_of(std::vector<int64_t> items) {
+  Value v{Value::kIntList};
+  v.list = std::move(items);
+  return push(std::move(v));
+}
+ValueIndex MethodBuilder::view(ValueIndex base, std::vector<int32_t> sizes) {
+  Value v{Value::kTensor};
+  v.dtype = values_[static_cast<size_t>(base)].dtype;
+  v.sizes = std::move(sizes);
+  // A view of a view shares the first base's bytes.
+  const ValueIndex root = values_[static_cast<size_t>(base)].alias_of;
+  v.alias_of = root >= 0 ? root : base;
   return push(std::move(v));
 }
 ValueIndex MethodBuilder::none() {
@@ -156,6 +177,92 @@ int32_t MethodBuilder::add_delegate(std::string backend, std::vector<CompileSpec
                                     std::vector<uint8_t> payload) {
   delegates_.push_back({std::move(backend), std::move(specs), std::move(payload)});
   return static_cast<int32_t>(delegates_.size() - 1);
+}
+
+namespace {
+
+int64_t tensor_bytes(ScalarType dtype, const std::vector<int32_t>& sizes) {
+  int64_t bytes = element_size(dtype);
+  for (int32_t s : sizes) bytes *= s;
+  return bytes;
+}
+
+}  // namespace
+
+// Arena offsets of a method's activations (memory id 1); views take their base's. Without
+// reuse, each activation gets bytes of its own in value order. With reuse, as a memory planner
+// does: a tensor lives from its first mention to its last (inputs from the start, outputs to
+// the end; a view's mentions are its base's), and takes the lowest offset no live tensor uses
+// (first fit). `arena` is set to the bytes the plan needs.
+std::vector<uint64_t> ProgramBuilder::plan_memory(const MethodBuilder& mb, bool reuse,
+                                                  uint64_t& arena) {
+  const size_t n = mb.values_.size();
+  std::vector<uint64_t> at(n, 0);
+  auto root = [&](size_t v) {
+    const ValueIndex a = mb.values_[v].alias_of;
+    return a >= 0 ? static_cast<size_t>(a) : v;
+  };
+  auto planned = [&](size_t v) {
+    return mb.values_[v].kind == MethodBuilder::Value::kTensor && mb.values_[v].alias_of < 0 &&
+           mb.values_[v].fixed_offset < 0;
+  };
+  arena = 0;
+  if (!reuse) {
+    for (size_t v = 0; v < n; ++v) {
+      if (!planned(v)) continue;
+      arena = align_up(arena, kTensorAlignment);
+      at[v] = arena;
+      arena += static_cast<uint64_t>(tensor_bytes(mb.values_[v].dtype, mb.values_[v].sizes));
+    }
+  } else {
+    const int64_t end = static_cast<int64_t>(mb.instructions_.size());
+    std::vector<int64_t> first(n, INT64_MAX), last(n, -1);
+    auto mention = [&](size_t v, int64_t p) {
+      const size_t r = root(v);
+      first[r] = std::min(first[r], p);
+      last[r] = std::max(last[r], p);
+    };
+    for (ValueIndex v : mb.inputs_) mention(static_cast<size_t>(v), 0);
+    for (ValueIndex v : mb.outputs_) mention(static_cast<size_t>(v), end);
+    for (size_t i = 0; i < mb.instructions_.size(); ++i)
+      for (ValueIndex v : mb.instructions_[i].args)
+        mention(static_cast<size_t>(v), static_cast<int64_t>(i));
+    std::vector<size_t> order;
+    for (size_t v = 0; v < n; ++v)
+      if (planned(v) && last[v] >= 0) order.push_back(v);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return first[a] < first[b]; });
+    struct Live {
+      uint64_t offset, end;
+      int64_t last;
+    };
+    std::vector<Live> live;  // sorted by offset
+    for (size_t v : order) {
+      std::erase_if(live, [&](const Live& l) { return l.last < first[v]; });
+      const auto bytes =
+          static_cast<uint64_t>(tensor_bytes(mb.values_[v].dtype, mb.values_[v].sizes));
+      uint64_t offset = 0;
+      size_t k = 0;
+      for (; k < live.size(); ++k) {
+        if (align_up(offset, kTensorAlignment) + bytes <= live[k].offset) break;
+        offset = std::max(offset, live[k].end);
+      }
+      offset = align_up(offset, kTensorAlignment);
+      at[v] = offset;
+      live.insert(live.begin() + static_cast<long>(k), {offset, offset + bytes, last[v]});
+      arena = std::max(arena, offset + bytes);
+    }
+  }
+  for (size_t v = 0; v < n; ++v) {
+    const auto& value = mb.values_[v];
+    if (value.kind != MethodBuilder::Value::kTensor || value.fixed_offset < 0) continue;
+    at[v] = static_cast<uint64_t>(value.fixed_offset);
+    arena = std::max(arena, at[v] + static_cast<uint64_t>(tensor_bytes(value.dtype, value.sizes)));
+  }
+  for (size_t v = 0; v < n; ++v)
+    if (mb.values_[v].kind == MethodBuilder::Value::kTensor && mb.values_[v].alias_of >= 0)
+      at[v] = at[root(v)];
+  return at;
 }
 
 MethodBuilder& ProgramBuilder::method(const std::string& name) {
@@ -213,6 +320,7 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
     const MethodBuilder& mb = methods_[m];
     std::vector<flatbuffers::Offset<fb::EValue>> values;
     uint64_t arena = 0;
+    const std::vector<uint64_t> placement = plan_memory(mb, options.reuse_memory, arena);
     for (size_t v = 0; v < mb.values_.size(); ++v) {
       const auto& value = mb.values_[v];
       switch (value.kind) {
@@ -226,12 +334,9 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
           flatbuffers::Offset<fb::AllocationDetails> alloc;
           flatbuffers::Offset<fb::ExtraTensorInfo> extra;
           if (!constant) {
-            int64_t bytes = element_size(value.dtype);
-            for (int32_t s : value.sizes) bytes *= s;
-            arena = align_up(arena, kTensorAlignment);
-            alloc = fb::CreateAllocationDetails(b, 1, static_cast<uint32_t>(arena),
-                                                static_cast<uint32_t>(arena >> 32));
-            arena += static_cast<uint64_t>(bytes);
+            const uint64_t at = placement[v];
+            alloc = fb::CreateAllocationDetails(b, 1, static_cast<uint32_t>(at),
+                                                static_cast<uint32_t>(at >> 32));
           } else {
             extra = fb::CreateExtraTensorInfo(b, 0, b.CreateString(value.fqn), 0);
           }

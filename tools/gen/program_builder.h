@@ -36,13 +36,26 @@ class MethodBuilder {
 
   // An activation or input: memory-planned in memory id 1.
   ValueIndex tensor(ScalarType dtype, std::vector<int32_t> sizes);
+  // An activation at an offset chosen by hand (tests: a plan whose live tensors overlap).
+  ValueIndex tensor_at(ScalarType dtype, std::vector<int32_t> sizes, uint64_t offset);
   // A constant whose bytes go to the constant segment (zeros; the generator does not need data).
   ValueIndex constant(ScalarType dtype, std::vector<int32_t> sizes, std::string fqn);
   ValueIndex integer(int64_t v);
   ValueIndex boolean(bool v);
   ValueIndex real(double v);
+  // An IntList as ExecuTorch writes it: one Int value per item, and the list's items name
+  // those values (the runtime boxes &values[items[j]]).
   ValueIndex int_list(std::vector<int64_t> v);
+  // An IntList of Int values already in the method (a size another kernel computes, as
+  // aten::sym_size.int writes it), or of any indices at all, written as given (tests: lists
+  // naming missing values, values of the wrong kind, themselves).
+  ValueIndex int_list_of(std::vector<int64_t> items);
   ValueIndex none();
+  // A view of `base` that memory planning folded away, as ExecuTorch's emitter elides a static,
+  // planned view: a tensor of its own with `base`'s memory placement, written by no
+  // instruction. Also the out of an executorch_prim::et_view.default call (a view the runtime
+  // makes), which shares its input's storage likewise.
+  ValueIndex view(ValueIndex base, std::vector<int32_t> sizes);
 
   void input(ValueIndex v) { inputs_.push_back(v); }
   void output(ValueIndex v) { outputs_.push_back(v); }
@@ -65,6 +78,8 @@ class MethodBuilder {
     int64_t i = 0;
     double d = 0;
     std::vector<int64_t> list;
+    ValueIndex alias_of = -1;   // a view: shares this tensor's memory
+    int64_t fixed_offset = -1;  // placed by hand
   };
   struct Instruction {
     bool is_delegate = false;
@@ -94,6 +109,10 @@ struct WriteOptions {
   // the bundle's tables and one test case per method.
   bool bundled = false;
   uint64_t bundle_test_bytes = 16;  // bytes of each test input and expected output
+  // Plan activations as a memory planner does: a tensor's bytes are reused once it is dead
+  // (greedy first fit, by each tensor's first and last mention; a view keeps its base alive).
+  // Off: every activation gets bytes of its own.
+  bool reuse_memory = false;
 };
 
 class ProgramBuilder {
@@ -104,6 +123,7 @@ class ProgramBuilder {
   bool write(const std::string& path, const WriteOptions& options, std::string& error) const;
 
  private:
+  static std::vector<uint64_t> plan_memory(const MethodBuilder& mb, bool reuse, uint64_t& arena);
   std::vector<MethodBuilder> methods_;
 };
 

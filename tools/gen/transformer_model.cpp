@@ -47,7 +47,14 @@ class BlockWriter {
     auto q = kernel("quantized_decomposed::quantize_per_tensor.out",
                     {x, scale, zp, lo, hi, m_.integer(1)}, act(shape, I8));
     return kernel("quantized_decomposed::dequantize_per_tensor.out",
-                  {q, scale, zp, lo, hi, m_.integer(1)}, act(shape));
+                  {q, scale, zp, lo, hi, m_.integer(1), m_.none()}, act(shape));
+  }
+  // A reshape: a view_copy kernel, or with spec.views what ExecuTorch's emitter makes of a
+  // static, memory-planned view: no instruction, a tensor sharing its input's bytes.
+  ValueIndex reshape(ValueIndex x, std::vector<int32_t> shape) {
+    if (spec_.views) return m_.view(x, shape);
+    std::vector<int64_t> sizes(shape.begin(), shape.end());
+    return kernel("aten::view_copy.out", {x, m_.int_list(sizes)}, act(shape));
   }
 
   // One block; `cos`, `sin` and `mask` are shared by every block.
@@ -58,10 +65,15 @@ class BlockWriter {
     auto q = linear(n1, p + ".attention.wq", d, d);
     auto k = linear(n1, p + ".attention.wk", d, d);
     auto v = linear(n1, p + ".attention.wv", d, d);
-    auto heads_shape = m_.int_list({1, seq_, h, hd});
-    q = kernel("aten::view_copy.out", {q, heads_shape}, act({1, seq_, h, hd}));
-    k = kernel("aten::view_copy.out", {k, heads_shape}, act({1, seq_, h, hd}));
-    v = kernel("aten::view_copy.out", {v, heads_shape}, act({1, seq_, h, hd}));
+    if (spec_.views) {
+      // A view the runtime makes (executorch_prim::et_view.default): its out shares q's bytes.
+      q = kernel("executorch_prim::et_view.default", {q, m_.int_list({1, seq_, h, hd})},
+                 m_.view(q, {1, seq_, h, hd}));
+    } else {
+      q = reshape(q, {1, seq_, h, hd});
+    }
+    k = reshape(k, {1, seq_, h, hd});
+    v = reshape(v, {1, seq_, h, hd});
     auto perm = m_.int_list({0, 2, 1, 3});
     q = kernel("aten::permute_copy.out", {q, perm}, act({1, h, seq_, hd}));
     k = kernel("aten::permute_copy.out", {k, perm}, act({1, h, seq_, hd}));
@@ -75,19 +87,18 @@ class BlockWriter {
     k = rotate(k);
     auto kt =
         kernel("aten::permute_copy.out", {k, m_.int_list({0, 1, 3, 2})}, act({1, h, hd, seq_}));
-    auto q3 = kernel("aten::view_copy.out", {q, m_.int_list({h, seq_, hd})}, act({h, seq_, hd}));
-    auto k3 = kernel("aten::view_copy.out", {kt, m_.int_list({h, hd, seq_})}, act({h, hd, seq_}));
+    auto q3 = reshape(q, {h, seq_, hd});
+    auto k3 = reshape(kt, {h, hd, seq_});
     auto scores = kernel("aten::bmm.out", {q3, k3}, act({h, seq_, seq_}));
     scores = kernel("aten::mul.out", {scores, m_.real(1.0 / 8.0)}, act({h, seq_, seq_}));
     scores = kernel("aten::add.out", {scores, mask, m_.real(1.0)}, act({h, seq_, seq_}));
     auto probs = kernel("aten::_softmax.out", {scores, m_.integer(-1), m_.boolean(false)},
                         act({h, seq_, seq_}));
-    auto v3 = kernel("aten::view_copy.out", {v, m_.int_list({h, seq_, hd})}, act({h, seq_, hd}));
+    auto v3 = reshape(v, {h, seq_, hd});
     auto attn = kernel("aten::bmm.out", {probs, v3}, act({h, seq_, hd}));
-    attn =
-        kernel("aten::view_copy.out", {attn, m_.int_list({1, h, seq_, hd})}, act({1, h, seq_, hd}));
+    attn = reshape(attn, {1, h, seq_, hd});
     attn = kernel("aten::permute_copy.out", {attn, perm}, act({1, seq_, h, hd}));
-    attn = kernel("aten::view_copy.out", {attn, m_.int_list({1, seq_, d})}, act({1, seq_, d}));
+    attn = reshape(attn, {1, seq_, d});
     attn = qdq(attn, {1, seq_, d});
     auto o = linear(attn, p + ".attention.wo", d, d);
     auto h1 = kernel("aten::add.out", {x, o, m_.real(1.0)}, act({1, seq_, d}));
@@ -151,7 +162,8 @@ int64_t build_transformer(ProgramBuilder& program, const TransformerSpec& spec) 
     auto x =
         w.kernel(spec.hostile_names ? "aten::embedding</script><img src=x onerror=alert(1)>.out"
                                     : "aten::embedding.out",
-                 {table, tokens}, w.act({1, seq, spec.dim}));
+                 {table, tokens, m.integer(-1), m.boolean(false), m.boolean(false)},
+                 w.act({1, seq, spec.dim}));
     for (int b = 0; b < spec.blocks; ++b) x = w.block(x, b, cos, sin, mask);
     x = w.rms_norm(x, "norm");
     auto logits = w.linear(x, "output", spec.dim, spec.vocab);

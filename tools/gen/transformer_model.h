@@ -23,6 +23,10 @@ struct TransformerSpec {
   int methods = 1;  // "forward", then "prefill_1", "prefill_2", ...
   // Names that try to break out of an HTML page; the viewer must show them as text.
   bool hostile_names = false;
+  // Reshapes as ExecuTorch emits them today: static views folded into the memory plan (no
+  // instruction; the view shares its input's bytes) and one executorch_prim::et_view call per
+  // block, instead of aten::view_copy kernels.
+  bool views = false;
 };
 
 // Appends the methods to `program`. Returns the number of kernel + delegate calls per method.
