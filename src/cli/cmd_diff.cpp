@@ -130,6 +130,7 @@ int run_trace(const TraceOptions& opt) {
               "passes.html (a page that steps through the snapshots)"));
   DiffOptions as_diff;
   as_diff.operands = opt.files;
+  as_diff.output = opt.output;  // the page goes where -o says, as every command's output
   Documents docs;
   auto loaded = load_operands(as_diff, docs);  // every snapshot must open
   if (!loaded) return report_error(loaded.error());

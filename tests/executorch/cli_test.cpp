@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -156,6 +157,68 @@ TEST(Cli, ViewRefusesPictureExtensions) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("etviz export"), std::string::npos) << r.err;
   EXPECT_FALSE(std::ifstream(out).good());  // nothing written
+}
+
+}  // namespace
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Every command that writes takes -o the same way: the result goes to the file, not stdout, and
+// is what the command prints to stdout without -o (commands whose output is a page or picture
+// only check the file).
+TEST(Cli, EveryCommandThatWritesHonoursDashO) {
+  const std::string dir = std::string(ETVIZ_BINARY_DIR) + "/tests/cli_dash_o";
+  std::filesystem::create_directories(dir);
+  const std::string tutorial = corpus(
+      "bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp");
+  const std::string kws =
+      corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
+  const std::string dnf = corpus("pte/berndporr__dnf_executorch__dnf.47145c4a.pte");
+  const std::string dnf2 = corpus("pte/berndporr__dnf_executorch__dnf.d1aa57fe.pte");
+  const std::string etdump =
+      corpus("etdp/pytorch__executorch__docs__source__tutorials_source__etdump.etdp");
+  struct Case {
+    std::string args, file;
+    bool same_as_stdout;  // export writes a file by default: its stdout form is `-o -`
+  };
+  const std::vector<Case> cases = {
+      {"info " + kws, "info.txt", true},
+      {"info " + kws + " --json", "info.json", true},
+      {"delegation " + dnf, "delegation.txt", true},
+      {"delegation " + tutorial + " --graph", "graph.txt", true},
+      {"profile " + etdump + " --pte " + tutorial + " --format csv", "profile.csv", true},
+      {"diff " + dnf + " " + dnf2 + " --format json", "diff.json", true},
+      {"memory " + kws, "memory.txt", true},
+      {"size " + kws + " --format json", "size.json", true},
+      {"export " + tutorial + " --format graph-json -q", "graph.json", true},
+      {"export " + tutorial + " -q", "picture.svg", true},
+      {"view " + kws + " -q", "page.html", false},
+      {"diff " + dnf + " " + dnf2, "diff.html", false},
+      {"trace " + dnf + " " + dnf2, "passes.html", false},
+      {"trace " + dnf + " " + dnf2, "passes.json", false},
+      {"app -q", "app.html", false},
+  };
+  for (const Case& c : cases) {
+    const std::string out = dir + "/" + c.file;
+    std::filesystem::remove(out);
+    const CliRun written = run(c.args + " -o " + out);
+    EXPECT_EQ(written.exit_code, 0) << c.args << ": " << written.err;
+    EXPECT_EQ(written.out, "") << c.args << " -o " << c.file << " wrote to stdout";
+    ASSERT_TRUE(std::filesystem::exists(out)) << c.args << " -o " << c.file << " wrote no file";
+    const std::string text = slurp(out);
+    EXPECT_GT(text.size(), 20u) << c.args;
+    if (c.same_as_stdout) {
+      const bool export_cmd = c.args.rfind("export ", 0) == 0;
+      const CliRun printed = run(c.args + (export_cmd ? " -o -" : ""));
+      EXPECT_EQ(printed.exit_code, 0) << c.args;
+      EXPECT_EQ(text, printed.out) << c.args;
+    }
+  }
 }
 
 }  // namespace
