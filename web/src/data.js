@@ -272,7 +272,8 @@ export class GraphModel {
       id, name: this.valueName(id), kind: this.s(v.kind[id]), dtype: this.s(v.dtype[id]),
       shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: v.memId[id] >= 0 ? `arena ${v.memId[id]} @ ${v.memOff[id]}` : '',
       location: this.s(v.loc[id]), key: this.s(v.key[id]), nbytes: v.nbytes[id],
-      literal: this.s(v.lit[id]), quant: this.s(v.quant[id]), producer: v.prod[id],
+      literal: this.s(v.lit[id]), items: v.items ? this.s(v.items[id]) : '', quant: this.s(v.quant[id]),
+      producer: v.prod[id],
     };
   }
   // A value's name: a string id, or -2 - k for "vk", the value's index in its graph (the page

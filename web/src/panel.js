@@ -54,7 +54,9 @@ export function overlaySection(title, cls) {
   return { sec, kv };
 }
 
-// A value (argument) as a small card: name, dtype, shape, dim order, memory, literal.
+// A value (argument) as a small card: its name (the schema's argument name, else the value's),
+// then what it is (a tensor's dtype and shape, a scalar's or list's value as the runtime sees
+// it), then where that came from (value id, the values a list boxes, memory, data).
 function valueCard(parent, m, arg, onJump) {
   const card = el('div', 'arg');
   const head = el('div', 'arg-head');
@@ -66,12 +68,16 @@ function valueCard(parent, m, arg, onJump) {
     return;
   }
   const v = m.value(arg.value);
-  head.appendChild(el('span', 'arg-type', v.kind === 'tensor' ? `${v.dtype} ${v.shape}` : v.kind));
+  const symbolic = v.kind.startsWith('sym_');
+  head.appendChild(el('span', 'arg-type', v.kind === 'tensor' ? `${v.dtype} ${v.shape}`
+    : v.literal && v.kind !== 'tensor_list' && v.kind !== 'optional_tensor_list' ? v.literal : v.kind));
   card.appendChild(head);
   const body = el('div', 'arg-body');
+  if (v.kind !== 'tensor') row(body, 'value', symbolic ? `${v.name} (computed at run time)` : v.literal, 'mono');
+  if (v.kind !== 'tensor') row(body, 'kind', v.kind);
   row(body, 'value id', `v${v.id}`);
-  if (arg.name && v.name && v.name !== arg.name) row(body, 'name', v.name);
-  row(body, 'literal', v.literal, 'mono');
+  row(body, 'items', v.items, 'mono');
+  if (arg.name && v.name && v.name !== arg.name && v.name !== `v${v.id}`) row(body, 'name', v.name);
   row(body, 'dim order', v.dimOrder, 'mono');
   row(body, 'memory', v.mem, 'mono');
   row(body, 'data', v.location ? `${v.location}${v.key ? ` (${v.key})` : ''}` : '');

@@ -638,6 +638,14 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
   w.column("key", values, [&](const Value* v) { w.num(w.sid_or_none(v->tensor.data_key)); });
   w.column("nbytes", values, [&](const Value* v) { w.num(v->tensor.nbytes); });
   w.column("lit", values, [&](const Value* v) { w.num(w.sid_or_none(v->literal)); });
+  // The values a boxed list names ("v12, v13": an IntList's items are value indices): where the
+  // list's literal came from.
+  w.column("items", values, [&](const Value* v) {
+    if (v->kind != ValueKind::kIntList || v->elements.empty()) return w.num(int64_t{-1});
+    std::string items;
+    for (ValueId e : v->elements) items += (items.empty() ? "v" : ", v") + std::to_string(e);
+    w.num(w.sid(items));
+  });
   w.column("quant", values,
            [&](const Value* v) { w.num(w.sid_or_none(quant_text(v->tensor.quantization))); });
   w.column("dyn", values, [&](const Value* v) { w.num(static_cast<int>(v->tensor.dynamism)); });
