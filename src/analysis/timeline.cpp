@@ -163,9 +163,7 @@ class Merger {
       const bool have = std::any_of(n.inputs.begin(), n.inputs.end(),
                                     [&](const Argument& a) { return a.value == uv; });
       // Literals are per step copies: only the source step's are kept as arguments.
-      const bool literal = g.values[static_cast<size_t>(arg.value)].producer == kNoId &&
-                           g.values[static_cast<size_t>(arg.value)].elements.empty();
-      if (!have && (source || !literal)) n.inputs.push_back({arg.name, uv});
+      if (!have && (source || !is_literal(g, arg.value))) n.inputs.push_back({arg.name, uv});
     }
   }
 
@@ -177,6 +175,16 @@ class Merger {
 };
 
 }  // namespace
+
+bool is_literal(const Graph& g, ValueId v) {
+  auto produced = [&](ValueId x) {
+    return x >= 0 && static_cast<size_t>(x) < g.values.size() &&
+           g.values[static_cast<size_t>(x)].producer != kNoId;
+  };
+  if (v < 0 || static_cast<size_t>(v) >= g.values.size() || produced(v)) return false;
+  const Value& val = g.values[static_cast<size_t>(v)];
+  return std::none_of(val.elements.begin(), val.elements.end(), produced);
+}
 
 bool Timeline::reads(size_t step, NodeId consumer, ValueId value) const {
   const auto& r = steps[step].reads;

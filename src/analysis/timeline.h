@@ -47,6 +47,12 @@ struct Timeline {
 // graphs of several files into one document). Near-linear in the total size of the graphs.
 Timeline build_timeline(const Document& doc, const std::vector<int32_t>& graphs);
 
+// A literal argument (a dim, an eps, a list of sizes): a value with no producer whose elements
+// have none either. An IntList of a program boxes Int values, which no node produces, so it is
+// a literal; a tensor list's members are produced, so it is an edge. The union keeps a copy of
+// a literal per step (only the source step's are the union node's arguments).
+bool is_literal(const Graph& g, ValueId v);
+
 // The name a step gets: the pass name for trace snapshots, the stage name otherwise.
 std::string step_name(const Graph& g);
 

@@ -142,6 +142,68 @@ TEST(Timeline, PageDataListsWhatEachStepHidesAndChanged) {
   EXPECT_TRUE(relabelled);
 }
 
+// A snapshot of x -> view(x, size) -> output whose size is an IntList boxing two Int values,
+// as a program's lists are (Value::elements, values without a producer).
+Graph view_snapshot(const std::string& name, const std::string& d0, const std::string& d1) {
+  Graph g;
+  g.name = name;
+  g.stage.role = StageRole::kPass;
+  Value x;
+  x.name = "x";
+  x.tensor.dtype = "float32";
+  x.tensor.shape = parse_shape_string("[4]");
+  g.add_value(std::move(x));
+  Value size;
+  size.kind = ValueKind::kIntList;
+  size.literal = "[" + d0 + ", " + d1 + "]";
+  size.elements = {2, 3};
+  g.add_value(std::move(size));
+  for (const std::string& d : {d0, d1}) {
+    Value item;
+    item.kind = ValueKind::kInt;
+    item.literal = d;
+    g.add_value(std::move(item));
+  }
+  Value y;
+  y.name = "y";
+  y.tensor.dtype = "float32";
+  y.tensor.shape = parse_shape_string("[" + d0 + ", " + d1 + "]");
+  g.add_value(std::move(y));
+  auto node = [&](const char* id, const char* op, NodeKind kind, std::vector<Argument> inputs,
+                  std::vector<Argument> outputs) {
+    Node n;
+    n.name = id;
+    n.op = op;
+    n.kind = kind;
+    n.inputs = std::move(inputs);
+    n.outputs = std::move(outputs);
+    g.add_node(std::move(n));
+  };
+  node("x", "input", NodeKind::kInput, {}, {{"x", 0}});
+  node("view", "aten::view_copy", NodeKind::kKernel, {{"self", 0}, {"size", 1}}, {{"out", 4}});
+  node("output", "output", NodeKind::kOutput, {{"", 4}}, {});
+  g.link_values();
+  return g;
+}
+
+TEST(Timeline, ListsOfUnproducedValuesAreLiteralsOfTheirStep) {
+  Document doc;
+  doc.graphs.push_back(view_snapshot("1_before", "2", "2"));
+  doc.graphs.push_back(view_snapshot("2_after", "1", "4"));
+  EXPECT_TRUE(analysis::is_literal(doc.graphs[0], 1));   // the list
+  EXPECT_TRUE(analysis::is_literal(doc.graphs[0], 2));   // an item
+  EXPECT_FALSE(analysis::is_literal(doc.graphs[0], 0));  // x has a producer
+  const analysis::Timeline t = analysis::build_timeline(doc, {0, 1});
+  const Graph& m = t.merged;
+  ASSERT_EQ(m.nodes.size(), 3u);
+  const Node& view = m.nodes[1];
+  ASSERT_EQ(view.name, "view");
+  // The union node's arguments are the last step's: self and its own size, not the first
+  // step's list as a third argument.
+  ASSERT_EQ(view.inputs.size(), 2u);
+  EXPECT_EQ(m.values[static_cast<size_t>(view.inputs[1].value)].literal, "[1, 4]");
+}
+
 TEST(Timeline, DiffPageOfTwoProgramsCountsAsTheReport) {
   const std::string out = test::scratch_dir("diff") + "/dnf.html";
   const auto ok = test::run_etviz("diff " + test::corpus(kDnfDelegated) + " " +
