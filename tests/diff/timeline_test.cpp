@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -140,6 +141,52 @@ TEST(Timeline, PageDataListsWhatEachStepHidesAndChanged) {
   for (const auto& [node, label] : data["steps"][0]["labels"].items())
     relabelled |= label == "linear";
   EXPECT_TRUE(relabelled);
+}
+
+TEST(Timeline, EachStepKeepsItsOwnValues) {
+  std::vector<gen::TraceEdits> edits;
+  Document doc = test::load(write_trace(2, &edits));
+  const std::vector<int32_t> steps = analysis::pipeline_graphs(doc);
+  const analysis::Timeline t = analysis::build_timeline(doc, steps);
+  const Graph& m = t.merged;
+  for (size_t s = 0; s < t.steps.size(); ++s) {
+    const Graph& g = doc.graphs[static_cast<size_t>(steps[s])];
+    ASSERT_EQ(t.steps[s].values.size(), g.values.size()) << s;
+    // Each output of a step's node stands for its union node's output of the same slot.
+    for (size_t u = 0; u < m.nodes.size(); ++u) {
+      const NodeId i = t.steps[s].member[u];
+      if (i == kNoId) continue;
+      const Node& n = g.nodes[static_cast<size_t>(i)];
+      for (size_t k = 0; k < n.outputs.size(); ++k) {
+        const ValueId uv = t.steps[s].values[static_cast<size_t>(n.outputs[k].value)];
+        ASSERT_NE(uv, kNoId) << s << " " << n.name;
+        ASSERT_LT(k, m.nodes[u].outputs.size());
+        EXPECT_EQ(m.nodes[u].outputs[k].value, uv) << s << " " << n.name;
+      }
+    }
+  }
+  // The precision pass (step 4) made float16 of edits[3].changed float32 outputs: the values
+  // steps 3 and 4 share through the union differ exactly there, float32 before, float16 after,
+  // and the union's copy says what the last step says.
+  const Graph& before = doc.graphs[static_cast<size_t>(steps[2])];
+  const Graph& after = doc.graphs[static_cast<size_t>(steps[3])];
+  std::map<ValueId, const Value*> before_of;
+  for (size_t v = 0; v < before.values.size(); ++v)
+    if (t.steps[2].values[v] != kNoId) before_of[t.steps[2].values[v]] = &before.values[v];
+  int halved = 0, shared = 0;
+  for (size_t v = 0; v < after.values.size(); ++v) {
+    const ValueId uv = t.steps[3].values[v];
+    const auto it = before_of.find(uv);
+    if (it == before_of.end()) continue;
+    ++shared;
+    if (it->second->tensor.dtype == after.values[v].tensor.dtype) continue;
+    ++halved;
+    EXPECT_EQ(it->second->tensor.dtype, "float32");
+    EXPECT_EQ(after.values[v].tensor.dtype, "float16");
+    EXPECT_EQ(m.values[static_cast<size_t>(uv)].tensor.dtype, "float16");
+  }
+  EXPECT_EQ(halved, edits[3].changed);
+  EXPECT_EQ(shared, static_cast<int>(after.values.size()));  // the pass only changed dtypes
 }
 
 // A snapshot of x -> view(x, size) -> output whose size is an IntList boxing two Int values,
