@@ -9,10 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/categories.h"
 #include "cli_run.h"
 #include "export_model.h"
 #include "export_writer.h"
 #include "render/html/html_page.h"
+#include "render/html/timeline_data.h"
+#include "render/html/view_model.h"
 #include "test_support.h"
 #include "trace_model.h"
 
@@ -143,6 +146,24 @@ TEST(Timeline, PageDataListsWhatEachStepHidesAndChanged) {
   EXPECT_TRUE(relabelled);
 }
 
+// The page data of a timeline over `steps` of `doc` as write_timeline_page makes it, with the
+// view it refers to (the union graph appended to `doc`, as the page does).
+struct TimelinePage {
+  analysis::Timeline timeline;
+  render::html::ViewModel view;
+  nlohmann::json data;
+};
+TimelinePage timeline_page(Document& doc, const std::vector<int32_t>& steps) {
+  TimelinePage p;
+  p.timeline = analysis::build_timeline(doc, steps);
+  doc.graphs.push_back(p.timeline.merged);
+  const auto merged = static_cast<int32_t>(doc.graphs.size() - 1);
+  p.view = render::html::build_view_model(doc, merged, analysis::default_category_config());
+  p.data =
+      nlohmann::json::parse(render::html::timeline_data_json(p.timeline, doc, merged, p.view, 0));
+  return p;
+}
+
 TEST(Timeline, EachStepKeepsItsOwnValues) {
   std::vector<gen::TraceEdits> edits;
   Document doc = test::load(write_trace(2, &edits));
@@ -187,6 +208,68 @@ TEST(Timeline, EachStepKeepsItsOwnValues) {
   }
   EXPECT_EQ(halved, edits[3].changed);
   EXPECT_EQ(shared, static_cast<int>(after.values.size()));  // the pass only changed dtypes
+}
+
+TEST(Timeline, PageDataCarriesEachStepsOwnDataWhereItDiffers) {
+  std::vector<gen::TraceEdits> edits;
+  Document doc = test::load(write_trace(2, &edits));
+  const std::vector<int32_t> steps = analysis::pipeline_graphs(doc);
+  const TimelinePage p = timeline_page(doc, steps);
+  const Graph& m = p.timeline.merged;
+  const auto& data = p.data;
+  const auto& facts = data["valueFacts"];
+  ASSERT_EQ(data["steps"].size(), 6u);
+  // Union value of a view value, union node of a view node (the view's root graph is the union).
+  auto union_value = [&](int64_t v) { return static_cast<ValueId>(v - p.view.value_base[0]); };
+  auto union_node = [&](const std::string& k) {
+    return p.view.nodes[static_cast<size_t>(std::stoi(k))].node;
+  };
+  // Passes 4 and 6 say what the union says (the last pass; pass 4 is the same graph) and the
+  // failed pass has no graph: nothing of theirs differs.
+  for (size_t k : {3u, 4u, 5u}) {
+    EXPECT_TRUE(data["steps"][k]["values"].empty()) << k;
+    EXPECT_TRUE(data["steps"][k]["nodeFacts"].empty()) << k;
+  }
+  // Pass 3, before the precision pass: float32 exactly where pass 4 made float16, which are the
+  // outputs of the nodes pass 4 lists as changed.
+  std::set<ValueId> halved;
+  for (const auto& k : data["steps"][3]["changed"])
+    for (const Argument& out :
+         m.nodes[static_cast<size_t>(p.view.nodes[k.get<size_t>()].node)].outputs)
+      halved.insert(out.value);
+  EXPECT_EQ(halved.size(), static_cast<size_t>(edits[3].changed));
+  std::set<ValueId> pass3;
+  for (const auto& [f, list] : data["steps"][2]["values"].items()) {
+    // The dtype alone differs (the trace states no sizes).
+    EXPECT_EQ(facts[std::stoul(f)], nlohmann::json({{"dtype", "float32"}}));
+    for (const auto& v : list) pass3.insert(union_value(v.get<int64_t>()));
+  }
+  EXPECT_EQ(pass3, halved);
+  for (ValueId uv : halved) EXPECT_EQ(m.values[static_cast<size_t>(uv)].tensor.dtype, "float16");
+  // The first pass: float32 wherever it differs, and its linears are linears reading their
+  // weights (pass 2 made them addmm reading a new permute): 14 of them in 2 blocks.
+  const auto& pass1 = data["steps"][0];
+  EXPECT_FALSE(pass1["values"].empty());
+  for (const auto& [f, list] : pass1["values"].items())
+    EXPECT_EQ(facts[std::stoul(f)]["dtype"], "float32");
+  int linears = 0;
+  for (const auto& [k, f] : pass1["nodeFacts"].items()) {
+    if (f.value("op", "") != "aten::linear") continue;
+    ++linears;
+    EXPECT_EQ(m.nodes[static_cast<size_t>(union_node(k))].op, "aten::addmm");
+    ASSERT_TRUE(f.contains("inputs")) << k;
+    for (const auto& arg : f["inputs"]) {
+      const ValueId uv = union_value(arg[1].get<int64_t>());
+      const NodeId producer = m.values[static_cast<size_t>(uv)].producer;
+      ASSERT_NE(producer, kNoId);
+      EXPECT_NE(m.nodes[static_cast<size_t>(producer)].op, "aten::permute_copy");
+    }
+  }
+  EXPECT_EQ(linears, edits[1].changed);
+  EXPECT_EQ(linears, 14);
+  // Once decomposed, the addmm is the union's op: pass 2 lists no op of its own for them.
+  for (const auto& [k, f] : data["steps"][1]["nodeFacts"].items())
+    EXPECT_NE(f.value("op", ""), "aten::linear") << k;
 }
 
 // A snapshot of x -> view(x, size) -> output whose size is an IntList boxing two Int values,
@@ -240,8 +323,8 @@ TEST(Timeline, ListsOfUnproducedValuesAreLiteralsOfTheirStep) {
   EXPECT_TRUE(analysis::is_literal(doc.graphs[0], 1));   // the list
   EXPECT_TRUE(analysis::is_literal(doc.graphs[0], 2));   // an item
   EXPECT_FALSE(analysis::is_literal(doc.graphs[0], 0));  // x has a producer
-  const analysis::Timeline t = analysis::build_timeline(doc, {0, 1});
-  const Graph& m = t.merged;
+  const TimelinePage p = timeline_page(doc, {0, 1});
+  const Graph& m = p.timeline.merged;
   ASSERT_EQ(m.nodes.size(), 3u);
   const Node& view = m.nodes[1];
   ASSERT_EQ(view.name, "view");
@@ -249,6 +332,26 @@ TEST(Timeline, ListsOfUnproducedValuesAreLiteralsOfTheirStep) {
   // step's list as a third argument.
   ASSERT_EQ(view.inputs.size(), 2u);
   EXPECT_EQ(m.values[static_cast<size_t>(view.inputs[1].value)].literal, "[1, 4]");
+  // The page: the first step's view reads its own list; the second step's is the union's.
+  std::string view_key;
+  for (size_t k = 0; k < p.view.nodes.size(); ++k)
+    if (p.view.nodes[k].node == 1) view_key = std::to_string(k);
+  const auto& first = p.data["steps"][0]["nodeFacts"];
+  ASSERT_TRUE(first.contains(view_key)) << first.dump();
+  const auto& inputs = first[view_key]["inputs"];
+  ASSERT_EQ(inputs.size(), 2u);
+  EXPECT_EQ(inputs[1][0], "size");
+  const auto size = static_cast<size_t>(inputs[1][1].get<int64_t>() - p.view.value_base[0]);
+  EXPECT_EQ(m.values[size].literal, "[2, 2]");
+  EXPECT_FALSE(p.data["steps"][1]["nodeFacts"].contains(view_key));
+  // And the tensor view makes is [2, 2] in the first step, [1, 4] (the union's) in the second.
+  const auto& values = p.data["steps"][0]["values"];
+  ASSERT_EQ(values.size(), 1u);
+  const auto group = values.begin();
+  ASSERT_EQ(group.value().size(), 1u);
+  EXPECT_EQ(group.value()[0].get<int64_t>() - p.view.value_base[0], view.outputs[0].value);
+  EXPECT_EQ(p.data["valueFacts"][std::stoul(group.key())]["shape"], "[2, 2]");
+  EXPECT_TRUE(p.data["steps"][1]["values"].empty());
 }
 
 TEST(Timeline, DiffPageOfTwoProgramsCountsAsTheReport) {
