@@ -38,7 +38,10 @@ class Merger {
                              : count++;
       }
     }
-    for (auto& step : t_.steps) step.member.assign(static_cast<size_t>(count), kNoId);
+    for (size_t s = 0; s < steps; ++s) {
+      t_.steps[s].member.assign(static_cast<size_t>(count), kNoId);
+      t_.steps[s].values.assign(graph(s).values.size(), kNoId);
+    }
     t_.source_step.assign(static_cast<size_t>(count), -1);
     for (size_t s = 0; s < steps; ++s)
       for (size_t i = 0; i < to_union[s].size(); ++i) {
@@ -69,11 +72,24 @@ class Merger {
       m.nodes[u] = std::move(n);
     }
     // Inputs: the source step's first, then reads only other steps make.
+    t_.source_inputs.assign(static_cast<size_t>(count), 0);
     for (size_t u = 0; u < static_cast<size_t>(count); ++u) {
       const auto src_step = static_cast<size_t>(t_.source_step[u]);
       add_inputs(src_step, to_union, u, true);
+      t_.source_inputs[u] = static_cast<int32_t>(m.nodes[u].inputs.size());
       for (size_t s = 0; s < steps; ++s)
         if (s != src_step && t_.steps[s].member[u] != kNoId) add_inputs(s, to_union, u, false);
+    }
+    // Outputs no step reads still have a union value: the step's node shows them.
+    for (size_t s = 0; s < steps; ++s) {
+      const Graph& g = graph(s);
+      for (size_t u = 0; u < static_cast<size_t>(count); ++u) {
+        const NodeId i = t_.steps[s].member[u];
+        if (i == kNoId) continue;
+        const Node& n = g.nodes[static_cast<size_t>(i)];
+        for (size_t k = 0; k < n.outputs.size(); ++k)
+          output_value(s, to_union, n.outputs[k].value, static_cast<NodeId>(u), k);
+      }
     }
     for (auto& step : t_.steps) std::sort(step.reads.begin(), step.reads.end());
     m.link_values();
@@ -100,17 +116,20 @@ class Merger {
   ValueId output_value(size_t s, const std::vector<std::vector<NodeId>>&, ValueId v, NodeId u,
                        size_t k) {
     const uint64_t key = read_key(u, static_cast<ValueId>(k));
-    auto it = outputs_.find(key);
-    if (it != outputs_.end()) return it->second;
     const Graph& g = graph(s);
-    Value copy = v >= 0 && static_cast<size_t>(v) < g.values.size()
-                     ? g.values[static_cast<size_t>(v)]
-                     : Value{};
-    copy.producer = kNoId;
-    copy.consumers.clear();
-    copy.elements.clear();
-    const ValueId mine = t_.merged.add_value(std::move(copy));
-    outputs_.emplace(key, mine);
+    const bool valid = v >= 0 && static_cast<size_t>(v) < g.values.size();
+    ValueId mine = kNoId;
+    if (auto it = outputs_.find(key); it != outputs_.end()) {
+      mine = it->second;
+    } else {
+      Value copy = valid ? g.values[static_cast<size_t>(v)] : Value{};
+      copy.producer = kNoId;
+      copy.consumers.clear();
+      copy.elements.clear();
+      mine = t_.merged.add_value(std::move(copy));
+      outputs_.emplace(key, mine);
+    }
+    if (valid) t_.steps[s].values[static_cast<size_t>(v)] = mine;
     return mine;
   }
 
@@ -138,6 +157,7 @@ class Merger {
     copy.elements.clear();
     const ValueId mine = t_.merged.add_value(std::move(copy));
     loose_.emplace(key, mine);
+    t_.steps[s].values[static_cast<size_t>(v)] = mine;
     if (depth < 2)
       for (ValueId e : val.elements) {
         const ValueId ue = e == v ? kNoId : union_value(s, to_union, e, depth + 1);
@@ -163,9 +183,7 @@ class Merger {
       const bool have = std::any_of(n.inputs.begin(), n.inputs.end(),
                                     [&](const Argument& a) { return a.value == uv; });
       // Literals are per step copies: only the source step's are kept as arguments.
-      const bool literal = g.values[static_cast<size_t>(arg.value)].producer == kNoId &&
-                           g.values[static_cast<size_t>(arg.value)].elements.empty();
-      if (!have && (source || !literal)) n.inputs.push_back({arg.name, uv});
+      if (!have && (source || !is_literal(g, arg.value))) n.inputs.push_back({arg.name, uv});
     }
   }
 
@@ -177,6 +195,16 @@ class Merger {
 };
 
 }  // namespace
+
+bool is_literal(const Graph& g, ValueId v) {
+  auto produced = [&](ValueId x) {
+    return x >= 0 && static_cast<size_t>(x) < g.values.size() &&
+           g.values[static_cast<size_t>(x)].producer != kNoId;
+  };
+  if (v < 0 || static_cast<size_t>(v) >= g.values.size() || produced(v)) return false;
+  const Value& val = g.values[static_cast<size_t>(v)];
+  return std::none_of(val.elements.begin(), val.elements.end(), produced);
+}
 
 bool Timeline::reads(size_t step, NodeId consumer, ValueId value) const {
   const auto& r = steps[step].reads;

@@ -1,7 +1,8 @@
 // Passes and diffs in the page (timeline overlay, web/src/timeline_overlay.js): stepping
 // through a generated pass trace with known edits, the failed pass's banner, nodes that never
-// move, panes side by side sharing selection and search, and a diff page that counts what
-// `etviz diff --format json` counts.
+// move, panes side by side sharing selection and search, a diff page that counts what
+// `etviz diff --format json` counts, and each step's own data (the precision pass's float32
+// before it and float16 after it, on the edge labels and in the panel).
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_TIMELINE_CASE.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -163,6 +164,97 @@ test('diff: two corpus programs, the page counts what etviz diff --format json c
     await page.keyboard.press('2');
     await page.evaluate(() => window.etvizTest.frame());
     await page.screenshot({ path: path.join(OUT, 'diff-panes.png') });
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.requests, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The panel's first output card type ("float32 [1, 8, 16]") and its op row, as shown.
+const panelFacts = (page) => page.evaluate(() => {
+  const sections = [...document.querySelectorAll('#panel section.panel-section')];
+  const outputs = sections.find((sec) => sec.querySelector('h3').textContent.startsWith('Outputs'));
+  const op = document.querySelector('#panel .op-name');
+  return { output: outputs ? outputs.querySelector('.arg-type').textContent : null, op: op ? op.textContent : null };
+});
+
+test('precision: each step shows its own dtypes on the edges and in the panel', { skip: ONLY && ONLY !== 'precision' }, async () => {
+  const { html } = traceFiles();
+  const { page, log, context } = await openViewer(browser, html);
+  try {
+    assert.ok(await waitForEngine(page));
+    const steps = await T(page, 't.steps()');
+    const precision = steps.findIndex((s) => s.name.endsWith('4_HalfPrecisionPass'));
+    assert.equal(precision, 3);
+    await page.evaluate((k) => window.etvizTest.overlay('timeline').setStep(k), precision);
+    const changed = await page.evaluate((k) => {
+      const m = window.etvizTest;
+      const out = [];
+      for (let i = 0; i < m.graphs()[m.graph()].nodes; i++) if (m.overlay('timeline').status(i, k) === 'changed') out.push(i);
+      return out;
+    }, precision);
+    assert.ok(changed.length > 10, `the precision pass changed ${changed.length} nodes`);
+    // The label the last frame wrote on value v's edges (labels go only where they fit), with
+    // `panes` steps side by side and the node centred.
+    const drawn = async (n, v, panes) => {
+      await page.keyboard.press(String(panes));
+      await page.evaluate((i) => window.etvizTest.selectNode(i), n);
+      await page.evaluate(() => window.etvizTest.frame());
+      return (await page.evaluate(() => window.etvizTest.edgeLabels())).find((l) => l.value === v);
+    };
+    // A node the precision pass changed whose output is labelled on its edge both alone and
+    // beside the step before.
+    let node = -1, value = -1;
+    for (const i of changed) {
+      const v = (await T(page, `t.node(${i}).outputs`))[0].value;
+      if ((await drawn(i, v, 2)) && (await drawn(i, v, 1))) { node = i; value = v; break; }
+    }
+    assert.ok(node >= 0, 'a changed node with its output labelled on screen');
+    // The precision pass (and the union, whose copy is the last step's) says float16.
+    const after = await drawn(node, value, 1);
+    assert.match(after.text, / float16$/);
+    const afterPanel = await panelFacts(page);
+    assert.match(afterPanel.output, /^float16 \[/);
+    assert.equal((await T(page, `t.value(${value})`)).dtype, 'float16');
+    await page.screenshot({ path: path.join(OUT, 'precision-after.png') });
+    // One step back, before the precision pass: the same edge and the same panel say float32,
+    // with the same shape; nothing moved and the selection stays.
+    const layout = await page.evaluate(() => window.etvizTest.layout());
+    await page.keyboard.press('[');
+    await page.evaluate(() => window.etvizTest.frame());
+    assert.equal(await T(page, 't.step()'), precision - 1);
+    assert.equal((await page.evaluate(() => window.etvizTest.selected())).node, node);
+    const before = (await page.evaluate(() => window.etvizTest.edgeLabels())).find((l) => l.value === value);
+    assert.ok(before, 'the label is still written');
+    assert.equal(before.text, after.text.replace(/ float16$/, ' float32'));
+    const beforePanel = await panelFacts(page);
+    assert.equal(beforePanel.output, afterPanel.output.replace(/^float16/, 'float32'));
+    assert.equal((await T(page, `t.value(${value})`)).dtype, 'float32');
+    assert.deepEqual(await page.evaluate(() => window.etvizTest.layout()), layout);
+    await page.screenshot({ path: path.join(OUT, 'precision-before.png') });
+    // Forward again: float16.
+    await page.keyboard.press(']');
+    await page.evaluate(() => window.etvizTest.frame());
+    assert.equal((await page.evaluate(() => window.etvizTest.edgeLabels())).find((l) => l.value === value).text, after.text);
+    assert.match((await panelFacts(page)).output, /^float16 \[/);
+    // Side by side: each pane writes its own step's label (the current pane's is reported).
+    assert.equal((await drawn(node, value, 2)).text, after.text);
+    assert.deepEqual(await T(page, 't.panes()'), [precision - 1, precision]);
+    assert.equal(await T(page, `t.valueLabel(${value}, ${precision - 1})`), before.text);
+    assert.equal(await T(page, `t.valueLabel(${value}, ${precision})`), after.text);
+    await page.screenshot({ path: path.join(OUT, 'precision-panes.png') });
+    await page.keyboard.press('1');
+    // The node's own op in each step: a linear in the first pass, addmm once decomposed.
+    const addmm = (await page.evaluate(() => window.etvizTest.findNodes('aten::addmm')))[0];
+    await page.evaluate((n) => window.etvizTest.selectNode(n), addmm);
+    await page.evaluate(() => window.etvizTest.overlay('timeline').setStep(0));
+    const linear = await panelFacts(page);
+    assert.equal(linear.op, 'aten::linear');
+    assert.match(linear.output, /^float32 /);
+    assert.equal((await T(page, `t.node(${addmm})`)).op, 'aten::linear');
+    await page.evaluate(() => window.etvizTest.overlay('timeline').setStep(1));
+    assert.equal((await panelFacts(page)).op, 'aten::addmm');
     assert.deepEqual(log.errors, []);
     assert.deepEqual(log.requests, []);
   } finally {

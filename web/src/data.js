@@ -240,6 +240,13 @@ export class GraphModel {
   nodeLabel(i) { return this.s(this.n.label[i]); }
   nodeKind(i) { return this.s(this.n.kind[i]); }
   nodeModule(i) { return this.s(this.n.module[i]); }
+  // Where the node came from (the panel reads these through the model, so a timeline step's
+  // model can answer with the step's own: web/src/timeline_overlay.js).
+  nodeInstr(i) { return this.n.instr[i]; }
+  nodeChain(i) { return this.n.chain[i]; }
+  nodeHandles(i) { return this.s(this.n.handles[i]); }
+  nodeStack(i) { return this.s(this.n.stack[i]); }
+  nodeDelegate(i) { return this.n.deleg[i]; }
   groupLabel(i) { return this.s(this.g.label[i]); }
   groupName(i) { return this.s(this.g.name[i]); }
   groupKind(i) { return this.s(this.g.kind[i]); }
@@ -270,7 +277,7 @@ export class GraphModel {
     const v = this.v;
     return {
       id, name: this.valueName(id), kind: this.s(v.kind[id]), dtype: this.s(v.dtype[id]),
-      shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: v.memId[id] >= 0 ? `arena ${v.memId[id]} @ ${v.memOff[id]}` : '',
+      shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: memoryText(v.memId[id], v.memOff[id]),
       location: this.s(v.loc[id]), key: this.s(v.key[id]), nbytes: v.nbytes[id],
       literal: this.s(v.lit[id]), items: v.items ? this.s(v.items[id]) : '', quant: this.s(v.quant[id]),
       producer: v.prod[id],
@@ -285,9 +292,7 @@ export class GraphModel {
   // Short text for an edge label: "1×16×32×32 int8".
   valueShort(id) {
     if (id < 0) return '';
-    const shape = this.s(this.v.shape[id]);
-    const dtype = this.s(this.v.dtype[id]);
-    return `${shape.replace(/^\[|\]$/g, '').replace(/, /g, '×')} ${dtype}`.trim();
+    return tensorShort(this.s(this.v.shape[id]), this.s(this.v.dtype[id]));
   }
   // Groups from the outermost to `g` itself.
   groupPath(g) {
@@ -295,6 +300,16 @@ export class GraphModel {
     for (let p = g, steps = 0; p >= 0 && steps <= this.groupCount; p = this.g.parent[p], steps++) path.unshift(p);
     return path;
   }
+}
+
+// A tensor as an edge label says it: "[1, 16, 32, 32]" and "int8" -> "1×16×32×32 int8".
+export function tensorShort(shape, dtype) {
+  return `${shape.replace(/^\[|\]$/g, '').replace(/, /g, '×')} ${dtype}`.trim();
+}
+
+// Where a planned tensor lives: "arena 1 @ 4096" ('' for memory id -1: not planned).
+export function memoryText(memId, memOff) {
+  return memId >= 0 ? `arena ${memId} @ ${memOff}` : '';
 }
 
 function argList(m, off, names, vals, i) {

@@ -69,6 +69,7 @@ class App {
       selectGraph: (i) => app.selectGraph(i),
       selectNode: (i, options) => app.selectNode(i, options),
       redraw: () => { app.syncLegends(); app.invalidateOverview(); },
+      refreshPanel: () => app.refreshPanel(),
       panesChanged: () => {
         app.invalidateOverview();
         app.resize();
@@ -565,12 +566,25 @@ class App {
     this.edgeHighlight = hl;
     this.detachedHighlight = detached;
     this.state.select({ node: i });
-    const panel = $('panel');
-    showNode(panel, m, this.data, i, (n) => this.selectNode(n, { center: true }), () => this.copyNodeLink(i));
+    this.showNodePanel(i);
     this.rememberSelection(i);
-    for (const section of this.overlays.panelSections(i).reverse()) panel.insertBefore(section, panel.children[1] || null);
     this.overlays.selected(i);
     if (center) this.zoomToNode(i);
+  }
+  // The model the panel and tooltip read: an overlay's (a timeline step's own facts) or the
+  // graph's.
+  factsModel() { return this.overlays.factsModel() || this.model; }
+  showNodePanel(i) {
+    const panel = $('panel');
+    showNode(panel, this.factsModel(), this.data, i, (n) => this.selectNode(n, { center: true }), () => this.copyNodeLink(i));
+    for (const section of this.overlays.panelSections(i).reverse()) panel.insertBefore(section, panel.children[1] || null);
+  }
+  // The selection's panel again, after the facts it shows changed (another timeline step).
+  refreshPanel() {
+    const s = this.state;
+    if (s.node >= 0) this.showNodePanel(s.node);
+    else if (s.edge >= 0) this.showEdgePanel(s.edge);
+    else if (s.group >= 0) this.showGroupPanel(s.group);
   }
   selectEdge(e) {
     const m = this.model;
@@ -580,13 +594,19 @@ class App {
     this.edgeHighlight = hl;
     this.detachedHighlight = [];
     this.state.select({ edge: e });
-    showEdge($('panel'), m, e, (n) => this.selectNode(n, { center: true }));
+    this.showEdgePanel(e);
+  }
+  showEdgePanel(e) {
+    showEdge($('panel'), this.factsModel(), e, (n) => this.selectNode(n, { center: true }));
   }
   selectGroup(g) {
     this.edgeHighlight = null;
     this.state.select({ group: g });
+    this.showGroupPanel(g);
+  }
+  showGroupPanel(g) {
     const panel = $('panel');
-    showGroup(panel, this.model, this.data, g, !!this.view.expanded[g], (x) => { this.toggleGroup(x); this.selectGroup(x); },
+    showGroup(panel, this.factsModel(), this.data, g, !!this.view.expanded[g], (x) => { this.toggleGroup(x); this.selectGroup(x); },
       (q) => this.searchFor(q));
     for (const section of this.overlays.groupPanelSections(g).reverse()) panel.insertBefore(section, panel.children[3] || null);
   }
@@ -846,7 +866,9 @@ class App {
       this.hoverPending = false;
       const [x, y] = this.hoverAt;
       const h = this.hitAt(x, y);
-      const m = this.model;
+      // The hovered pane's facts (a timeline step's own label, op and name).
+      const { pane } = this.paneAt(x);
+      const m = (pane && pane.facts) || this.factsModel();
       let text = '';
       if (h.node !== undefined) {
         const label = m.nodeLabel(h.node), op = m.nodeOp(h.node), name = m.nodeName(h.node);
@@ -901,6 +923,7 @@ class App {
       viewport: pane ? { x: k * this.width, w: this.width } : null,
       edgeHidden: pane ? pane.edgeHidden : this.overlays.edgeHidden(),
       labels: pane ? pane.nodeLabels : this.overlays.nodeLabels(),
+      valueLabels: pane ? pane.valueLabels : this.overlays.valueLabels(),
       dpr: this.dpr, camera: v.camera, theme: this.theme, layout: v.layout, model: v.model,
       boxes: v.boxes, framesByDepth: v.framesByDepth, edgeBounds: v.edgeBounds, bounds: v.bounds,
       catHidden: s.catHidden, showShapes: s.showShapes, showQdq: s.showQdq, qdqRects: v.qdqRects,

@@ -17,10 +17,17 @@
 //                              carry groupHidden (Uint8Array per group: 1 = box not drawn)
 //   edgeHidden()            -> null or a Uint8Array (1: do not draw edge e)
 //   nodeLabels()            -> null or a Map node -> text drawn instead of the node's label
-//   panes()                 -> null, or [{ title, nodeStyles, edgeHidden, nodeLabels }]: the
-//                              stage splits into that many panes side by side, each drawing
-//                              the same graph, layout and camera with its own decoration
-//                              (a selection, search and camera shared by all)
+//   valueLabels()           -> null or a Map value -> text written on the value's edges
+//                              instead of its own shape and dtype
+//   factsModel()            -> null or the model the panel and tooltip read nodes and values
+//                              from instead of the graph's: the same graph, answering some
+//                              facts otherwise (a timeline step's op, arguments, attributes
+//                              and tensors); its nodes, values and edges are the graph's
+//   panes()                 -> null, or [{ title, nodeStyles, edgeHidden, nodeLabels,
+//                              valueLabels, facts }]: the stage splits into that many panes
+//                              side by side, each drawing the same graph, layout and camera
+//                              with its own decoration (a selection, search and camera shared
+//                              by all; `facts`: the pane's facts model, for its tooltip)
 //   panelSection(node)      -> null or an element the panel shows under the node's title
 //   groupPanelSection(g)    -> null or an element the panel shows for a selected group
 //   onGraph()               the graph on show or the theme changed
@@ -34,7 +41,8 @@
 // Host API (what attach() receives):
 //   host.model, host.graphIndex, host.theme, host.stage, host.dock, host.keys
 //   host.selectedNode (-1: none), host.selectGraph(i), host.selectNode(i, {center}),
-//   host.redraw() (colours changed), host.panesChanged() (panes() returns another count)
+//   host.redraw() (colours changed), host.panesChanged() (panes() returns another count),
+//   host.refreshPanel() (the facts the panel shows changed: it shows the selection again)
 
 // Per page graph, an overlay's entry and where each of its nodes sits in the entry's arrays:
 // graph index -> { g, m: Map(node index -> position) } for data given per graph as
@@ -82,6 +90,8 @@ export class OverlayHost {
   }
   edgeHidden() { return this.first('edgeHidden'); }
   nodeLabels() { return this.first('nodeLabels'); }
+  valueLabels() { return this.first('valueLabels'); }
+  factsModel() { return this.first('factsModel'); }
   panes() { return this.first('panes'); }
 
   panelSections(node) { return this.all('panelSection', node); }

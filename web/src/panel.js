@@ -117,14 +117,15 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
   row(ov, 'name', m.nodeName(i), 'mono');
   row(ov, 'kind', m.nodeKind(i));
   row(ov, 'category', data.cats[m.n.cat[i]].label);
-  row(ov, 'instruction', m.n.instr[i] >= 0 ? `${m.n.instr[i]}${m.n.chain[i] > 0 ? ` (chain ${m.n.chain[i]})` : ''}` : '');
-  row(ov, 'debug handles', m.s(m.n.handles[i]), 'mono');
+  const instr = m.nodeInstr(i), chain = m.nodeChain(i);
+  row(ov, 'instruction', instr >= 0 ? `${instr}${chain > 0 ? ` (chain ${chain})` : ''}` : '');
+  row(ov, 'debug handles', m.nodeHandles(i), 'mono');
   row(ov, 'module', m.nodeModule(i), 'mono');
   const grp = m.n.group[i];
   if (grp >= 0) row(ov, 'group', m.groupPath(grp).map((g) => m.groupLabel(g)).join(' › '));
   for (const [k, v] of m.attributes(i)) row(ov, k, v, 'mono');
 
-  const d = m.n.deleg[i];
+  const d = m.nodeDelegate(i);
   if (d >= 0 && data.delegates[d]) {
     const del = data.delegates[d];
     const s = section(root, 'Delegate');
@@ -150,7 +151,7 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
     const s = section(root, `Outputs (${outs.length})`);
     for (const a of outs) valueCard(s, m, a, null);
   }
-  const stack = m.s(m.n.stack[i]);
+  const stack = m.nodeStack(i);
   if (stack) {
     const s = section(root, 'Stack trace');
     s.appendChild(el('pre', 'stack', stack));

@@ -383,23 +383,25 @@ export class Renderer {
       };
       for (const g of boxes.collapsed) block(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
       for (const g of s.framesByDepth) block(L.gx[g], L.gy[g], L.gw[g], FRAME_HEADER);
-      const labelled = new Set();
+      const labelled = new Map();  // value -> the text written on its edge
       for (let e = 0; e < M.edgeCount; e++) {
         const v = E.val[e];
         if (v < 0 || ptOff[e + 1] - ptOff[e] < 1 || labelled.has(v)) continue;
         const lx = L.lx[e], ly = L.ly[e];
         if (lx > x1 || ly > y1 || lx < x0 || ly < y0) continue;
-        const text = M.valueShort(v);
+        // A timeline step's own tensor where it differs from the union graph's (overlay.js).
+        const text = s.valueLabels && s.valueLabels.has(v) ? s.valueLabels.get(v) : M.valueShort(v);
         if (!text) continue;
         const tw = ctx.measureText(text).width;
         if (!taken.tryAdd(lx + 3, ly - 6.5, tw + 4, 13)) continue;
-        labelled.add(v);
+        labelled.set(v, text);
         ctx.fillStyle = T.labelBg;
         ctx.fillRect(lx + 3, ly - 6.5, tw + 4, 13);
         ctx.fillStyle = T.muted;
         ctx.fillText(text, lx + 5, ly);
       }
       stats.shapeLabels = labelled.size;
+      stats.shapeTexts = labelled;
     }
     // Far out, a map's labels: box text is too small to draw, so group titles and the names of
     // boxes wide enough on screen are written at a readable screen size, larger boxes first,

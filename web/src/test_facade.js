@@ -124,7 +124,9 @@ export function installTestFacade(win, app) {
     // Page coordinates of world point (wx, wy) of the shown graph, the camera unchanged.
     pagePoint: (wx, wy) => toPage(wx, wy),
     // What the last frame drew: {nodes, edges, shapeLabels (tensor shapes written on edges)}.
-    frameStats: () => ({ ...(app.lastFrameStats || {}) }),
+    frameStats: () => { const { shapeTexts, ...stats } = app.lastFrameStats || {}; return stats; },
+    // The tensor labels the last frame wrote on edges (of the current pane): [{value, text}].
+    edgeLabels: () => Array.from((app.lastFrameStats && app.lastFrameStats.shapeTexts) || [], ([value, text]) => ({ value, text })),
     visibleNodes: () => view().boxes.nodes.length,
     // Boxes on screen: visible nodes plus collapsed groups.
     visibleBoxes: () => view().boxes.nodes.length + view().boxes.collapsed.length,

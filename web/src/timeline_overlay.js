@@ -2,12 +2,15 @@
 // files of `etviz diff A B -o page.html` over one layout. The page's graph is the union of
 // the steps (src/analysis/timeline.h): each step hides what it lacks, relabels what it names
 // differently, and colours what changed since the step before (added, changed, removed shown
-// as dashed ghosts where they were). Nothing is computed here that C++ did not decide: the
-// etviz-timeline element (src/render/html/timeline_data.cpp) lists, per step, the view nodes
-// and edges it hides and the diff's facts. Several steps can be shown side by side in panes
-// that share the camera, selection and search.
+// as dashed ghosts where they were). The union graph's nodes and values carry the data of the
+// last step holding them; each step's own data (a precision pass's float32 before it, float16
+// after) is written where it differs, and the step's edge labels and panel show it. Nothing is
+// computed here that C++ did not decide: the etviz-timeline element
+// (src/render/html/timeline_data.cpp) lists, per step, the view nodes and edges it hides, the
+// diff's facts and the step's own node and value data. Several steps can be shown side by side
+// in panes that share the camera, selection and search.
 
-import { readPageElement } from './data.js';
+import { readPageElement, tensorShort, memoryText } from './data.js';
 const DIFF = {
   light: {
     changed: { fill: '#ffe7b0', stroke: '#b7791f', strip: '#d69e2e' },
@@ -23,6 +26,68 @@ const DIFF = {
 const KINDS = ['changed', 'added', 'removed'];
 const MAX_PANES = 6;
 
+// The model of one step: the union graph's model (its nodes, values, edges and layout)
+// answering with the step's own data where the page lists a difference (step.nodeFacts: a
+// node's op, name, arguments, attributes...; step.values: per entry of valueFacts, the values
+// that differ that way), and with the step's labels. The panel and tooltip read it like any
+// model.
+// ownInputs: per node whose union inputs include other steps' reads (rewired edges), how many
+// are the union's own arguments (those of the step it copies).
+function stepModel(base, step, valueFacts, ownInputs) {
+  const values = new Map();
+  for (const [f, ids] of Object.entries(step.values)) for (const v of ids) values.set(v, valueFacts[f]);
+  const nodes = new Map(Object.entries(step.nodeFacts).map(([i, f]) => [Number(i), f]));
+  const m = Object.create(base);
+  // Node field `key` of the step where it differs, else the union's answer.
+  const field = (key, read) => (i) => {
+    const f = nodes.get(i);
+    return f && f[key] !== undefined ? f[key] : read.call(base, i);
+  };
+  m.nodeOp = field('op', base.nodeOp);
+  m.nodeName = field('name', base.nodeName);
+  m.nodeKind = field('kind', base.nodeKind);
+  m.nodeModule = field('module', base.nodeModule);
+  m.nodeInstr = field('instr', base.nodeInstr);
+  m.nodeChain = field('chain', base.nodeChain);
+  m.nodeHandles = field('handles', base.nodeHandles);
+  m.nodeStack = field('stack', base.nodeStack);
+  m.nodeDelegate = field('delegate', base.nodeDelegate);
+  m.nodeLabel = (i) => (step.labels[i] !== undefined ? step.labels[i] : base.nodeLabel(i));
+  const args = (key, read) => (i) => {
+    const f = nodes.get(i);
+    return f && f[key] ? f[key].map(([name, value]) => ({ name, value })) : read(i);
+  };
+  m.inputs = args('inputs', (i) => {
+    const all = base.inputs(i);
+    return ownInputs[i] !== undefined ? all.slice(0, ownInputs[i]) : all;
+  });
+  m.outputs = args('outputs', (i) => base.outputs(i));
+  m.attributes = (i) => {
+    const f = nodes.get(i);
+    return f && f.attrs ? f.attrs.map(([k, v]) => [k, v]) : base.attributes(i);
+  };
+  m.value = (id) => {
+    const v = base.value(id);
+    const f = values.get(id);
+    if (!f) return v;
+    const { mem, ...facts } = f;
+    Object.assign(v, facts);
+    if (mem !== undefined) v.mem = mem ? memoryText(mem[0], mem[1]) : '';
+    return v;
+  };
+  m.valueName = (id) => {
+    const f = values.get(id);
+    return f && f.name !== undefined ? f.name : base.valueName(id);
+  };
+  m.valueShort = (id) => {
+    if (!values.has(id)) return base.valueShort(id);
+    const v = m.value(id);
+    return tensorShort(v.shape, v.dtype);
+  };
+  m.stepValues = values;  // the values whose facts differ from the union's
+  return m;
+}
+
 // Implements the overlay interface (overlay.js).
 export class TimelineOverlay {
   static fromPage(doc) {
@@ -37,7 +102,7 @@ export class TimelineOverlay {
     // Two graphs compared: the second, coloured by what changed; a trace: its first pass.
     this.step = this.steps.length === 2 ? 1 : 0;
     this.paneCount = 1;
-    this.cache = new Map();  // step|theme -> { nodeStyles, edgeHidden, nodeLabels }
+    this.cache = new Map();  // step|theme -> { nodeStyles, edgeHidden, nodeLabels, valueLabels, facts }
   }
 
   attach(host) {
@@ -88,7 +153,11 @@ export class TimelineOverlay {
     const edgeHidden = new Uint8Array(model.edgeCount);
     for (const e of s.hiddenEdges) edgeHidden[e] = 1;
     const nodeLabels = new Map(Object.entries(s.labels).map(([i, t]) => [Number(i), t]));
-    const d = { model, nodeStyles: { bucket, styles, groupHidden }, edgeHidden, nodeLabels };
+    // The step's own tensors on its edges, where they differ from the union's.
+    const facts = stepModel(model, s, this.data.valueFacts, this.data.ownInputs);
+    const valueLabels = new Map();
+    for (const v of facts.stepValues.keys()) valueLabels.set(v, facts.valueShort(v));
+    const d = { model, nodeStyles: { bucket, styles, groupHidden }, edgeHidden, nodeLabels, valueLabels, facts };
     this.cache.set(key, d);
     return d;
   }
@@ -96,6 +165,8 @@ export class TimelineOverlay {
   nodeStyles() { return this.active ? this.decoration(this.step).nodeStyles : null; }
   edgeHidden() { return this.active ? this.decoration(this.step).edgeHidden : null; }
   nodeLabels() { return this.active ? this.decoration(this.step).nodeLabels : null; }
+  valueLabels() { return this.active ? this.decoration(this.step).valueLabels : null; }
+  factsModel() { return this.active ? this.decoration(this.step).facts : null; }
 
   // The steps on show side by side: a window of paneCount steps ending at the current one.
   paneSteps() {
@@ -168,7 +239,7 @@ export class TimelineOverlay {
     }
     L.nodes.textContent = `${s.nodes.toLocaleString('en-US')} nodes in this step`;
     this.cursor = -1;
-    if (this.host.selectedNode >= 0) this.host.selectNode(this.host.selectedNode);  // panel follows
+    this.host.refreshPanel();  // the panel shows this step's data
   }
 
   buildBar() {
@@ -323,9 +394,10 @@ export class TimelineOverlay {
       }
       box.appendChild(list);
     }
-    // The panel's facts below are the union node's: those of the last step holding it.
+    // The details below are this step's own; a node the step lacks has none, so they are the
+    // union node's: those of the last step holding it.
     const source = this.data.source ? this.data.source[i] : -1;
-    if (source >= 0 && source !== this.step) {
+    if (source >= 0 && (st === 'absent' || st === 'removed')) {
       const note = document.createElement('div');
       note.className = 'hint';
       note.textContent = `The details below are as of step ${source + 1} (${this.shortName(source)}), the last step that holds it.`;
@@ -356,6 +428,13 @@ export class TimelineOverlay {
       panes: () => this.paneSteps(),
       setPanes: (n) => this.setPanes(n),
       status: (i, k) => this.status(i, k === undefined ? this.step : k),
+      // What step k (default: the current one) says of a value and a node, as its panel shows.
+      value: (v, k) => this.decoration(k === undefined ? this.step : k).facts.value(v),
+      valueLabel: (v, k) => this.decoration(k === undefined ? this.step : k).facts.valueShort(v),
+      node: (i, k) => {
+        const m = this.decoration(k === undefined ? this.step : k).facts;
+        return { op: m.nodeOp(i), name: m.nodeName(i), label: m.nodeLabel(i), inputs: m.inputs(i), outputs: m.outputs(i), attributes: m.attributes(i) };
+      },
       banner: () => (this.banner.hidden ? null : this.banner.textContent),
       legend: () => Object.fromEntries([...KINDS, 'same'].map((k) => [k, Number(this.legend.rows[k].count.textContent.replace(/,/g, ''))])),
     };

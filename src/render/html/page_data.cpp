@@ -399,15 +399,6 @@ class Writer {
   StringTable strings_;
 };
 
-std::string stack_text(const std::vector<StackFrame>& stack) {
-  std::string s;
-  for (const auto& f : stack) {
-    s += fmt::format("{}:{} in {}\n", f.file, f.line, f.function);
-    if (!f.context.empty()) s += "    " + f.context + "\n";
-  }
-  return s;
-}
-
 // "prefix_12" as {"prefix", 12}; any other name as {name, -1}. The number is canonical (no
 // leading zero, below 2^31) so that prefix + "_" + number gives the name back exactly.
 struct NumberedName {
@@ -434,35 +425,6 @@ bool is_index_name(std::string_view name, size_t index) {
   char digits[24];
   const auto [end, ec] = std::to_chars(std::begin(digits), std::end(digits), index);
   return ec == std::errc() && name.substr(1) == std::string_view(digits, end - digits);
-}
-
-std::string join_ints(const std::vector<int64_t>& v) {
-  std::string s;
-  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
-  return s;
-}
-
-std::string dim_order_text(const std::vector<uint8_t>& v) {
-  if (v.empty()) return {};
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-std::string quant_text(const Boxed<Quantization>& q) {
-  if (!q) return {};
-  std::string s = q->scheme;
-  if (!q->scales.empty()) {
-    s += " scale=";
-    for (size_t i = 0; i < q->scales.size() && i < 4; ++i)
-      s += (i ? "," : "") + fmt::format("{:g}", q->scales[i]);
-    if (q->num_scales > 4 || q->scales.size() > 4)
-      s += fmt::format("… ({})", std::max<int64_t>(q->num_scales, q->scales.size()));
-  }
-  if (!q->zero_points.empty()) s += fmt::format(" zp={}", q->zero_points[0]);
-  if (q->axis >= 0) s += fmt::format(" axis={}", q->axis);
-  if (q->group_size > 0) s += fmt::format(" group={}", q->group_size);
-  return s;
 }
 
 void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layouts) {
@@ -737,6 +699,44 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
 }
 
 }  // namespace
+
+std::string stack_text(const std::vector<StackFrame>& stack) {
+  std::string s;
+  for (const auto& f : stack) {
+    s += fmt::format("{}:{} in {}\n", f.file, f.line, f.function);
+    if (!f.context.empty()) s += "    " + f.context + "\n";
+  }
+  return s;
+}
+
+std::string join_ints(const std::vector<int64_t>& v) {
+  std::string s;
+  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+std::string dim_order_text(const std::vector<uint8_t>& v) {
+  if (v.empty()) return {};
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string quant_text(const Boxed<Quantization>& q) {
+  if (!q) return {};
+  std::string s = q->scheme;
+  if (!q->scales.empty()) {
+    s += " scale=";
+    for (size_t i = 0; i < q->scales.size() && i < 4; ++i)
+      s += (i ? "," : "") + fmt::format("{:g}", q->scales[i]);
+    if (q->num_scales > 4 || q->scales.size() > 4)
+      s += fmt::format("… ({})", std::max<int64_t>(q->num_scales, q->scales.size()));
+  }
+  if (!q->zero_points.empty()) s += fmt::format(" zp={}", q->zero_points[0]);
+  if (q->axis >= 0) s += fmt::format(" axis={}", q->axis);
+  if (q->group_size > 0) s += fmt::format(" group={}", q->group_size);
+  return s;
+}
 
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';

@@ -63,4 +63,11 @@ void append_json_string(std::string& out, std::string_view text);
 // occur only inside strings in JSON) become their \u escapes, which mean the same.
 std::string script_safe_json(const std::string& json);
 
+// The page's texts of IR fields, as its columns hold them (the timeline's per-step facts are
+// compared and written in the same words, timeline_data.h).
+std::string stack_text(const std::vector<StackFrame>& stack);  // "file:line in function\n"...
+std::string join_ints(const std::vector<int64_t>& v);          // debug handles: "3, 4"
+std::string dim_order_text(const std::vector<uint8_t>& v);     // "[0, 2, 3, 1]", "" for none
+std::string quant_text(const Boxed<Quantization>& q);          // "per_tensor scale=0.5 zp=3"
+
 }  // namespace etviz::render::html
