@@ -1,5 +1,5 @@
 #pragma once
-// What the two coordinate placements share (Phase 4: coordinate_sweeps.cpp with a dummy per
+// What the two coordinate placements share (phase 5: coordinate_sweeps.cpp with a dummy per
 // layer, span_coordinates.cpp with spans): how many sweeps, how strongly an edge pulls, where a
 // node's neighbours pull it, and runs of dummies set to one x. One definition, so both forms
 // place the same graph the same way where they can.
