@@ -66,6 +66,18 @@ def parse_for_torchgen(schema_text):
         return None
 
 
+# ATen operators tied to a device or a tensor layout ExecuTorch's runtime does not have (CUDA,
+# cuDNN, MIOpen, MKL-DNN, MPS, XPU, nested and sparse tensors, FBGEMM): no program calls them,
+# and leaving them out keeps the table (which the app's WebAssembly module carries) smaller.
+DEVICE_WORDS = {"cudnn", "miopen", "mkldnn", "mps", "xpu", "cufft", "cuda", "nested", "sparse",
+                "fbgemm", "coo", "csr", "csc", "bsr", "bsc"}
+
+
+def device_specific(namespace, text):
+    name = text.split("(", 1)[0].split(".", 1)[0]
+    return namespace == "aten" and any(w in DEVICE_WORDS for w in name.split("_"))
+
+
 class Registry:
     def __init__(self):
         self.schemas = {}  # "ns::name.overload" -> "ns::name.overload(...) -> ..."
@@ -77,6 +89,8 @@ class Registry:
         text = " ".join(text.split())
         if "::" in text.split("(", 1)[0]:
             namespace, text = text.split("::", 1)
+        if device_specific(namespace, text):
+            return False
         parsed = parse(f"{namespace}::{text}")
         if parsed is None:
             self.refused.append(f"{source}: {namespace}::{text}")

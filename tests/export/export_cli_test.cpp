@@ -139,7 +139,7 @@ TEST(ExportCli, BadRequestsAreRefusedWithTheReason) {
   for (const Case& c : std::vector<Case>{
            {"export " + f + " --expand sideways -o x.svg", "--expand sideways"},
            {"export " + f + " --format gif",
-            "--format gif: expected svg, png, pdf, dot or me-json"},
+            "--format gif: expected svg, png, pdf, dot, me-json or graph-json"},
            {"export " + f + " -o out.txt", "cannot tell the format from '.txt'"},
            {"export " + f + " --method nope -o x.svg", "no graph 'nope'"},
            {"export /nonexistent/model.pte -o x.svg", "/nonexistent/model.pte"},

@@ -422,7 +422,6 @@ class Builder {
       if (!is_output[i]) {
         ensure_producer(id);
         node.inputs.push_back({name_of(i), id});
-        note_list_reader(id, node);
       } else if (std::find(outputs.begin(), outputs.end(), id) == outputs.end()) {
         outputs.push_back(id);  // out= arguments come back as returns: each is kept once
         output_names.push_back(name_of(i));
@@ -521,18 +520,19 @@ class Builder {
     warn_bad_lists();
   }
 
-  // Remembers which instruction first reads a list with a bad item, for its warning.
-  void note_list_reader(ValueId id, const Node& node) {
-    for (BadList& b : bad_lists_)
-      if (b.list == id && b.instruction < 0) {
-        b.instruction = node.provenance.instruction;
-        b.chain = node.provenance.chain;
-        b.op = node.op;
-      }
-  }
-
+  // One warning per bad item, naming the first instruction that reads its list.
   void warn_bad_lists() {
-    if (!ctx_.warnings) return;
+    if (!ctx_.warnings || bad_lists_.empty()) return;
+    for (const Node& n : graph_.nodes) {
+      if (n.provenance.instruction < 0) continue;
+      for (const Argument& a : n.inputs)
+        for (BadList& b : bad_lists_)
+          if (b.list == a.value && b.instruction < 0) {
+            b.instruction = n.provenance.instruction;
+            b.chain = n.provenance.chain;
+            b.op = n.op;
+          }
+    }
     for (const BadList& b : bad_lists_)
       ctx_.warnings->push_back(
           b.instruction >= 0
