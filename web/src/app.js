@@ -7,9 +7,9 @@
 // is fetched: the worker comes from a blob: URL (CSP worker-src blob:), the files are read
 // from the user's disk through File objects.
 
+import { $ } from './dom.js';
 import { gunzipBase64 } from './data.js';
 
-const $ = (id) => document.getElementById(id);
 
 export function startApp(startViewer) {
   const app = new PageApp(startViewer);

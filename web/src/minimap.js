@@ -4,7 +4,9 @@
 
 
 export class Minimap {
-  // host: { view, renderer, theme, dpr, width, height, frameState(), requestRender() }
+  // host: the viewer's (main.js); the minimap reads view, renderer, theme, dpr, width, height,
+  // paneCount, frameState() and requestRender().
+  /** @param {import('./main.js').App} host */
   constructor(canvas, host) {
     this.canvas = canvas;
     this.host = host;

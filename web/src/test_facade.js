@@ -13,6 +13,7 @@ const plain = (v) => {
   return v;
 };
 
+/** @param {import('./main.js').App} app */
 export function installTestFacade(win, app) {
   const model = () => app.model;
   const view = () => app.view;
@@ -32,10 +33,7 @@ export function installTestFacade(win, app) {
 
   win.etvizTest = {
     // Resolves once the WebAssembly engine has loaded or failed: true when re-layout works.
-    ready: () => new Promise((resolve) => {
-      const poll = () => (app.engineSettled ? resolve(!!app.engine) : setTimeout(poll, 20));
-      poll();
-    }),
+    ready: () => app.engineSettled.then(() => !!app.engine),
     engineError: () => app.engineError || null,
 
     // Graphs of the page and the one on show.
@@ -95,7 +93,7 @@ export function installTestFacade(win, app) {
       const L = view().layout;
       return wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g];
     },
-    toggleGroup: async (g) => { const t = performance.now(); app.toggleGroup(g); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs, expanded: !!view().expanded[g] }; },
+    toggleGroup: async (g) => { const t = performance.now(); app.toggleGroup(g); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs, expanded: !!view().expanded[g] }; },
     // Groups whose parent is g.
     childGroups: (g) => { const m = model(); let n = 0; for (let k = 0; k < m.groupCount; k++) if (m.g.parent[k] === g) n++; return n; },
     // Group g selected (as a click on it does, without toggling): its panel.
@@ -104,9 +102,9 @@ export function installTestFacade(win, app) {
     groupContents: (g) => model().groupContents(g),
     // Flatten (module boxes dissolved) and the depth slider: {level, levels} of the shown graph.
     flat: () => view().flat,
-    setFlat: async (on) => { const t = performance.now(); app.toggleFlatten(on); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs }; },
+    setFlat: async (on) => { const t = performance.now(); app.toggleFlatten(on); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs }; },
     depth: () => ({ level: Number(document.getElementById('depth').value), levels: Number(document.getElementById('depth').max), disabled: document.getElementById('depth').disabled }),
-    setDepth: async (level) => { const t = performance.now(); app.setDepth(level); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs }; },
+    setDepth: async (level) => { const t = performance.now(); app.setDepth(level); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs }; },
     // Every box drawn, as rectangles in layout units: visible nodes, collapsed groups and
     // expanded group frames, each with the frames it is inside (`within`, innermost first), so
     // tests can check that no two boxes overlap unless one holds the other.
@@ -174,7 +172,10 @@ export function installTestFacade(win, app) {
       return { hidden: document.getElementById('minimap').hidden, width: t.drawW || 0, height: t.drawH || 0 };
     },
     canvasPixel: (x, y) => Array.from(app.canvas.getContext('2d').getImageData(x, y, 1, 1).data),
-    timings: () => ({ firstPaint: app.firstPaint, warmupMs: app.warmupMs ?? null, lastLayoutMs: app.lastLayoutMs ?? null }),
+    timings: () => {
+      const t = app.timings();
+      return { firstPaint: t.firstPaint, warmupMs: t.warmupMs ?? null, lastLayoutMs: t.lastLayoutMs ?? null };
+    },
 
     // An overlay's own helpers ('profile': mode, setMode, hottest, bucket, steps, styles).
     overlay: (id) => { const o = app.overlays.get(id); return o && o.facade ? o.facade() : null; },
