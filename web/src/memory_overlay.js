@@ -5,6 +5,7 @@
 // node selected in the graph lights up the tensors it writes and reads. Reads the page's
 // etviz-memory element (src/render/html/memory_data.cpp); C++ computed every figure.
 import { formatBytes, readPageElement } from './data.js';
+import { dockDrawer } from './dock_table.js';
 
 const BAND_GAP = 14;  // px between arenas, room for the arena's label
 
@@ -25,48 +26,29 @@ export class MemoryOverlay {
 
   attach(host) {
     this.host = host;
-    const el = document.createElement('div');
-    el.id = 'memory-drawer';
-    el.className = 'memory-drawer closed';
-    const head = document.createElement('div');
-    head.className = 'memory-head';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn memory-toggle';
-    toggle.title = 'Show or hide the memory timeline (m)';
-    toggle.addEventListener('click', () => this.setOpen(el.classList.contains('closed')));
-    const title = document.createElement('span');
-    title.className = 'memory-title';
-    head.append(toggle, title);
-    const body = document.createElement('div');
-    body.className = 'memory-body';
-    const canvas = document.createElement('canvas');
-    canvas.className = 'memory-canvas';
-    canvas.setAttribute('aria-label', 'Memory timeline');
-    const tip = document.createElement('div');
-    tip.className = 'memory-tip';
-    tip.hidden = true;
-    body.append(canvas, tip);
-    el.append(head, body);
-    host.dock.appendChild(el);
-    this.ui = { el, toggle, title, body, canvas, tip };
-    host.keys.bind('m', 'show / hide the memory timeline (memory plan)', () => this.setOpen(el.classList.contains('closed')));
+    this.ui = dockDrawer({
+      id: 'memory-drawer', label: 'Memory', toggleTitle: 'Show or hide the memory timeline (m)',
+      canvasLabel: 'Memory timeline', onToggle: () => this.setOpen(!this.open),
+    });
+    host.dock.appendChild(this.ui.el);
+    host.keys.bind('m', 'show / hide the memory timeline (memory plan)', () => this.setOpen(!this.open));
+    const canvas = this.ui.canvas;
     canvas.addEventListener('pointermove', (ev) => this.pointer(ev.offsetX, ev.offsetY));
     canvas.addEventListener('pointerleave', () => this.pointer(-1, -1));
     canvas.addEventListener('click', (ev) => this.click(ev.offsetX, ev.offsetY));
     canvas.addEventListener('wheel', (ev) => { ev.preventDefault(); this.zoom(ev.offsetX, Math.exp(ev.deltaY * 0.0015)); }, { passive: false });
     canvas.addEventListener('dblclick', () => { this.view = null; this.draw(); });
-    new ResizeObserver(() => this.draw()).observe(body);
+    new ResizeObserver(() => this.draw()).observe(this.ui.body);
     this.update();
   }
 
   get plan() { return this.byGraph.get(this.host.graphIndex) || null; }
 
   setOpen(open) {
-    this.ui.el.classList.toggle('closed', !open);
-    this.ui.toggle.textContent = open ? '▾ Memory' : '▸ Memory';
+    this.ui.setOpen(open);
     this.draw();
   }
-  get open() { return !this.ui.el.classList.contains('closed'); }
+  get open() { return this.ui.open; }
 
   update() {
     const p = this.plan;
@@ -74,7 +56,6 @@ export class MemoryOverlay {
     this.view = null;
     this.hover = -1;
     if (!p) return;
-    if (!this.ui.toggle.textContent) this.setOpen(false);
     const parts = p.arenas.map((a) => `arena ${a.id}: ${formatBytes(a.planned)} planned, peak ${formatBytes(a.peak)} at instruction ${a.peakAt}`);
     this.ui.title.textContent = `Memory plan of ${p.method} · ${p.instructions.toLocaleString('en-US')} instructions · ` +
       `${p.tensors.name.length.toLocaleString('en-US')} tensors · ${parts.join(' · ')}` +

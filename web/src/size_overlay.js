@@ -3,6 +3,7 @@
 // timeline. Click a part to zoom into it, the path above to zoom out; hover names the part, its
 // bytes and share. Reads the page's etviz-size element; C++ split and attributed every byte.
 import { formatBytes, readPageElement } from './data.js';
+import { dockDrawer } from './dock_table.js';
 
 const KIND_COLORS = {
   light: { section: '#dbe4f0', padding: '#eeeeee', module: '#d7ecd9', constant: '#9fd3a6', delegate: '#f4c7a1',
@@ -60,43 +61,23 @@ export class SizeOverlay {
 
   attach(host) {
     this.host = host;
-    const el = document.createElement('div');
-    el.id = 'size-drawer';
-    el.className = 'memory-drawer size-drawer closed';
-    const head = document.createElement('div');
-    head.className = 'memory-head';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn memory-toggle';
-    toggle.textContent = '▸ Size';
-    toggle.title = 'Show or hide where the file\'s bytes go (b)';
-    toggle.addEventListener('click', () => this.setOpen(el.classList.contains('closed')));
-    const crumbs = document.createElement('span');
-    crumbs.className = 'memory-title size-crumbs';
-    head.append(toggle, crumbs);
-    const body = document.createElement('div');
-    body.className = 'memory-body';
-    const canvas = document.createElement('canvas');
-    canvas.className = 'memory-canvas';
-    canvas.setAttribute('aria-label', 'Size treemap');
-    const tip = document.createElement('div');
-    tip.className = 'memory-tip';
-    tip.hidden = true;
-    body.append(canvas, tip);
-    el.append(head, body);
-    host.dock.appendChild(el);
-    this.ui = { el, toggle, crumbs, body, canvas, tip };
-    host.keys.bind('b', 'show / hide where the file\'s bytes go (size treemap)', () => this.setOpen(el.classList.contains('closed')));
+    this.ui = dockDrawer({
+      id: 'size-drawer', className: 'size-drawer', label: 'Size', toggleTitle: 'Show or hide where the file\'s bytes go (b)',
+      titleClass: 'size-crumbs', canvasLabel: 'Size treemap', onToggle: () => this.setOpen(!this.open),
+    });
+    host.dock.appendChild(this.ui.el);
+    host.keys.bind('b', 'show / hide where the file\'s bytes go (size treemap)', () => this.setOpen(!this.open));
+    const canvas = this.ui.canvas;
     canvas.addEventListener('pointermove', (ev) => this.pointer(ev.offsetX, ev.offsetY));
     canvas.addEventListener('pointerleave', () => this.pointer(-1, -1));
     canvas.addEventListener('click', (ev) => this.click(ev.offsetX, ev.offsetY));
-    new ResizeObserver(() => this.draw()).observe(body);
+    new ResizeObserver(() => this.draw()).observe(this.ui.body);
     this.updateCrumbs();
   }
 
-  get open() { return !this.ui.el.classList.contains('closed'); }
+  get open() { return this.ui.open; }
   setOpen(open) {
-    this.ui.el.classList.toggle('closed', !open);
-    this.ui.toggle.textContent = open ? '▾ Size' : '▸ Size';
+    this.ui.setOpen(open);
     this.draw();
   }
   onGraph() { this.draw(); }
@@ -108,7 +89,7 @@ export class SizeOverlay {
   }
 
   updateCrumbs() {
-    const c = this.ui.crumbs;
+    const c = this.ui.title;
     c.replaceChildren();
     this.path.forEach((n, k) => {
       if (k) c.append(' › ');
