@@ -10,7 +10,7 @@
 // defaultGraph(file), invalidateOverview(), requestRender().
 import { $ } from './dom.js';
 import { formatBytes } from './data.js';
-import { readTheme } from './render.js';
+import { readTheme } from './theme.js';
 
 export class Chrome {
   /** @param {import('./main.js').App} host */

@@ -1,5 +1,6 @@
 import { Camera } from './camera.js';
-import { Renderer, parseColor } from './render.js';
+import { Renderer } from './render.js';
+import { parseColor } from './theme.js';
 
 // "Save SVG" / "Save PNG": the graph as it is open now (expand state, theme, faded categories,
 // overlay colours, shapes), whole and at full detail, drawn by the same Renderer as the screen.

@@ -3,7 +3,7 @@
 // node's timing in the details panel, and the profile table. Reads the page's etviz-profile
 // element (src/render/html/profile_data.cpp); without one the viewer is unchanged.
 import { readPageElement } from './data.js';
-import { mix } from './render.js';
+import { mix } from './theme.js';
 import { ProfileTable } from './profile_table.js';
 import { overlaySection } from './panel.js';
 import { indexByGraph } from './overlay.js';
