@@ -28,7 +28,7 @@ class PageApp {
     this.chosen = {};        // page options chosen: flag -> value (session/page_options.h)
     this.optionList = null;  // what the module takes: [{flag, help, kind}]
     // The viewer's markup as written, to start each new viewer on fresh elements.
-    this.markup = ['bar', 'main', 'help'].map((id) => $(id).cloneNode(true));
+    this.markup = ['bar', 'main', 'help'].map((id) => /** @type {HTMLElement} */ ($(id).cloneNode(true)));
   }
 
   install() {
@@ -177,7 +177,7 @@ class PageApp {
 
   applyOptions() {
     const chosen = {};
-    $('app-options').querySelectorAll('input[data-flag]').forEach((i) => {
+    $('app-options').querySelectorAll('input[data-flag]').forEach((/** @type {HTMLInputElement} */ i) => {
       const value = i.type === 'checkbox' ? (i.checked ? 'true' : '') : i.value.trim();
       if (value) chosen[i.dataset.flag] = value;
     });
@@ -304,7 +304,7 @@ class PageApp {
       return;
     }
     // How long the open took, for tests and benchmarks (docs/app.md, figures).
-    window.etvizAppTimings = { ...msg.timings, total: performance.now() - this.started };
+    /** @type {any} */ (window).etvizAppTimings = { ...msg.timings, total: performance.now() - this.started };
     this.showPage(msg.elements, msg.meta);
   }
 
@@ -319,7 +319,7 @@ class PageApp {
       el.id = id;
       if (encoding) el.dataset.encoding = encoding;
       el.textContent = text;
-      if (columns) el.etvizColumns = columns;  // columns-raw: the bytes (web/src/data.js)
+      if (columns) /** @type {any} */ (el).etvizColumns = columns;  // columns-raw: the bytes (web/src/data.js)
       return el;
     });
     const existing = Array.from(document.querySelectorAll('script[type="application/json"][id^="etviz-"]'));

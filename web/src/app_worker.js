@@ -57,7 +57,9 @@ async function inflate(file, member) {
 // The page's data elements, as the HTML parser would give them: a script element's text is
 // raw (no entities), and the writer escapes '<' in the data, so it ends at the first
 // '</script>'. Not DOMParser: parsing the whole page would apply its style element under this
-// page's policy (a console error), and the data is all the viewer needs.
+// page's policy (a console error), and the data is all the viewer needs. `columns` is filled in
+// for a columns-raw element: its bytes.
+/** @returns {{id: string, encoding: string, text: string, columns?: Uint8Array}[]} */
 function dataElements(html) {
   const out = [];
   const re = /<script type="application\/json" id="(etviz-[a-z0-9-]+)"(?: data-encoding="([a-z0-9-]+)")?>([\s\S]*?)<\/script>/g;

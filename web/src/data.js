@@ -93,6 +93,7 @@ export async function decodeColumns(head, parts, gzip = true) {
   const reader = (gzip ? source.pipeThrough(new DecompressionStream('gzip')) : source).getReader();
   const cols = new Array(dir.length);
   let c = 0;
+  /** @type {Uint8Array | null} */
   let buf = null;
   let filled = 0;
   const advance = () => {

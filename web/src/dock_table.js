@@ -8,6 +8,11 @@
 // title?, text? }] (text: sorts as text, else a number column); headLabel(c): what a column
 // head says (default its label); onToggle(): the fold toggle was clicked; onSort(key): a column
 // head was clicked.
+/**
+ * @param {{id: string, className: string, tableClass: string, toggleTitle: string, title: string,
+ *   warnings: string[], columns: {key: string, label: string, title?: string, text?: boolean}[],
+ *   headLabel?: (column: any) => string, onToggle: () => void, onSort: (key: string) => void}} options
+ */
 export function dockTable({ id, className, tableClass, toggleTitle, title, warnings, columns, headLabel, onToggle, onSort }) {
   const el = document.createElement('div');
   el.id = id;

@@ -276,7 +276,7 @@ export class NodeDataOverlay {
   }
 
   highlight(i) {
-    for (const tr of this.ui.tbody.children) {
+    for (const tr of this.ui.tbody.rows) {
       const r = this.rows[Number(tr.dataset.row)];
       tr.classList.toggle('active', r.graph === this.host.graphIndex && r.node === i);
     }
@@ -333,7 +333,7 @@ export class NodeDataOverlay {
       setOpen: (open) => this.setOpen(open),
       sortBy: (key) => this.sortBy(key),
       // The table's rows in their shown order: [{node, value, text}].
-      tableRows: () => [...this.ui.tbody.children].map((tr) => { const r = this.rows[Number(tr.dataset.row)]; return { node: r.node, graph: r.graph, value: r.value, text: r.text }; }),
+      tableRows: () => [...this.ui.tbody.rows].map((tr) => { const r = this.rows[Number(tr.dataset.row)]; return { node: r.node, graph: r.graph, value: r.value, text: r.text }; }),
     };
   }
 }

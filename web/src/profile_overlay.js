@@ -197,7 +197,7 @@ export class ProfileOverlay {
     if (!L) return;
     const on = this.mode !== 'off';
     L.box.dataset.mode = this.mode;
-    for (const b of L.modes.children) b.classList.toggle('on', b.dataset.mode ? b.dataset.mode === this.mode : this.scale === 'log');
+    for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (L.modes.children)) b.classList.toggle('on', b.dataset.mode ? b.dataset.mode === this.mode : this.scale === 'log');
     L.box.dataset.scale = this.scale;
     const e = this.index.get(this.host.graphIndex);
     const unit = this.data.unit === 'us' ? 'µs' : this.data.unit;

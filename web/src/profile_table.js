@@ -55,7 +55,7 @@ export class ProfileTable {
 
   // Marks the row(s) whose event is the figure of node `i` of graph `graph`.
   highlightNode(graph, i) {
-    for (const tr of this.tbody.children) {
+    for (const tr of this.tbody.rows) {
       const r = this.profile.rows[Number(tr.dataset.row)];
       tr.classList.toggle('active', r.graph === graph && r.nodes.includes(i));
     }

@@ -117,6 +117,8 @@ export class Renderer {
     const px = 1 / cam.scale;  // one screen pixel in world units
     const lod = cam.scale < 0.3 ? 0 : cam.scale < 0.55 ? 1 : 2;  // 0: boxes, 1: +labels, 2: +details
     const boxes = s.boxes;
+    // What the frame drew (the test facade's frameStats() and edgeLabels()).
+    /** @type {{nodes: number, edges: number, overview?: boolean, shapeLabels?: number, shapeTexts?: Map<number, string>}} */
     const stats = { nodes: 0, edges: 0 };
 
     if (s.useOverview && this.overview && boxes.nodes.length > 3000 && cam.scale * dpr <= this.overview.scale * 1.6) {
@@ -398,7 +400,7 @@ export class Renderer {
     if (shown <= 600)
       for (const i of nodes)
         if (!hidden(i) && onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) candidates.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], text: s.labels && s.labels.has(i) ? s.labels.get(i) : M.nodeLabel(i), group: false, top: false });
-    candidates.sort((a, b) => (b.group - a.group) || (b.w * b.h - a.w * a.h));
+    candidates.sort((a, b) => (Number(b.group) - Number(a.group)) || (b.w * b.h - a.w * a.h));
     ctx.setTransform(dpr, 0, 0, dpr, this.vx * dpr, 0);
     const taken = new Occupancy(24);
     ctx.textBaseline = 'middle';

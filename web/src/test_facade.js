@@ -7,7 +7,7 @@ import { decodeData } from './data.js';
 
 // Typed arrays (decoded columns) as plain arrays, so data decoded from any encoding compares.
 const plain = (v) => {
-  if (ArrayBuffer.isView(v)) return Array.from(v);
+  if (ArrayBuffer.isView(v)) return Array.from(/** @type {Int32Array | Float64Array} */ (v));
   if (Array.isArray(v)) return v.map(plain);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
@@ -103,7 +103,10 @@ export function installTestFacade(win, app) {
     // Flatten (module boxes dissolved) and the depth slider: {level, levels} of the shown graph.
     flat: () => view().flat,
     setFlat: async (on) => { const t = performance.now(); app.toggleFlatten(on); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs }; },
-    depth: () => ({ level: Number(document.getElementById('depth').value), levels: Number(document.getElementById('depth').max), disabled: document.getElementById('depth').disabled }),
+    depth: () => {
+      const slider = /** @type {HTMLInputElement} */ (document.getElementById('depth'));
+      return { level: Number(slider.value), levels: Number(slider.max), disabled: slider.disabled };
+    },
     setDepth: async (level) => { const t = performance.now(); app.setDepth(level); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs }; },
     // Every box drawn, as rectangles in layout units: visible nodes, collapsed groups and
     // expanded group frames, each with the frames it is inside (`within`, innermost first), so
@@ -168,8 +171,8 @@ export function installTestFacade(win, app) {
     }),
     // The minimap: shown or not, and the size the drawing gets in it (CSS pixels).
     minimap: () => {
-      const t = app.minimap.transform || {};
-      return { hidden: document.getElementById('minimap').hidden, width: t.drawW || 0, height: t.drawH || 0 };
+      const t = app.minimap.transform;
+      return { hidden: document.getElementById('minimap').hidden, width: (t && t.drawW) || 0, height: (t && t.drawH) || 0 };
     },
     canvasPixel: (x, y) => Array.from(app.canvas.getContext('2d').getImageData(x, y, 1, 1).data),
     timings: () => {

@@ -224,7 +224,7 @@ export class TimelineOverlay {
     b.select.value = String(this.step);
     b.prev.disabled = this.step === 0;
     b.next.disabled = this.step === this.steps.length - 1;
-    for (const btn of b.panes.children) btn.classList.toggle('on', Number(btn.dataset.panes) === this.paneCount);
+    for (const btn of /** @type {HTMLCollectionOf<HTMLElement>} */ (b.panes.children)) btn.classList.toggle('on', Number(btn.dataset.panes) === this.paneCount);
     this.banner.hidden = !s.error;
     this.banner.textContent = s.error ? `${this.shortName(this.step)} failed: ${s.error}` +
       (s.nodes ? '' : ' (no graph after it; the step before is shown as dashed outlines)') : '';
