@@ -7,6 +7,31 @@
 
 import { gunzipBase64 } from './data.js';
 
+/**
+ * A graph's layout as the viewer holds it: what WasmLayout.run() returns and, in the same
+ * shape, the layout the page embeds (GraphModel.initialLayout). Routes are compact
+ * (routes.js): edge e's route is the first shareN[e] points of edge share[e] (when >= 0), then
+ * its own points pts[2 * ptOff[e] ..] up to ptOff[e + 1].
+ * @typedef {object} Layout
+ * @property {Float64Array} nx  per node: box left
+ * @property {Float64Array} ny  per node: box top
+ * @property {Float64Array} nw  per node: box width
+ * @property {Float64Array} nh  per node: box height
+ * @property {Float64Array} gx  per group: box left
+ * @property {Float64Array} gy  per group: box top
+ * @property {Float64Array} gw  per group: box width (0: dissolved by flatten)
+ * @property {Float64Array} gh  per group: box height
+ * @property {Uint32Array} ptOff  per edge + 1: offsets into pts, in points
+ * @property {Float64Array} pts  route points, x and y interleaved
+ * @property {Int32Array} share  per edge: the edge whose route it starts along, -1
+ * @property {Int32Array} shareN  per edge: how many of that edge's points it shares
+ * @property {Float64Array} lx  per edge: label position x
+ * @property {Float64Array} ly  per edge: label position y
+ * @property {Float64Array} [jx]  per edge: where its own points join the shared trunk, NaN when
+ *   it shares nothing (routes.js junctions; GraphView.setLayout adds them)
+ * @property {Float64Array} [jy]
+ */
+
 export async function createLayoutEngine() {
   const factory = globalThis.createEtvizLayout;
   const packed = document.getElementById('etviz-layout-wasm');
@@ -24,11 +49,12 @@ class WasmLayout {
 
   // Lays out `model` with the expand state `expanded` (one byte per group) and the options
   // the page was written with (C++ chose them: page data "layoutOptions"). The arrays go to
-  // the engine as the model holds them and come back in the shape GraphModel.initialLayout
-  // has, at the page's precision: laying out the initial expand state reproduces the
-  // embedded layout exactly. `hierarchy` (GraphView.hierarchy) with a `groups` list lays out
-  // only those groups (flatten): the engine sees them renumbered, the result comes back in
-  // the model's numbering with dissolved groups at zero size.
+  // the engine as the model holds them and come back as a Layout, the shape of the embedded
+  // one (GraphModel.initialLayout), at the page's precision: laying out the initial expand
+  // state reproduces the embedded layout exactly. `hierarchy` (GraphView.hierarchy) with a
+  // `groups` list lays out only those groups (flatten): the engine sees them renumbered, the
+  // result comes back in the model's numbering with dissolved groups at zero size.
+  /** @returns {Layout} */
   run(model, expanded, hierarchy = null) {
     const sub = hierarchy && hierarchy.groups ? hierarchy : null;
     let nodeGroup = model.n.group, groupParent = model.g.parent, groupExpanded = expanded;
@@ -62,7 +88,6 @@ class WasmLayout {
       gx: full(r.groupX), gy: full(r.groupY), gw: full(r.groupW), gh: full(r.groupH),
       ptOff: r.offsets, pts: r.points, share: r.share,
       shareN: r.shareCount, lx: r.labelX, ly: r.labelY,
-      nodeCount: model.nodeCount,
     };
   }
 }
