@@ -26,7 +26,9 @@ const { values: opts } = parseArgs({
   },
 });
 if (!opts.before || !opts.after || !opts.gen) {
-  console.error('usage: screenshots_equal.mjs --before ETVIZ --after ETVIZ --gen ETVIZ_GEN [--corpus DIR] [--out DIR] [--app]');
+  console.error(
+    'usage: screenshots_equal.mjs --before ETVIZ --after ETVIZ --gen ETVIZ_GEN [--corpus DIR] [--out DIR] [--app]',
+  );
   process.exit(2);
 }
 const inputs = path.join(opts.out, 'inputs');
@@ -45,11 +47,35 @@ const trace = gen('trace.json', ['trace', '--blocks', '2', '--dim', '16', '--hid
 const profiled = gen('profiled.pte', ['program', '--blocks', '3', '--delegates']);
 const etdump = gen('profiled.etdp', ['etdump', '--program', profiled, '--runs', '4', '--delegate-events', '3']);
 const PAGES = {
-  portable: [corpus('pte', 'pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte'), '-o', 'OUT'],
-  xnnpack: [corpus('pte', 'corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte'), '-o', 'OUT'],
-  qnn: [corpus('pte', 'pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte'), '-o', 'OUT'],
+  portable: [
+    corpus(
+      'pte',
+      'pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte',
+    ),
+    '-o',
+    'OUT',
+  ],
+  xnnpack: [
+    corpus('pte', 'corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte'),
+    '-o',
+    'OUT',
+  ],
+  qnn: [
+    corpus(
+      'pte',
+      'pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte',
+    ),
+    '-o',
+    'OUT',
+  ],
   generated: [generated, '-o', 'OUT'],
-  diff: ['diff', corpus('pte', 'berndporr__dnf_executorch__dnf.47145c4a.pte'), corpus('pte', 'berndporr__dnf_executorch__dnf.d1aa57fe.pte'), '-o', 'OUT'],
+  diff: [
+    'diff',
+    corpus('pte', 'berndporr__dnf_executorch__dnf.47145c4a.pte'),
+    corpus('pte', 'berndporr__dnf_executorch__dnf.d1aa57fe.pte'),
+    '-o',
+    'OUT',
+  ],
   trace: [trace, '-o', 'OUT'],
   memory: [corpus('pte', 'berndporr__dnf_executorch__test__dnf_executorch5.8b726884.pte'), '-o', 'OUT'],
   profile: [profiled, '--etdump', etdump, '-o', 'OUT'],
@@ -59,15 +85,60 @@ if (opts.app) PAGES.app = ['app', '-o', 'OUT'];
 // What is shown of each page: [shot name, what to do first]. Keys go to the page as typed.
 const key = (k) => async (page) => page.keyboard.press(k);
 const SHOTS = {
-  portable: [['open'], ['node', (p) => p.evaluate(() => window.etvizTest.selectNode(window.etvizTest.findNodes('aten::addmm.out')[0]))],
-    ['search', async (p) => { await p.fill('#search', 'addmm'); await p.press('#search', 'Enter'); }],
-    ['dark', key('t')], ['help', key('?')]],
-  xnnpack: [['open'], ['expand', key('e')], ['collapse', key('c')], ['group', (p) => p.evaluate(() => window.etvizTest.selectGroup(0))]],
-  qnn: [['open'], ['graph', (p) => p.evaluate(() => window.etvizTest.selectGraph(window.etvizTest.graphs().findIndex((g) => g.name === 'prefill_forward')))]],
-  generated: [['open'], ['flatten', key('l')], ['depth', key(',')], ['walk', async (p) => { await p.keyboard.press('ArrowDown'); await p.keyboard.press('ArrowDown'); }]],
+  portable: [
+    ['open'],
+    ['node', (p) => p.evaluate(() => window.etvizTest.selectNode(window.etvizTest.findNodes('aten::addmm.out')[0]))],
+    [
+      'search',
+      async (p) => {
+        await p.fill('#search', 'addmm');
+        await p.press('#search', 'Enter');
+      },
+    ],
+    ['dark', key('t')],
+    ['help', key('?')],
+  ],
+  xnnpack: [
+    ['open'],
+    ['expand', key('e')],
+    ['collapse', key('c')],
+    ['group', (p) => p.evaluate(() => window.etvizTest.selectGroup(0))],
+  ],
+  qnn: [
+    ['open'],
+    [
+      'graph',
+      (p) =>
+        p.evaluate(() =>
+          window.etvizTest.selectGraph(window.etvizTest.graphs().findIndex((g) => g.name === 'prefill_forward')),
+        ),
+    ],
+  ],
+  generated: [
+    ['open'],
+    ['flatten', key('l')],
+    ['depth', key(',')],
+    [
+      'walk',
+      async (p) => {
+        await p.keyboard.press('ArrowDown');
+        await p.keyboard.press('ArrowDown');
+      },
+    ],
+  ],
   diff: [['open'], ['step', key('[')], ['panes', key('2')]],
   trace: [['open'], ['next', key(']')], ['node', (p) => p.evaluate(() => window.etvizTest.selectNode(3))]],
-  memory: [['open'], ['memory', key('m')], ['size', async (p) => { await p.keyboard.press('m'); await p.keyboard.press('b'); }]],
+  memory: [
+    ['open'],
+    ['memory', key('m')],
+    [
+      'size',
+      async (p) => {
+        await p.keyboard.press('m');
+        await p.keyboard.press('b');
+      },
+    ],
+  ],
   profile: [['open'], ['table', key('p')]],
   app: [['open']],
 };
@@ -85,10 +156,13 @@ async function shoot(browser, bin, tag) {
   const shots = {};
   for (const [name, args] of Object.entries(PAGES)) {
     const html = path.join(dir, `${name}.html`);
-    execFileSync(bin, args.map((a) => (a === 'OUT' ? html : a)), { stdio: 'ignore' });
-    const { context, page, log } = name === 'app'
-      ? await openApp(browser, html)
-      : await openViewer(browser, html, { width: 1280, height: 800 });
+    execFileSync(
+      bin,
+      args.map((a) => (a === 'OUT' ? html : a)),
+      { stdio: 'ignore' },
+    );
+    const { context, page, log } =
+      name === 'app' ? await openApp(browser, html) : await openViewer(browser, html, { width: 1280, height: 800 });
     if (name !== 'app') await waitForEngine(page);
     for (const [shot, action] of SHOTS[name]) {
       if (action) await action(page);
@@ -119,44 +193,54 @@ async function pixelDiff(browser, a, b, out) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const url = (f) => `data:image/png;base64,${fs.readFileSync(f).toString('base64')}`;
-  const r = await page.evaluate(async ([ua, ub]) => {
-    const load = async (u) => createImageBitmap(await (await fetch(u)).blob());
-    const [ia, ib] = await Promise.all([load(ua), load(ub)]);
-    if (ia.width !== ib.width || ia.height !== ib.height) return { differ: -1, size: [ia.width, ia.height, ib.width, ib.height] };
-    const c = new OffscreenCanvas(ia.width, ia.height);
-    const x = c.getContext('2d');
-    x.drawImage(ia, 0, 0);
-    const da = x.getImageData(0, 0, ia.width, ia.height);
-    x.drawImage(ib, 0, 0);
-    const db = x.getImageData(0, 0, ia.width, ia.height);
-    let differ = 0;
-    for (let i = 0; i < da.data.length; i += 4) {
-      const same = da.data[i] === db.data[i] && da.data[i + 1] === db.data[i + 1] && da.data[i + 2] === db.data[i + 2] && da.data[i + 3] === db.data[i + 3];
-      if (!same) differ++;
-      db.data[i] = same ? da.data[i] >> 2 : 255;
-      db.data[i + 1] = same ? da.data[i + 1] >> 2 : 0;
-      db.data[i + 2] = same ? da.data[i + 2] >> 2 : 0;
-      db.data[i + 3] = 255;
-    }
-    x.putImageData(db, 0, 0);
-    const blob = await c.convertToBlob({ type: 'image/png' });
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let s = '';
-    for (const byte of bytes) s += String.fromCharCode(byte);
-    return { differ, png: btoa(s) };
-  }, [url(a), url(b)]);
+  const r = await page.evaluate(
+    async ([ua, ub]) => {
+      const load = async (u) => createImageBitmap(await (await fetch(u)).blob());
+      const [ia, ib] = await Promise.all([load(ua), load(ub)]);
+      if (ia.width !== ib.width || ia.height !== ib.height)
+        return { differ: -1, size: [ia.width, ia.height, ib.width, ib.height] };
+      const c = new OffscreenCanvas(ia.width, ia.height);
+      const x = c.getContext('2d');
+      x.drawImage(ia, 0, 0);
+      const da = x.getImageData(0, 0, ia.width, ia.height);
+      x.drawImage(ib, 0, 0);
+      const db = x.getImageData(0, 0, ia.width, ia.height);
+      let differ = 0;
+      for (let i = 0; i < da.data.length; i += 4) {
+        const same =
+          da.data[i] === db.data[i] &&
+          da.data[i + 1] === db.data[i + 1] &&
+          da.data[i + 2] === db.data[i + 2] &&
+          da.data[i + 3] === db.data[i + 3];
+        if (!same) differ++;
+        db.data[i] = same ? da.data[i] >> 2 : 255;
+        db.data[i + 1] = same ? da.data[i + 1] >> 2 : 0;
+        db.data[i + 2] = same ? da.data[i + 2] >> 2 : 0;
+        db.data[i + 3] = 255;
+      }
+      x.putImageData(db, 0, 0);
+      const blob = await c.convertToBlob({ type: 'image/png' });
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let s = '';
+      for (const byte of bytes) s += String.fromCharCode(byte);
+      return { differ, png: btoa(s) };
+    },
+    [url(a), url(b)],
+  );
   if (r.png) fs.writeFileSync(out, Buffer.from(r.png, 'base64'));
   await context.close();
   return r;
 }
 
 const browser = await launch();
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 try {
   const before = await shoot(browser, opts.before, 'before');
   const after = await shoot(browser, opts.after, 'after');
   for (const name of Object.keys(before)) {
-    const a = fs.readFileSync(before[name]), b = fs.readFileSync(after[name]);
+    const a = fs.readFileSync(before[name]),
+      b = fs.readFileSync(after[name]);
     if (a.equals(b)) {
       console.log(`equal   ${name} (bytes)`);
       passed++;
@@ -167,7 +251,9 @@ try {
       console.log(`equal   ${name} (pixels; the PNG bytes differ)`);
       passed++;
     } else {
-      console.log(`DIFFER  ${name}: ${d.differ < 0 ? `sizes ${d.size}` : `${d.differ} pixels`} (${path.join(opts.out, `diff-${name}.png`)})`);
+      console.log(
+        `DIFFER  ${name}: ${d.differ < 0 ? `sizes ${d.size}` : `${d.differ} pixels`} (${path.join(opts.out, `diff-${name}.png`)})`,
+      );
       failed++;
     }
   }

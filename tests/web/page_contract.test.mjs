@@ -59,7 +59,8 @@ function writtenKeys(data) {
   const objects = new Set();
   const visit = (value, prefix) => {
     if (Array.isArray(value)) {
-      for (const item of value) if (item && typeof item === 'object' && !Array.isArray(item)) visit(item, `${prefix}[]`);
+      for (const item of value)
+        if (item && typeof item === 'object' && !Array.isArray(item)) visit(item, `${prefix}[]`);
       return;
     }
     if (!value || typeof value !== 'object' || '$col' in value || '$strings' in value) return;
@@ -92,8 +93,10 @@ function generate(name, args) {
 
 const pte = (name) => path.join(CORPUS, 'pte', name);
 const INPUTS = {
-  portable: () => pte('pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte'),
-  xnnpack: () => pte('corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte'),
+  portable: () =>
+    pte('pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte'),
+  xnnpack: () =>
+    pte('corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte'),
   generated: () => generate('contract-generated.pte', ['--blocks', '3', '--delegates']),
   'generated-plain': () => generate('contract-plain.pte', ['--blocks', '2']),
 };
@@ -106,7 +109,10 @@ test('the page data etviz writes holds exactly the keys web/src/page_data.js dec
   for (const [name, input] of Object.entries(INPUTS)) {
     const file = input();
     const written = {};
-    for (const [encoding, flags] of [['columns', []], ['json', ['--no-compress']]]) {
+    for (const [encoding, flags] of [
+      ['columns', []],
+      ['json', ['--no-compress']],
+    ]) {
       const html = path.join(OUT, `contract-${name}-${encoding}.html`);
       execFileSync(BIN, [file, '-o', html, '-q', ...flags]);
       const { keys, objects } = writtenKeys(pageData(html));
@@ -114,11 +120,17 @@ test('the page data etviz writes holds exactly the keys web/src/page_data.js dec
       const undeclared = [...keys].filter((k) => !declared.has(k));
       assert.deepEqual(undeclared, [], `${name} (${encoding}): keys written but not declared in web/src/page_data.js`);
       const parent = (k) => k.slice(0, Math.max(0, k.lastIndexOf('.')));
-      const missing = [...declared].filter(([k, optional]) => !optional && objects.has(parent(k)) && !keys.has(k)).map(([k]) => k);
+      const missing = [...declared]
+        .filter(([k, optional]) => !optional && objects.has(parent(k)) && !keys.has(k))
+        .map(([k]) => k);
       assert.deepEqual(missing, [], `${name} (${encoding}): declared keys (not optional) the page lacks`);
       for (const k of keys) seen.add(k);
     }
-    assert.deepEqual([...written.columns].sort(), [...written.json].sort(), `${name}: both encodings hold the same keys`);
+    assert.deepEqual(
+      [...written.columns].sort(),
+      [...written.json].sort(),
+      `${name}: both encodings hold the same keys`,
+    );
   }
   const never = [...declared.keys()].filter((k) => !seen.has(k));
   assert.deepEqual(never, [], 'keys declared in web/src/page_data.js that no page holds');

@@ -17,7 +17,9 @@ export class CameraControl {
 
   // Small graphs fit the window; tall ones start readable at the top (f fits everything).
   // The legend covers the top-left corner; fitted views leave it room.
-  floatingLegend() { return [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth); }
+  floatingLegend() {
+    return [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth);
+  }
   legendWidth() {
     const el = this.floatingLegend();
     return el ? el.offsetWidth + 12 : 0;
@@ -41,8 +43,10 @@ export class CameraControl {
       // pull the view onto empty space).
       const L = view.layout;
       const bottom = b.y + (height - 32) / cam.scale;
-      const shown = [], xs = [];
-      let lo = Infinity, hi = -Infinity;
+      const shown = [],
+        xs = [];
+      let lo = Infinity,
+        hi = -Infinity;
       const add = (x, y, w) => {
         xs.push(x + w / 2);
         if (y > bottom) return;
@@ -67,20 +71,26 @@ export class CameraControl {
     const el = this.floatingLegend();
     if (!el) return;
     const view = this.host.view;
-    const c = this.host.canvas.getBoundingClientRect(), r = el.getBoundingClientRect();
-    const w = r.right - c.left + 8, h = r.bottom - c.top + 8;
+    const c = this.host.canvas.getBoundingClientRect(),
+      r = el.getBoundingClientRect();
+    const w = r.right - c.left + 8,
+      h = r.bottom - c.top + 8;
     const under = view.labelsUnder(w, h);
     if (!under) return;
     const cam = view.camera;
     const b = view.bounds;
-    const right = w - under.left, down = h - under.top;
+    const right = w - under.left,
+      down = h - under.top;
     if (right < down && cam.x + b.x * cam.scale >= 0) cam.x += right;
     else cam.y += down;
   }
   // After the whole drawing changed: back to the selected node, else the readable first view.
   placeCamera(v) {
     const node = this.host.state.node;
-    if (v !== this.host.view) { v.fitted = false; return; }
+    if (v !== this.host.view) {
+      v.fitted = false;
+      return;
+    }
     if (node >= 0 && v.isVisible(node)) this.zoomToNode(node);
     else this.initialView();
   }

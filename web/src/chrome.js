@@ -87,12 +87,20 @@ export class Chrome {
     // The graph's own nodes and edges; inlined subgraphs (delegate payloads, bodies) apart.
     let rootEdges = 0;
     const root = m.nodeCount ? m.n.graph[0] : -1;
-    for (let e = 0; e < m.edgeCount; e++) if (m.n.graph[m.e.src[e]] === root && m.n.graph[m.e.dst[e]] === root) rootEdges++;
+    for (let e = 0; e < m.edgeCount; e++)
+      if (m.n.graph[m.e.src[e]] === root && m.n.graph[m.e.dst[e]] === root) rootEdges++;
     const graphs = d.graphs.length;
-    const parts = [d.file.format.replace(/_/g, ' '), formatBytes(d.file.size), `${graphs} graph${graphs === 1 ? '' : 's'}`,
-      `${m.irNodes.toLocaleString('en-US')} nodes`, `${rootEdges.toLocaleString('en-US')} edges`];
+    const parts = [
+      d.file.format.replace(/_/g, ' '),
+      formatBytes(d.file.size),
+      `${graphs} graph${graphs === 1 ? '' : 's'}`,
+      `${m.irNodes.toLocaleString('en-US')} nodes`,
+      `${rootEdges.toLocaleString('en-US')} edges`,
+    ];
     if (m.nodeCount > m.irNodes)
-      parts.push(`+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`);
+      parts.push(
+        `+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`,
+      );
     if (d.delegates.length) parts.push(`${d.delegates.length} delegate${d.delegates.length === 1 ? '' : 's'}`);
     // A damaged file (part of it cut off) says so first: the details are in the panel's notes.
     const damaged = d.diagnostics.some(([severity]) => severity === 'error');
@@ -109,7 +117,10 @@ export class Chrome {
     let banner = $('graph-error');
     const timeline = this.host.overlays.get('timeline');
     const entry = timeline && timeline.active ? null : this.host.model.attrs.find(([k]) => k === 'error');
-    if (!entry) { if (banner) banner.hidden = true; return; }
+    if (!entry) {
+      if (banner) banner.hidden = true;
+      return;
+    }
     if (!banner) {
       banner = document.createElement('div');
       banner.id = 'graph-error';
@@ -126,7 +137,9 @@ export class Chrome {
     t.textContent = text;
     t.hidden = false;
     clearTimeout(this.toastTimer);
-    this.toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+    this.toastTimer = setTimeout(() => {
+      t.hidden = true;
+    }, 4000);
   }
 
   // ---- legend --------------------------------------------------------------------------------
@@ -143,7 +156,10 @@ export class Chrome {
     title.textContent = 'Categories';
     title.title = 'Click to fold or unfold the legend';
     // Fitted views leave the legend room: its size changed.
-    title.addEventListener('click', () => { legend.classList.toggle('folded'); h.requestRender(); });
+    title.addEventListener('click', () => {
+      legend.classList.toggle('folded');
+      h.requestRender();
+    });
     legend.appendChild(title);
     // Narrow stages start with the legend folded: it would cover a third of the canvas.
     if (!this.legendFoldedOnce) {
@@ -182,13 +198,22 @@ export class Chrome {
   // ---- theme ---------------------------------------------------------------------------------
   initTheme() {
     let saved = null;
-    try { saved = localStorage.getItem('etviz-theme'); } catch (e) { /* file:// may forbid storage */ }
+    try {
+      saved = localStorage.getItem('etviz-theme');
+    } catch (e) {
+      /* file:// may forbid storage */
+    }
     const system = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
     this.setTheme(saved || system, false);
   }
   setTheme(name, remember = true) {
     document.documentElement.dataset.theme = name;
-    if (remember) try { localStorage.setItem('etviz-theme', name); } catch (e) { /* ignore */ }
+    if (remember)
+      try {
+        localStorage.setItem('etviz-theme', name);
+      } catch (e) {
+        /* ignore */
+      }
     this.theme = readTheme(document.documentElement, this.host.files[0].cats);
     if (this.host.view) this.host.overlays.graphChanged();
     this.host.invalidateOverview();
@@ -204,25 +229,39 @@ export class Chrome {
     const panel = $('panel');
     const handle = $('panel-resize');
     let saved = null;
-    try { saved = localStorage.getItem('etviz-panel-width'); } catch (e) { /* file:// may forbid storage */ }
+    try {
+      saved = localStorage.getItem('etviz-panel-width');
+    } catch (e) {
+      /* file:// may forbid storage */
+    }
     if (saved) document.documentElement.style.setProperty('--panel-width', `${Number(saved)}px`);
     $('btn-panel').addEventListener('click', () => this.togglePanel());
     handle.addEventListener('dblclick', () => {
       document.documentElement.style.removeProperty('--panel-width');
-      try { localStorage.removeItem('etviz-panel-width'); } catch (e) { /* ignore */ }
+      try {
+        localStorage.removeItem('etviz-panel-width');
+      } catch (e) {
+        /* ignore */
+      }
     });
     handle.addEventListener('pointerdown', (ev) => {
       handle.setPointerCapture(ev.pointerId);
       handle.classList.add('dragging');
       const move = (e) => {
-        const width = Math.round(Math.min(Math.max(document.body.clientWidth - e.clientX, 220), document.body.clientWidth * 0.7));
+        const width = Math.round(
+          Math.min(Math.max(document.body.clientWidth - e.clientX, 220), document.body.clientWidth * 0.7),
+        );
         document.documentElement.style.setProperty('--panel-width', `${width}px`);
       };
       const up = () => {
         handle.classList.remove('dragging');
         handle.removeEventListener('pointermove', move);
         handle.removeEventListener('pointerup', up);
-        try { localStorage.setItem('etviz-panel-width', String(panel.offsetWidth)); } catch (e) { /* ignore */ }
+        try {
+          localStorage.setItem('etviz-panel-width', String(panel.offsetWidth));
+        } catch (e) {
+          /* ignore */
+        }
       };
       handle.addEventListener('pointermove', move);
       handle.addEventListener('pointerup', up);

@@ -13,7 +13,18 @@
  *   warnings: string[], columns: {key: string, label: string, title?: string, text?: boolean}[],
  *   headLabel?: (column: any) => string, onToggle: () => void, onSort: (key: string) => void}} options
  */
-export function dockTable({ id, className, tableClass, toggleTitle, title, warnings, columns, headLabel, onToggle, onSort }) {
+export function dockTable({
+  id,
+  className,
+  tableClass,
+  toggleTitle,
+  title,
+  warnings,
+  columns,
+  headLabel,
+  onToggle,
+  onSort,
+}) {
   const el = document.createElement('div');
   el.id = id;
   el.className = className;
@@ -102,8 +113,15 @@ export function dockDrawer({ id, className = '', label, toggleTitle, titleClass 
   body.append(canvas, tip);
   el.append(head, body);
   return {
-    el, toggle, title, body, canvas, tip,
-    get open() { return !el.classList.contains('closed'); },
+    el,
+    toggle,
+    title,
+    body,
+    canvas,
+    tip,
+    get open() {
+      return !el.classList.contains('closed');
+    },
     setOpen(open) {
       el.classList.toggle('closed', !open);
       toggle.textContent = `${open ? '▾' : '▸'} ${label}`;

@@ -57,12 +57,25 @@ export class FrameLoop {
       edgeHidden: pane ? pane.edgeHidden : h.overlays.edgeHidden(),
       labels: pane ? pane.nodeLabels : h.overlays.nodeLabels(),
       valueLabels: pane ? pane.valueLabels : h.overlays.valueLabels(),
-      dpr: this.dpr, camera: v.camera, theme: h.theme, layout: v.layout, model: v.model,
-      boxes: v.boxes, framesByDepth: v.framesByDepth, edgeBounds: v.edgeBounds, bounds: v.bounds,
-      catHidden: s.catHidden, showShapes: s.showShapes, showQdq: s.showQdq, qdqRects: v.qdqRects,
-      selectedNode: s.node, selectedGroup: s.group, matches: s.matches,
+      dpr: this.dpr,
+      camera: v.camera,
+      theme: h.theme,
+      layout: v.layout,
+      model: v.model,
+      boxes: v.boxes,
+      framesByDepth: v.framesByDepth,
+      edgeBounds: v.edgeBounds,
+      bounds: v.bounds,
+      catHidden: s.catHidden,
+      showShapes: s.showShapes,
+      showQdq: s.showQdq,
+      qdqRects: v.qdqRects,
+      selectedNode: s.node,
+      selectedGroup: s.group,
+      matches: s.matches,
       edgeHighlight: s.node >= 0 || s.edge >= 0 ? hl.edges : null,
-      detachedHighlight: s.node >= 0 ? hl.detached : null, useOverview: !pane,
+      detachedHighlight: s.node >= 0 ? hl.detached : null,
+      useOverview: !pane,
       nodeStyles: pane ? pane.nodeStyles : h.overlays.nodeStyles(),
     };
   }
@@ -98,10 +111,14 @@ export class FrameLoop {
     if ((panes ? panes.length : 1) !== this.paneCount) this.resize();
     let stats;
     if (panes) {
-      panes.forEach((p, k) => { const st = this.renderer.draw(this.frameState(p, k)); if (p.current) stats = st; });
+      panes.forEach((p, k) => {
+        const st = this.renderer.draw(this.frameState(p, k));
+        if (p.current) stats = st;
+      });
     } else {
       const state = this.frameState();
-      if (!this.renderer.overview && h.view.boxes.nodes.length > 3000 && this.wantsOverview()) this.renderer.buildOverview(state);
+      if (!this.renderer.overview && h.view.boxes.nodes.length > 3000 && this.wantsOverview())
+        this.renderer.buildOverview(state);
       stats = this.renderer.draw(state);
     }
     this.showPaneTitles(panes);
@@ -110,9 +127,13 @@ export class FrameLoop {
     this.frameTimes.push(dt);
     if (this.frameTimes.length > 2000) this.frameTimes.splice(0, 1000);
     const v = h.view;
-    const nodes = v.boxes.nodes.length, collapsed = v.boxes.collapsed.length;
-    $('status').textContent = `${Math.round(v.camera.scale * 100)}% · ${(nodes + collapsed).toLocaleString('en-US')} boxes shown` +
-      (collapsed ? ` (${nodes.toLocaleString('en-US')} nodes, ${collapsed.toLocaleString('en-US')} collapsed groups)` : '') +
+    const nodes = v.boxes.nodes.length,
+      collapsed = v.boxes.collapsed.length;
+    $('status').textContent =
+      `${Math.round(v.camera.scale * 100)}% · ${(nodes + collapsed).toLocaleString('en-US')} boxes shown` +
+      (collapsed
+        ? ` (${nodes.toLocaleString('en-US')} nodes, ${collapsed.toLocaleString('en-US')} collapsed groups)`
+        : '') +
       (v.flat ? ' · flat: module boxes hidden (l)' : '') +
       (h.engine ? '' : ' · re-layout unavailable');
     if (!this.firstPaint) {
@@ -129,7 +150,10 @@ export class FrameLoop {
   // A title over each pane (the step it shows; the current one marked).
   showPaneTitles(panes) {
     let box = $('pane-titles');
-    if (!panes) { if (box) box.hidden = true; return; }
+    if (!panes) {
+      if (box) box.hidden = true;
+      return;
+    }
     if (!box) {
       box = document.createElement('div');
       box.id = 'pane-titles';

@@ -41,7 +41,10 @@ export class Input {
       }
     });
     c.addEventListener('pointermove', (ev) => {
-      if (!pointers.has(ev.pointerId)) { this.hover(ev.offsetX, ev.offsetY); return; }
+      if (!pointers.has(ev.pointerId)) {
+        this.hover(ev.offsetX, ev.offsetY);
+        return;
+      }
       this.hover(-1, -1);
       pointers.set(ev.pointerId, [ev.offsetX, ev.offsetY]);
       const cam = h.view.camera;
@@ -54,7 +57,8 @@ export class Input {
         return;
       }
       if (!drag) return;
-      const dx = ev.offsetX - drag.x, dy = ev.offsetY - drag.y;
+      const dx = ev.offsetX - drag.x,
+        dy = ev.offsetY - drag.y;
       if (!drag.moved && Math.hypot(dx, dy) < 4) return;
       drag.moved = true;
       c.classList.add('dragging');
@@ -73,21 +77,32 @@ export class Input {
     c.addEventListener('pointerup', end);
     c.addEventListener('pointercancel', end);
     c.addEventListener('pointerleave', () => this.hover(-1, -1));
-    c.addEventListener('wheel', (ev) => {
-      ev.preventDefault();
-      const k = ev.ctrlKey ? 0.01 : 0.0015;
-      const delta = ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaY;
-      h.view.camera.zoomAt(h.paneAt(ev.offsetX).x, ev.offsetY, Math.exp(-delta * k));
-      h.requestRender();
-    }, { passive: false });
+    c.addEventListener(
+      'wheel',
+      (ev) => {
+        ev.preventDefault();
+        const k = ev.ctrlKey ? 0.01 : 0.0015;
+        const delta = ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaY;
+        h.view.camera.zoomAt(h.paneAt(ev.offsetX).x, ev.offsetY, Math.exp(-delta * k));
+        h.requestRender();
+      },
+      { passive: false },
+    );
   }
 
   // The tooltip: the full name of the box under the pointer (canvas labels are cut to fit).
   hover(sx, sy) {
     const h = this.host;
     const tip = $('tooltip');
-    if (sx < 0) { tip.hidden = true; this.hovered = null; return; }
-    if (this.hoverPending) { this.hoverAt = [sx, sy]; return; }
+    if (sx < 0) {
+      tip.hidden = true;
+      this.hovered = null;
+      return;
+    }
+    if (this.hoverPending) {
+      this.hoverAt = [sx, sy];
+      return;
+    }
     this.hoverPending = true;
     this.hoverAt = [sx, sy];
     requestAnimationFrame(() => {
@@ -99,17 +114,24 @@ export class Input {
       const m = (pane && pane.facts) || h.factsModel();
       let text = '';
       if (hit.node !== undefined) {
-        const label = m.nodeLabel(hit.node), op = m.nodeOp(hit.node), name = m.nodeName(hit.node);
+        const label = m.nodeLabel(hit.node),
+          op = m.nodeOp(hit.node),
+          name = m.nodeName(hit.node);
         text = [label, op !== label ? op : '', name !== label ? name : ''].filter(Boolean).join('\n');
       } else if (hit.group !== undefined) {
         text = `${m.groupLabel(hit.group)}\n${m.groupName(hit.group)} · ${m.g.count[hit.group].toLocaleString('en-US')} nodes inside`;
       }
       const key = `${hit.node}|${hit.group}`;
-      if (!text) { tip.hidden = true; this.hovered = null; return; }
+      if (!text) {
+        tip.hidden = true;
+        this.hovered = null;
+        return;
+      }
       if (this.hovered !== key) tip.textContent = text;
       this.hovered = key;
       tip.hidden = false;
-      const w = tip.offsetWidth, ht = tip.offsetHeight;
+      const w = tip.offsetWidth,
+        ht = tip.offsetHeight;
       tip.style.left = `${Math.min(x + 14, $('stage').clientWidth - w - 6)}px`;
       tip.style.top = `${y + 18 + ht > h.height ? y - ht - 10 : y + 18}px`;
     });

@@ -23,7 +23,9 @@ export class LayoutControl {
     this.engine = null;
     this.engineError = null;
     // Resolves once the engine loaded or failed (the test facade's ready()).
-    this.engineSettled = new Promise((resolve) => { this.settle = resolve; });
+    this.engineSettled = new Promise((resolve) => {
+      this.settle = resolve;
+    });
     this.lastLayoutMs = undefined;
     this.lastToggleMs = undefined;
     this.warmupMs = undefined;
@@ -34,7 +36,9 @@ export class LayoutControl {
     depth.addEventListener('input', () => this.setDepth(Number(depth.value)));
   }
 
-  get view() { return this.views[this.host.state.graph]; }
+  get view() {
+    return this.views[this.host.state.graph];
+  }
   timings() {
     return { lastLayoutMs: this.lastLayoutMs, lastToggleMs: this.lastToggleMs, warmupMs: this.warmupMs };
   }
@@ -75,12 +79,17 @@ export class LayoutControl {
       if (v.fitted) h.placeCamera(v);
     }
     h.state.setGraph(i);
-    if (!this.view.fitted && h.width) { h.initialView(); this.view.fitted = true; }
+    if (!this.view.fitted && h.width) {
+      h.initialView();
+      this.view.fitted = true;
+    }
     this.warmLayoutCache();
     h.requestRender();
   }
 
-  relayout() { this.layoutView(this.view); }
+  relayout() {
+    this.layoutView(this.view);
+  }
   layoutView(v) {
     const t0 = performance.now();
     v.setLayout(this.engine.run(v.model, v.expanded, v.hierarchy));
@@ -94,7 +103,10 @@ export class LayoutControl {
     const h = this.host;
     const v = this.view;
     if (!this.engine) {
-      h.toast(this.engineError || 'Expand/collapse needs the WebAssembly layout engine, which this etviz build does not include; the precomputed layout is shown.');
+      h.toast(
+        this.engineError ||
+          'Expand/collapse needs the WebAssembly layout engine, which this etviz build does not include; the precomputed layout is shown.',
+      );
       return false;
     }
     const t0 = performance.now();
@@ -102,7 +114,8 @@ export class LayoutControl {
     const sx = screen ? screen[0] : h.width / 2;
     const sy = screen ? screen[1] : h.height / 2;
     const [wx, wy] = v.camera.toWorld(sx, sy);
-    const dx = wx - L.gx[g], dy = wy - L.gy[g];
+    const dx = wx - L.gx[g],
+      dy = wy - L.gy[g];
     v.expanded[g] ^= 1;
     this.relayout();
     const N = v.layout;
@@ -119,14 +132,20 @@ export class LayoutControl {
   // constants) too, else they stay as they are (visibility.js, expandToLevel).
   setDepth(level, folds) {
     const v = this.view;
-    if (!this.engine) { this.toggleGroup(-1); this.syncDepthControl(); return; }
+    if (!this.engine) {
+      this.toggleGroup(-1);
+      this.syncDepthControl();
+      return;
+    }
     const t0 = performance.now();
     v.expanded = expandToLevel(v.hierarchy, v.model.groupKinds, v.expanded, level, folds);
     this.relayout();
     this.host.fit();
     this.lastToggleMs = performance.now() - t0;
   }
-  setAllExpanded(level) { this.setDepth(level, level > 0); }
+  setAllExpanded(level) {
+    this.setDepth(level, level > 0);
+  }
   // One level deeper (+1) or shallower (-1) than the graph shows now.
   stepDepth(step) {
     const v = this.view;
@@ -142,7 +161,10 @@ export class LayoutControl {
     const h = this.host;
     const on = force !== undefined ? !!force : !h.state.flatten;
     if (!this.engine) {
-      h.toast(this.engineError || 'Flatten needs the WebAssembly layout engine, which this etviz build does not include; the precomputed layout is shown.');
+      h.toast(
+        this.engineError ||
+          'Flatten needs the WebAssembly layout engine, which this etviz build does not include; the precomputed layout is shown.',
+      );
       $('btn-flatten').classList.toggle('on', h.state.flatten);
       return;
     }
@@ -155,7 +177,7 @@ export class LayoutControl {
     this.relayout();
     h.placeCamera(v);
     this.lastToggleMs = performance.now() - t0;
-    if (h.state.node >= 0) h.rememberSelection(h.state.node);  // the link says flat or not
+    if (h.state.node >= 0) h.rememberSelection(h.state.node); // the link says flat or not
     h.state.setDisplay('flatten', on);
   }
 

@@ -35,7 +35,8 @@ import { gunzipBase64 } from './data.js';
 export async function createLayoutEngine() {
   const factory = globalThis.createEtvizLayout;
   const packed = document.getElementById('etviz-layout-wasm');
-  if (typeof factory !== 'function' || !packed) throw new Error('this etviz build does not include the WebAssembly layout engine');
+  if (typeof factory !== 'function' || !packed)
+    throw new Error('this etviz build does not include the WebAssembly layout engine');
   const wasmBinary = await gunzipBase64(packed.textContent);
   const module = await factory({ wasmBinary });
   if (typeof module.etvizLayout !== 'function') throw new Error('the WebAssembly layout module has no etvizLayout()');
@@ -57,8 +58,11 @@ class WasmLayout {
   /** @returns {Layout} */
   run(model, expanded, hierarchy = null) {
     const sub = hierarchy && hierarchy.groups ? hierarchy : null;
-    let nodeGroup = model.n.group, groupParent = model.g.parent, groupExpanded = expanded;
-    let cw = model.g.cw, ch = model.g.ch;
+    let nodeGroup = model.n.group,
+      groupParent = model.g.parent,
+      groupExpanded = expanded;
+    let cw = model.g.cw,
+      ch = model.g.ch;
     if (sub) {
       const { groups, index } = sub;
       nodeGroup = Int32Array.from(sub.nodeGroup, (g) => (g >= 0 ? index[g] : -1));
@@ -68,11 +72,18 @@ class WasmLayout {
       ch = Float64Array.from(groups, (g) => model.g.ch[g]);
     }
     const r = this.module.etvizLayout({
-      nodeWidth: model.n.w, nodeHeight: model.n.h, nodeGroup,
-      edgeSource: model.e.src, edgeTarget: model.e.dst, edgeSourcePort: model.e.sp,
-      edgeTargetPort: model.e.tp, edgeSkip: model.e.detached,
-      groupParent, groupExpanded,
-      groupCollapsedWidth: cw, groupCollapsedHeight: ch,
+      nodeWidth: model.n.w,
+      nodeHeight: model.n.h,
+      nodeGroup,
+      edgeSource: model.e.src,
+      edgeTarget: model.e.dst,
+      edgeSourcePort: model.e.sp,
+      edgeTargetPort: model.e.tp,
+      edgeSkip: model.e.detached,
+      groupParent,
+      groupExpanded,
+      groupCollapsedWidth: cw,
+      groupCollapsedHeight: ch,
       options: model.layoutOptions,
     });
     this.lastStructureReused = r.structureReused;
@@ -80,24 +91,41 @@ class WasmLayout {
     const full = (a) => {
       if (!sub) return a;
       const out = new Float64Array(model.groupCount);
-      sub.groups.forEach((g, k) => { out[g] = a[k]; });
+      sub.groups.forEach((g, k) => {
+        out[g] = a[k];
+      });
       return out;
     };
     return {
-      nx: r.nodeX, ny: r.nodeY, nw: r.nodeW, nh: r.nodeH,
-      gx: full(r.groupX), gy: full(r.groupY), gw: full(r.groupW), gh: full(r.groupH),
-      ptOff: r.offsets, pts: r.points, share: r.share,
-      shareN: r.shareCount, lx: r.labelX, ly: r.labelY,
+      nx: r.nodeX,
+      ny: r.nodeY,
+      nw: r.nodeW,
+      nh: r.nodeH,
+      gx: full(r.groupX),
+      gy: full(r.groupY),
+      gw: full(r.groupW),
+      gh: full(r.groupH),
+      ptOff: r.offsets,
+      pts: r.points,
+      share: r.share,
+      shareN: r.shareCount,
+      lx: r.labelX,
+      ly: r.labelY,
     };
   }
 }
 
 // Bounding box of what is drawn.
 export function layoutBounds(L, boxes) {
-  let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
+  let ax = Infinity,
+    ay = Infinity,
+    bx = -Infinity,
+    by = -Infinity;
   const add = (x, y, w, h) => {
-    if (x < ax) ax = x; if (y < ay) ay = y;
-    if (x + w > bx) bx = x + w; if (y + h > by) by = y + h;
+    if (x < ax) ax = x;
+    if (y < ay) ay = y;
+    if (x + w > bx) bx = x + w;
+    if (y + h > by) by = y + h;
   };
   for (const i of boxes.nodes) add(L.nx[i], L.ny[i], L.nw[i], L.nh[i]);
   for (const g of boxes.collapsed) add(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);

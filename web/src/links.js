@@ -22,7 +22,10 @@ export class Links {
   }
   async savePng() {
     const png = await viewToPng(this.host, 2);
-    if (png.scale < 1) this.host.toast(`The graph is large: the PNG is drawn at ${Math.round(png.scale * 100)}% (${png.width} × ${png.height} px); SVG keeps every detail.`);
+    if (png.scale < 1)
+      this.host.toast(
+        `The graph is large: the PNG is drawn at ${Math.round(png.scale * 100)}% (${png.width} × ${png.height} px); SVG keeps every detail.`,
+      );
     download(png.blob, pictureName(this.host, 'png'));
   }
   // The page's address with the selected node in its fragment: #graph=forward&node=aten_add_3
@@ -36,7 +39,9 @@ export class Links {
   rememberSelection(i) {
     try {
       history.replaceState(null, '', i >= 0 ? this.nodeLink(i) : location.href.split('#')[0]);
-    } catch { /* a sandboxed frame: no address to keep */ }
+    } catch {
+      /* a sandboxed frame: no address to keep */
+    }
   }
   copyNodeLink(i) {
     const link = this.nodeLink(i);
@@ -52,18 +57,26 @@ export class Links {
     const hash = location.hash.replace(/^#/, '');
     if (!hash) return;
     const params = new URLSearchParams(hash);
-    const graph = params.get('graph'), node = params.get('node');
+    const graph = params.get('graph'),
+      node = params.get('node');
     // Flat needs the layout engine, which loads after the page shows: applied then
     // (openFlatLink), and the node selected again, so it is centred in the flat drawing.
     this.linkFlat = params.get('flat') === '1';
     if (graph !== null) {
       const g = h.models.findIndex((m) => m.name === graph);
-      if (g < 0) { h.toast(`The link names graph '${graph}', which this page does not hold.`); return; }
+      if (g < 0) {
+        h.toast(`The link names graph '${graph}', which this page does not hold.`);
+        return;
+      }
       if (g !== h.state.graph) h.selectGraph(g);
     }
     if (node === null) return;
     const m = h.model;
-    for (let i = 0; i < m.nodeCount; i++) if (m.nodeName(i) === node) { h.selectNode(i, { center: true }); return; }
+    for (let i = 0; i < m.nodeCount; i++)
+      if (m.nodeName(i) === node) {
+        h.selectNode(i, { center: true });
+        return;
+      }
     h.toast(`The link names node '${node}', which graph '${m.name}' does not hold.`);
   }
   // The layout engine is there: a link that asked for the flat reading gets it now.

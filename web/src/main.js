@@ -77,14 +77,26 @@ export class App {
     this.#input = new Input(this);
   }
 
-  get view() { return this.#layout.view; }
-  get model() { return this.view.model; }
+  get view() {
+    return this.#layout.view;
+  }
+  get model() {
+    return this.view.model;
+  }
   // The page data of the file on show (header, panel, delegates).
-  get data() { return this.model.data; }
+  get data() {
+    return this.model.data;
+  }
 
-  get engine() { return this.#layout.engine; }
-  get engineError() { return this.#layout.engineError; }
-  get engineSettled() { return this.#layout.engineSettled; }
+  get engine() {
+    return this.#layout.engine;
+  }
+  get engineError() {
+    return this.#layout.engineError;
+  }
+  get engineSettled() {
+    return this.#layout.engineSettled;
+  }
   timings = () => ({ firstPaint: this.#frame.firstPaint, ...this.#layout.timings() });
   defaultGraph = (file) => this.#layout.defaultGraph(file);
   selectGraph = (i) => this.#layout.selectGraph(i);
@@ -95,14 +107,30 @@ export class App {
   stepDepth = (step) => this.#layout.stepDepth(step);
   toggleFlatten = (force) => this.#layout.toggleFlatten(force);
 
-  get width() { return this.#frame.width; }
-  get height() { return this.#frame.height; }
-  get dpr() { return this.#frame.dpr; }
-  get paneCount() { return this.#frame.paneCount; }
-  get renderer() { return this.#frame.renderer; }
-  get minimap() { return this.#frame.minimap; }
-  get frameTimes() { return this.#frame.frameTimes; }
-  get lastFrameStats() { return this.#frame.lastFrameStats; }
+  get width() {
+    return this.#frame.width;
+  }
+  get height() {
+    return this.#frame.height;
+  }
+  get dpr() {
+    return this.#frame.dpr;
+  }
+  get paneCount() {
+    return this.#frame.paneCount;
+  }
+  get renderer() {
+    return this.#frame.renderer;
+  }
+  get minimap() {
+    return this.#frame.minimap;
+  }
+  get frameTimes() {
+    return this.#frame.frameTimes;
+  }
+  get lastFrameStats() {
+    return this.#frame.lastFrameStats;
+  }
   resize = () => this.#frame.resize();
   requestRender = () => this.#frame.requestRender();
   invalidateOverview = () => this.#frame.invalidateOverview();
@@ -119,7 +147,9 @@ export class App {
   zoomToNode = (i) => this.#camera.zoomToNode(i);
   zoomToGroup = (g) => this.#camera.zoomToGroup(g);
 
-  get highlight() { return this.#selection.highlight; }
+  get highlight() {
+    return this.#selection.highlight;
+  }
   selectNode = (i, options) => this.#selection.selectNode(i, options);
   selectEdge = (e) => this.#selection.selectEdge(e);
   selectGroup = (g) => this.#selection.selectGroup(g);
@@ -134,7 +164,9 @@ export class App {
   rememberSelection = (i) => this.#links.rememberSelection(i);
   copyNodeLink = (i) => this.#links.copyNodeLink(i);
 
-  get theme() { return this.#chrome.theme; }
+  get theme() {
+    return this.#chrome.theme;
+  }
   toast = (text) => this.#chrome.toast(text);
   toggleTheme = () => this.#chrome.toggleTheme();
   togglePanel = () => this.#chrome.togglePanel();
@@ -146,16 +178,27 @@ export class App {
   #overlayHostApi() {
     const app = this;
     return {
-      get model() { return app.model; },
-      get graphIndex() { return app.state.graph; },
-      get theme() { return app.theme; },
-      get selectedNode() { return app.state.node; },
+      get model() {
+        return app.model;
+      },
+      get graphIndex() {
+        return app.state.graph;
+      },
+      get theme() {
+        return app.theme;
+      },
+      get selectedNode() {
+        return app.state.node;
+      },
       stage: $('stage'),
       dock: $('dock'),
       keys: this.keys,
       selectGraph: (i) => app.selectGraph(i),
       selectNode: (i, options) => app.selectNode(i, options),
-      redraw: () => { app.#chrome.syncLegends(); app.invalidateOverview(); },
+      redraw: () => {
+        app.#chrome.syncLegends();
+        app.invalidateOverview();
+      },
       refreshPanel: () => app.refreshPanel(),
       panesChanged: () => {
         app.invalidateOverview();

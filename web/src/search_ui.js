@@ -16,11 +16,24 @@ export class SearchBox {
     const search = this.input;
     search.addEventListener('input', () => this.runSearch());
     search.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter') { ev.preventDefault(); this.nextMatch(ev.shiftKey ? -1 : 1); }
-      if (ev.key === 'Escape') { this.clearSearch(); search.blur(); host.canvas.focus(); }
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        this.nextMatch(ev.shiftKey ? -1 : 1);
+      }
+      if (ev.key === 'Escape') {
+        this.clearSearch();
+        search.blur();
+        host.canvas.focus();
+      }
     });
-    search.addEventListener('blur', () => setTimeout(() => { $('search-results').hidden = true; }, 150));
-    search.addEventListener('focus', () => { if (search.value.trim()) $('search-results').hidden = false; });
+    search.addEventListener('blur', () =>
+      setTimeout(() => {
+        $('search-results').hidden = true;
+      }, 150),
+    );
+    search.addEventListener('focus', () => {
+      if (search.value.trim()) $('search-results').hidden = false;
+    });
   }
 
   runSearch() {
@@ -38,10 +51,15 @@ export class SearchBox {
     this.matchCursor = -1;
     h.state.setMatches(r.all);
     box.replaceChildren();
-    if (!q.trim()) { box.hidden = true; return; }
+    if (!q.trim()) {
+      box.hidden = true;
+      return;
+    }
     const summary = document.createElement('div');
     summary.className = 'summary';
-    summary.textContent = r.error || `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed, all outlined)` : ''} · Enter jumps · op: name: module: class: shape: dtype:`;
+    summary.textContent =
+      r.error ||
+      `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed, all outlined)` : ''} · Enter jumps · op: name: module: class: shape: dtype:`;
     box.appendChild(summary);
     const m = h.model;
     for (const i of r.results.slice(0, RESULT_LIST_LIMIT)) {
@@ -56,7 +74,11 @@ export class SearchBox {
       nm.textContent = m.nodeModule(i) || m.nodeName(i);
       item.append(op, nm);
       // Picking a result closes the list (the matches stay outlined; focus the box to reopen it).
-      item.addEventListener('mousedown', (ev) => { ev.preventDefault(); box.hidden = true; h.selectNode(i, { center: true }); });
+      item.addEventListener('mousedown', (ev) => {
+        ev.preventDefault();
+        box.hidden = true;
+        h.selectNode(i, { center: true });
+      });
       box.appendChild(item);
     }
     box.hidden = false;
@@ -71,7 +93,8 @@ export class SearchBox {
     const i = this.matchList[this.matchCursor];
     this.host.selectNode(i, { center: true });
     const box = $('search-results');
-    for (const el of box.querySelectorAll('.res')) el.classList.toggle('active', Number(/** @type {HTMLElement} */ (el).dataset.node) === i);
+    for (const el of box.querySelectorAll('.res'))
+      el.classList.toggle('active', Number(/** @type {HTMLElement} */ (el).dataset.node) === i);
   }
   // Runs a search as if typed, and jumps to the first match.
   searchFor(q) {

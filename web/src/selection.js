@@ -34,8 +34,14 @@ export class Selection {
     }
     const hl = new Uint8Array(m.edgeCount);
     const detached = [];
-    for (const e of m.inEdges.of(i)) { hl[e] = 1; if (m.e.detached[e]) detached.push(e); }
-    for (const e of m.outEdges.of(i)) { hl[e] = 1; if (m.e.detached[e]) detached.push(e); }
+    for (const e of m.inEdges.of(i)) {
+      hl[e] = 1;
+      if (m.e.detached[e]) detached.push(e);
+    }
+    for (const e of m.outEdges.of(i)) {
+      hl[e] = 1;
+      if (m.e.detached[e]) detached.push(e);
+    }
     this.highlight = { edges: hl, detached };
     h.state.select({ node: i });
     this.showNodePanel(i);
@@ -45,11 +51,20 @@ export class Selection {
   }
   // The model the panel and tooltip read: an overlay's (a timeline step's own facts) or the
   // graph's.
-  factsModel() { return this.host.overlays.factsModel() || this.host.model; }
+  factsModel() {
+    return this.host.overlays.factsModel() || this.host.model;
+  }
   showNodePanel(i) {
     const h = this.host;
     const panel = $('panel');
-    showNode(panel, this.factsModel(), h.data, i, (n) => this.selectNode(n, { center: true }), () => h.copyNodeLink(i));
+    showNode(
+      panel,
+      this.factsModel(),
+      h.data,
+      i,
+      (n) => this.selectNode(n, { center: true }),
+      () => h.copyNodeLink(i),
+    );
     for (const section of h.overlays.panelSections(i).reverse()) panel.insertBefore(section, panel.children[1] || null);
   }
   // The selection's panel again, after the facts it shows changed (another timeline step).
@@ -79,9 +94,20 @@ export class Selection {
   showGroupPanel(g) {
     const h = this.host;
     const panel = $('panel');
-    showGroup(panel, this.factsModel(), h.data, g, !!h.view.expanded[g], (x) => { h.toggleGroup(x); this.selectGroup(x); },
-      (q) => h.searchFor(q));
-    for (const section of h.overlays.groupPanelSections(g).reverse()) panel.insertBefore(section, panel.children[3] || null);
+    showGroup(
+      panel,
+      this.factsModel(),
+      h.data,
+      g,
+      !!h.view.expanded[g],
+      (x) => {
+        h.toggleGroup(x);
+        this.selectGroup(x);
+      },
+      (q) => h.searchFor(q),
+    );
+    for (const section of h.overlays.groupPanelSections(g).reverse())
+      panel.insertBefore(section, panel.children[3] || null);
   }
   clearSelection() {
     const h = this.host;

@@ -12,19 +12,32 @@ export function readTheme(el, categories) {
     strip: c.color,
   }));
   return {
-    dark, bg, cats,
-    text: v('--text'), muted: v('--muted'), edge: v('--edge'), edgeStrong: v('--accent'),
-    accent: v('--accent'), match: v('--match'), frameFill: v('--frame-fill'),
-    frameStroke: v('--frame-stroke'), collapsedFill: v('--collapsed-fill'),
-    collapsedStroke: v('--collapsed-stroke'), delegateFill: v('--delegate-fill'),
-    qdq: v('--qdq'), labelBg: v('--label-bg'),
+    dark,
+    bg,
+    cats,
+    text: v('--text'),
+    muted: v('--muted'),
+    edge: v('--edge'),
+    edgeStrong: v('--accent'),
+    accent: v('--accent'),
+    match: v('--match'),
+    frameFill: v('--frame-fill'),
+    frameStroke: v('--frame-stroke'),
+    collapsedFill: v('--collapsed-fill'),
+    collapsedStroke: v('--collapsed-stroke'),
+    delegateFill: v('--delegate-fill'),
+    qdq: v('--qdq'),
+    labelBg: v('--label-bg'),
   };
 }
 
 // "#rrggbb", "#rrggbbaa", "rgb()" or "rgba()" -> [r, g, b, alpha]; grey for anything else.
 export function parseColor(c) {
   const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(c);
-  if (m) { const n = parseInt(m[1], 16); return [n >> 16, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) / 255 : 1]; }
+  if (m) {
+    const n = parseInt(m[1], 16);
+    return [n >> 16, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) / 255 : 1];
+  }
   const r = /rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?/.exec(c);
   return r ? [+r[1], +r[2], +r[3], r[4] !== undefined ? Number(r[4]) : 1] : [128, 128, 128, 1];
 }
