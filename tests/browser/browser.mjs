@@ -19,8 +19,9 @@ export const FLAGS = [
   '--no-first-run',
 ];
 
-export async function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+// `extra`: more Chromium flags.
+export async function launch(extra = []) {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extra], headless: true });
 }
 
 // Opens a page and records console errors, page errors and every non-file request.
