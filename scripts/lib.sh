@@ -40,7 +40,9 @@ install_deps() {
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
   fi
-  if [ -f web/package.json ] && [ ! -d web/node_modules ]; then
+  # Again when the lock file is newer than the last install (a package was added or updated).
+  if [ -f web/package.json ] && { [ ! -d web/node_modules ] ||
+    [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; }; then
     log "installing the viewer's npm packages"
     (cd web && npm ci --no-audit --no-fund)
   fi

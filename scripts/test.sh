@@ -32,6 +32,12 @@ if ! git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run --Werror 2>
   echo "tests: formatting differs from .clang-format; run: git ls-files '*.cpp' '*.h' | xargs clang-format -i" >&2
   exit 1
 fi
+log "formatting (Prettier, the repo's .prettierrc.json: the viewer's JavaScript)"
+if ! (cd web && npm run --silent prettier -- --check) >/tmp/etviz-prettier.log 2>&1; then
+  head -40 /tmp/etviz-prettier.log >&2
+  echo "tests: JavaScript formatting differs from .prettierrc.json; run: npm --prefix web run prettier -- --write" >&2
+  exit 1
+fi
 log "release build with -Werror (build-ci/)"
 configure_and_build build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETVIZ_WERROR=ON
 log "tests"

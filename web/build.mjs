@@ -14,7 +14,7 @@ fs.mkdirSync(out, { recursive: true });
 function writeIfChanged(file, text) {
   if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) {
     const now = new Date();
-    fs.utimesSync(file, now, now);  // newer than its inputs, so the build step is satisfied
+    fs.utimesSync(file, now, now); // newer than its inputs, so the build step is satisfied
     return;
   }
   fs.writeFileSync(file, text);
@@ -28,7 +28,8 @@ function orderedModules(entry) {
     if (seen.has(file)) return;
     seen.add(file);
     const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^import\s[^;]*?from\s+'(\.\/[^']+)';/gms)) visit(path.join(path.dirname(file), m[1]));
+    for (const m of text.matchAll(/^import\s[^;]*?from\s+'(\.\/[^']+)';/gms))
+      visit(path.join(path.dirname(file), m[1]));
     order.push(file);
   };
   visit(entry);
@@ -37,7 +38,8 @@ function orderedModules(entry) {
 
 function concatenate(entry) {
   const parts = orderedModules(entry).map((file) => {
-    const text = fs.readFileSync(file, 'utf8')
+    const text = fs
+      .readFileSync(file, 'utf8')
       .replace(/^import\s[^;]*?from\s+'[^']+';\s*$/gms, '')
       .replace(/^export\s+(default\s+)?/gm, '');
     return `// ${path.basename(file)}\n${text}`;

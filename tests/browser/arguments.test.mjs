@@ -13,24 +13,37 @@ const BIN = process.env.ETVIZ_BIN;
 const CORPUS = process.env.ETVIZ_CORPUS_DIR;
 const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 fs.mkdirSync(OUT, { recursive: true });
-const TUTORIAL = path.join(CORPUS, 'bpte',
-  'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
+const TUTORIAL = path.join(
+  CORPUS,
+  'bpte',
+  'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp',
+);
 
 let browser;
-before(async () => { browser = await launch(); });
-after(async () => { if (browser) await browser.close(); });
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
 
 // The panel's argument cards of node `op` (the nth such node): name, head text and rows.
 async function cards(page, op, nth = 0) {
   const i = await page.evaluate(([o, k]) => window.etvizTest.findNodes(o)[k] ?? -1, [op, nth]);
   assert.ok(i >= 0, `a node with op ${op}`);
   await page.evaluate((n) => window.etvizTest.selectNode(n), i);
-  return page.evaluate(() => [...document.querySelectorAll('#panel .arg')].map((card) => ({
-    name: card.querySelector('.arg-name').textContent,
-    type: card.querySelector('.arg-type')?.textContent ?? '',
-    rows: Object.fromEntries([...card.querySelectorAll('.arg-body .kv')].map((r) =>
-      [r.querySelector('.k').textContent, r.querySelector('.v')?.textContent ?? ''])),
-  })));
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#panel .arg')].map((card) => ({
+      name: card.querySelector('.arg-name').textContent,
+      type: card.querySelector('.arg-type')?.textContent ?? '',
+      rows: Object.fromEntries(
+        [...card.querySelectorAll('.arg-body .kv')].map((r) => [
+          r.querySelector('.k').textContent,
+          r.querySelector('.v')?.textContent ?? '',
+        ]),
+      ),
+    })),
+  );
 }
 
 test('arguments: named by the schema, values resolved through the values table', async () => {
@@ -41,8 +54,10 @@ test('arguments: named by the schema, values resolved through the values table',
     assert.ok(await waitForEngine(page));
     const conv = await cards(page, 'aten::convolution.out');
     const byName = Object.fromEntries(conv.map((c) => [c.name, c]));
-    assert.deepEqual(conv.map((c) => c.name),
-      ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'transposed', 'output_padding', 'groups', 'out']);
+    assert.deepEqual(
+      conv.map((c) => c.name),
+      ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'transposed', 'output_padding', 'groups', 'out'],
+    );
     // The value first (the card's head and its first row), where it came from after.
     assert.equal(byName.stride.type, '[1, 1]');
     assert.equal(byName.stride.rows.value, '[1, 1]');

@@ -15,8 +15,12 @@ const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 fs.mkdirSync(OUT, { recursive: true });
 
 let browser;
-before(async () => { browser = await launch(); });
-after(async () => { if (browser) await browser.close(); });
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
 
 const SIMPLE = 'pte/corey-cole__simple-torch-model__model.pte';
 
@@ -43,14 +47,20 @@ test('Save SVG and Save PNG: the graph as open now, valid files, no request', as
         const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
         const error = doc.querySelector('parsererror');
         const texts = Array.from(doc.querySelectorAll('text'), (t) => t.textContent);
-        return { error: error ? error.textContent : null, root: doc.documentElement.nodeName, texts,
-          width: Number(doc.documentElement.getAttribute('width')) };
+        return {
+          error: error ? error.textContent : null,
+          root: doc.documentElement.nodeName,
+          texts,
+          width: Number(doc.documentElement.getAttribute('width')),
+        };
       }, svg.bytes.toString('utf8'));
       assert.equal(facts.error, null);
       assert.equal(facts.root, 'svg');
       const labels = [];
-      for (let i = 0; i < (await T('graphs()'))[await T('graph()')].nodes; i++) labels.push((await T(`node(${i})`)).label);
-      for (const op of ['XNNConv2d', 'XNNFullyConnected', 'alias']) assert.ok(facts.texts.includes(op), `${op} in ${facts.texts}`);
+      for (let i = 0; i < (await T('graphs()'))[await T('graph()')].nodes; i++)
+        labels.push((await T(`node(${i})`)).label);
+      for (const op of ['XNNConv2d', 'XNNFullyConnected', 'alias'])
+        assert.ok(facts.texts.includes(op), `${op} in ${facts.texts}`);
       assert.ok(facts.texts.length >= visible, `${facts.texts.length} texts for ${visible} boxes`);
       // Collapse everything: the next SVG shows the two payload boxes and not their insides.
       await page.click('#btn-collapse');
@@ -71,7 +81,8 @@ test('Save SVG and Save PNG: the graph as open now, valid files, no request', as
         img.src = `data:image/png;base64,${b64}`;
         await img.decode();
         const c = document.createElement('canvas');
-        c.width = img.width; c.height = img.height;
+        c.width = img.width;
+        c.height = img.height;
         const ctx = c.getContext('2d');
         ctx.drawImage(img, 0, 0);
         const d = ctx.getImageData(0, 0, c.width, c.height).data;
@@ -83,10 +94,17 @@ test('Save SVG and Save PNG: the graph as open now, valid files, no request', as
       assert.ok(pixels.colours > 50, `${pixels.colours} colours`);
       // Look at it: the SVG as the browser draws it.
       const holder = path.join(OUT, `saved-svg-${scheme}.html`);
-      fs.writeFileSync(holder, `<!doctype html><body style="margin:0"><img id="pic" src="${path.basename(svg.file)}"></body>`);
+      fs.writeFileSync(
+        holder,
+        `<!doctype html><body style="margin:0"><img id="pic" src="${path.basename(svg.file)}"></body>`,
+      );
       const view = await context.newPage();
       await view.goto('file://' + holder);
-      const natural = await view.evaluate(async () => { const img = document.getElementById('pic'); await img.decode(); return img.naturalWidth; });
+      const natural = await view.evaluate(async () => {
+        const img = document.getElementById('pic');
+        await img.decode();
+        return img.naturalWidth;
+      });
       assert.equal(natural, facts.width, 'the browser draws the SVG as an image at its width');
       await view.screenshot({ path: path.join(OUT, `saved-svg-${scheme}.png`), fullPage: true });
       await view.close();

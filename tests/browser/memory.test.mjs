@@ -16,8 +16,12 @@ const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 fs.mkdirSync(OUT, { recursive: true });
 
 let browser;
-before(async () => { browser = await launch(); });
-after(async () => { if (browser) await browser.close(); });
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
 
 const M = (page, expr) => page.evaluate(`(() => { const m = window.etvizTest.overlay('memory'); return ${expr}; })()`);
 
@@ -33,8 +37,10 @@ test('memory timeline: draws the plan the CLI reports; hover, click and selectio
       const plan = await M(page, 'm.plan()');
       assert.equal(plan.tensors, report.tensors.length);
       assert.equal(plan.instructions, report.instructions);
-      assert.deepEqual(plan.arenas.map((a) => [a.id, a.planned, a.peak, a.peakAt]),
-        report.arenas.map((a) => [a.id, a.planned_bytes, a.peak_bytes, a.peak_instruction]));
+      assert.deepEqual(
+        plan.arenas.map((a) => [a.id, a.planned, a.peak, a.peakAt]),
+        report.arenas.map((a) => [a.id, a.planned_bytes, a.peak_bytes, a.peak_instruction]),
+      );
       assert.equal(await M(page, 'm.open()'), false, 'starts closed');
       await page.keyboard.press('m');
       assert.equal(await M(page, 'm.open()'), true);
@@ -57,7 +63,7 @@ test('memory timeline: draws the plan the CLI reports; hover, click and selectio
       assert.equal((await page.evaluate((i) => window.etvizTest.node(i), selected)).name, pick.writer);
       // Selected in the graph: its tensors light up in the timeline.
       assert.ok((await M(page, 'm.highlighted()')).includes(pick.i));
-      assert.ok(await M(page, 'm.lastDrawMs()') < 1000);
+      assert.ok((await M(page, 'm.lastDrawMs()')) < 1000);
       assert.deepEqual(log.errors, []);
       assert.deepEqual(log.requests, []);
     } finally {
@@ -69,7 +75,9 @@ test('memory timeline: draws the plan the CLI reports; hover, click and selectio
 test('size treemap: areas are byte counts, the embedding tables stand out, zoom and hover work', async () => {
   const GEN = process.env.ETVIZ_GEN;
   const pte = path.join(OUT, 'sized.pte');
-  execFileSync(GEN, ['program', '--blocks', '2', '--delegates', '--delegate-backend', 'xnnpack', '-o', pte], { stdio: 'ignore' });
+  execFileSync(GEN, ['program', '--blocks', '2', '--delegates', '--delegate-backend', 'xnnpack', '-o', pte], {
+    stdio: 'ignore',
+  });
   const html = path.join(OUT, 'sized.html');
   execFileSync(BIN, [pte, '-o', html, '-q']);
   const report = JSON.parse(execFileSync(BIN, ['size', pte, '--format', 'json']).toString());
@@ -82,10 +90,16 @@ test('size treemap: areas are byte counts, the embedding tables stand out, zoom 
     assert.equal(await S('s.open()'), true);
     const rects = await S('s.rects()');
     const top = rects.filter((r) => r.depth === 0);
-    assert.deepEqual(top.map((r) => r.name).sort(), report.tree.children.filter((c) => c.bytes > 0).map((c) => c.name).sort());
+    assert.deepEqual(
+      top.map((r) => r.name).sort(),
+      report.tree.children
+        .filter((c) => c.bytes > 0)
+        .map((c) => c.name)
+        .sort(),
+    );
     // Areas in proportion to bytes (within 1% of the drawing).
     const area = top.reduce((a, r) => a + r.w * r.h, 0);
-    for (const r of top) assert.ok(Math.abs(r.w * r.h / area - r.bytes / report.bytes) < 0.01, `${r.name}`);
+    for (const r of top) assert.ok(Math.abs((r.w * r.h) / area - r.bytes / report.bytes) < 0.01, `${r.name}`);
     // The biggest leaf is an embedding-sized table.
     const leaves = rects.filter((r) => r.depth === 1).sort((a, b) => b.bytes - a.bytes);
     assert.match(leaves[0].name, /^(output|tok_embeddings)\.weight$/);
@@ -93,7 +107,7 @@ test('size treemap: areas are byte counts, the embedding tables stand out, zoom 
     await page.mouse.move(x, y);
     assert.match(await S('s.tooltip()'), /4,194,304 bytes/);
     await page.screenshot({ path: path.join(OUT, 'size-treemap.png') });
-    await page.mouse.click(x, y);  // into the constants segment
+    await page.mouse.click(x, y); // into the constants segment
     assert.equal((await S('s.path()')).length, 2);
     assert.match((await S('s.path()'))[1], /constants/);
     assert.deepEqual(log.errors, []);

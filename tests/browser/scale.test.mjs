@@ -17,8 +17,12 @@ const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 fs.mkdirSync(OUT, { recursive: true });
 
 let browser;
-before(async () => { browser = await launch(); });
-after(async () => { if (browser) await browser.close(); });
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
 
 // Everything the rest of the viewer reads of the model, for a sample of nodes, values and edges.
 const snapshot = () => {
@@ -50,7 +54,9 @@ test('a 150k-node page: several parts, decoded equal to its JSON encoding', asyn
   execFileSync(BIN, [pte, '-o', json, '-q', '--no-compress']);
 
   const html = fs.readFileSync(columns, 'utf8');
-  const parts = [...html.matchAll(/<script type="application\/octet-stream" data-part-of="etviz-data">([^<]*)<\/script>/g)];
+  const parts = [
+    ...html.matchAll(/<script type="application\/octet-stream" data-part-of="etviz-data">([^<]*)<\/script>/g),
+  ];
   assert.ok(parts.length >= 2, `columns come in several parts (${parts.length})`);
   for (const p of parts) assert.ok(p[1].length <= 16 * 1024 * 1024, 'no part over 16 MiB of text');
   assert.match(html, /data-encoding="columns"/);
@@ -74,8 +80,13 @@ test('a 150k-node page: several parts, decoded equal to its JSON encoding', asyn
     assert.deepEqual(a.snap.groups, b.snap.groups, 'same groups');
     assert.deepEqual(a.snap.layout, b.snap.layout, 'same embedded layout, number for number');
     // The parts' text is released once decoded: the page keeps no second copy of the data.
-    const left = await a.page.evaluate(() => Array.from(document.querySelectorAll('script[data-part-of]'), (s) => s.textContent.length));
-    assert.ok(left.every((n) => n === 0), 'parts emptied after decoding');
+    const left = await a.page.evaluate(() =>
+      Array.from(document.querySelectorAll('script[data-part-of]'), (s) => s.textContent.length),
+    );
+    assert.ok(
+      left.every((n) => n === 0),
+      'parts emptied after decoding',
+    );
     await a.page.screenshot({ path: path.join(OUT, 'scale.png') });
     console.log(`# opened in ${a.ms} ms (columns, ${parts.length} parts) and ${b.ms} ms (JSON)`);
   } finally {

@@ -18,26 +18,45 @@ fs.mkdirSync(OUT, { recursive: true });
 const pte = (name) => path.join(CORPUS, 'pte', name);
 const CASES = {
   portable: {
-    file: () => pte('pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte'),
-    graph: 'forward', op: 'aten::addmm.out', search: 'addmm',
+    file: () =>
+      pte('pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte'),
+    graph: 'forward',
+    op: 'aten::addmm.out',
+    search: 'addmm',
   },
   xnnpack: {
     file: () => pte('corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte'),
-    graph: 'forward', op: 'aten::index_select.out', search: 'index_select', groups: true, decodedOp: 'XNNFullyConnected',
+    graph: 'forward',
+    op: 'aten::index_select.out',
+    search: 'index_select',
+    groups: true,
+    decodedOp: 'XNNFullyConnected',
   },
   qnn: {
-    file: () => pte('pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte'),
-    graph: 'kv_forward', op: 'QnnBackend', search: 'qnn', groups: true, otherGraph: 'prefill_forward', graphCount: 29,
+    file: () =>
+      pte('pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte'),
+    graph: 'kv_forward',
+    op: 'QnnBackend',
+    search: 'qnn',
+    groups: true,
+    otherGraph: 'prefill_forward',
+    graphCount: 29,
   },
   ethosu: {
     file: () => pte('fidel-makatia__ALIF_Executorch__executorch_mnist__mnist_ethos_u55.pte'),
-    graph: 'forward', op: 'EthosUBackend', search: '/quantize_per_tensor/', groups: true,
+    graph: 'forward',
+    op: 'EthosUBackend',
+    search: '/quantize_per_tensor/',
+    groups: true,
     // The Ethos-U payload is a command stream: the panel must not promise decoded ops.
     decodedView: 'summary only',
   },
   generated: {
     file: () => generate('generated.pte', ['--blocks', '6', '--delegates']),
-    graph: 'forward', op: 'aten::rms_norm.out', search: 'rms_norm', groups: true,
+    graph: 'forward',
+    op: 'aten::rms_norm.out',
+    search: 'rms_norm',
+    groups: true,
   },
 };
 
@@ -67,14 +86,21 @@ const findNode = (page, op) => page.evaluate((o) => window.etvizTest.findNodes(o
 const visibleCount = (page) => page.evaluate(() => window.etvizTest.visibleNodes());
 
 let browser;
-before(async () => { browser = await launch(); });
-after(async () => { if (browser) await browser.close(); });
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
 
 for (const [name, c] of Object.entries(CASES)) {
   if (ONLY && ONLY !== name) continue;
   test(`viewer: ${name}`, async (t) => {
     const file = c.file();
-    if (!file) { t.skip('etviz-gen not built'); return; }
+    if (!file) {
+      t.skip('etviz-gen not built');
+      return;
+    }
     const html = writePage(file, name);
     const { page, log, context } = await openViewer(browser, html);
     try {
@@ -85,11 +111,15 @@ for (const [name, c] of Object.entries(CASES)) {
       // zero-size box from the engine; their size is only compared where they are shown.
       const same = await page.evaluate(() => {
         const t = window.etvizTest;
-        const a = t.embeddedLayout(), b = t.relayoutInitial();
+        const a = t.embeddedLayout(),
+          b = t.relayoutInitial();
         const shown = t.initiallyVisible();
         const diff = [];
         for (const key of ['nx', 'ny', 'gx', 'gy', 'gw', 'gh', 'ptOff', 'pts', 'share', 'shareN', 'lx', 'ly']) {
-          if (a[key].length !== b[key].length) { diff.push(`${key}: length ${a[key].length} vs ${b[key].length}`); continue; }
+          if (a[key].length !== b[key].length) {
+            diff.push(`${key}: length ${a[key].length} vs ${b[key].length}`);
+            continue;
+          }
           const k = a[key].findIndex((v, i) => !Object.is(v, b[key][i]));
           if (k >= 0) diff.push(`${key}[${k}]: ${a[key][k]} vs ${b[key][k]}`);
         }
@@ -99,11 +129,20 @@ for (const [name, c] of Object.entries(CASES)) {
         }
         return { diff, nodes: a.nx.length, points: a.pts.length / 2 };
       });
-      assert.deepEqual(same.diff, [], `re-layout equals the embedded layout (${same.nodes} nodes, ${same.points} points)`);
+      assert.deepEqual(
+        same.diff,
+        [],
+        `re-layout equals the embedded layout (${same.nodes} nodes, ${same.points} points)`,
+      );
 
       // The header states the IR's node count of the graph on show.
       if (c.graphCount) assert.equal(await page.locator('#graph-select option').count(), c.graphCount);
-      assert.equal(await page.inputValue('#graph-select').then((v) => page.evaluate((k) => window.etvizTest.graphs()[k].name, Number(v))), c.graph);
+      assert.equal(
+        await page
+          .inputValue('#graph-select')
+          .then((v) => page.evaluate((k) => window.etvizTest.graphs()[k].name, Number(v))),
+        c.graph,
+      );
       const shown = Number(await page.getAttribute('#file-meta', 'data-nodes'));
       assert.equal(shown, irNodeCount(file, c.graph));
       assert.match(await page.textContent('#file-meta'), new RegExp(`${shown.toLocaleString('en-US')} nodes`));
@@ -123,7 +162,10 @@ for (const [name, c] of Object.entries(CASES)) {
         const down = t.selected().node;
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp' }));
         const producers = new Set(t.producers(down));
-        return { hasConsumers: consumers.size > 0, ok: consumers.size === 0 || (consumers.has(down) && producers.has(t.selected().node)) };
+        return {
+          hasConsumers: consumers.size > 0,
+          ok: consumers.size === 0 || (consumers.has(down) && producers.has(t.selected().node)),
+        };
       }, i);
       assert.ok(walked.ok, 'arrow keys follow edges');
 
@@ -134,11 +176,17 @@ for (const [name, c] of Object.entries(CASES)) {
       await page.waitForSelector('#search-results .res');
       const ops = await page.locator('#search-results .res .op').allTextContents();
       assert.ok(ops.length > 0, 'search lists results');
-      assert.ok(ops.includes(c.op) || ops.some((o) => new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i').test(o)), `results name the op: ${ops.slice(0, 5)}`);
+      assert.ok(
+        ops.includes(c.op) || ops.some((o) => new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i').test(o)),
+        `results name the op: ${ops.slice(0, 5)}`,
+      );
       await page.keyboard.press('Enter');
       const selected = await page.evaluate(() => window.etvizTest.selected().node);
       assert.ok(selected >= 0, 'Enter selects a match');
-      const selectedText = await page.evaluate((n) => { const x = window.etvizTest.node(n); return `${x.op} ${x.name}`; }, selected);
+      const selectedText = await page.evaluate((n) => {
+        const x = window.etvizTest.node(n);
+        return `${x.op} ${x.name}`;
+      }, selected);
       assert.match(selectedText, new RegExp(c.search.replace(/^\/|\/$/g, ''), 'i'));
       await page.keyboard.press('Escape');
 
@@ -149,21 +197,31 @@ for (const [name, c] of Object.entries(CASES)) {
         const before = await page.evaluate(() => window.etvizTest.visibleBoxes());
         const g = await page.evaluate(() => {
           const t = window.etvizTest;
-          let best = -1, bestCount = -1;
+          let best = -1,
+            bestCount = -1;
           for (const k of t.collapsedGroups()) {
             const n = t.directNodes(k) + t.childGroups(k);
-            if (n > bestCount) { best = k; bestCount = n; }
+            if (n > bestCount) {
+              best = k;
+              bestCount = n;
+            }
           }
           return best;
         });
         assert.ok(g >= 0, 'a collapsed group');
-        const children = await page.evaluate((k) => window.etvizTest.directNodes(k) + window.etvizTest.childGroups(k), g);
+        const children = await page.evaluate(
+          (k) => window.etvizTest.directNodes(k) + window.etvizTest.childGroups(k),
+          g,
+        );
         assert.ok(children > 0, 'the group holds something');
         const [gx, gy] = await page.evaluate((k) => window.etvizTest.groupPoint(k), g);
         await page.mouse.click(gx, gy);
         assert.equal(await page.evaluate((k) => window.etvizTest.group(k).expanded, g), true);
-        assert.equal(await page.evaluate(() => window.etvizTest.visibleBoxes()), before - 1 + children,
-          'expanding replaces the box by its children');
+        assert.equal(
+          await page.evaluate(() => window.etvizTest.visibleBoxes()),
+          before - 1 + children,
+          'expanding replaces the box by its children',
+        );
         // The group stays under the pointer.
         const under = await page.evaluate(([k, px, py]) => window.etvizTest.groupContains(k, px, py), [g, gx, gy]);
         assert.ok(under, 'the expanded group is under the pointer');
@@ -172,7 +230,8 @@ for (const [name, c] of Object.entries(CASES)) {
       }
 
       if (c.otherGraph) {
-        const indexOf = (g) => page.evaluate((nm) => String(window.etvizTest.graphs().findIndex((m) => m.name === nm)), g);
+        const indexOf = (g) =>
+          page.evaluate((nm) => String(window.etvizTest.graphs().findIndex((m) => m.name === nm)), g);
         await page.selectOption('#graph-select', await indexOf(c.otherGraph));
         assert.equal(await page.evaluate(() => window.etvizTest.graphs()[window.etvizTest.graph()].name), c.otherGraph);
         assert.equal(Number(await page.getAttribute('#file-meta', 'data-nodes')), irNodeCount(file, c.otherGraph));
@@ -201,9 +260,15 @@ for (const [name, c] of Object.entries(CASES)) {
 }
 
 test('viewer: hostile names render as text and run no script', async (t) => {
-  if (ONLY && ONLY !== 'hostile') { t.skip(); return; }
+  if (ONLY && ONLY !== 'hostile') {
+    t.skip();
+    return;
+  }
   const file = generate('hostile.pte', ['--blocks', '2', '--hostile-names']);
-  if (!file) { t.skip('etviz-gen not built'); return; }
+  if (!file) {
+    t.skip('etviz-gen not built');
+    return;
+  }
   for (const compress of [true, false]) {
     const html = path.join(OUT, `hostile${compress ? '' : '-plain'}.html`);
     execFileSync(BIN, [file, '-o', html, '-q', ...(compress ? [] : ['--no-compress'])]);

@@ -7,9 +7,8 @@
 // is fetched: the worker comes from a blob: URL (CSP worker-src blob:), the files are read
 // from the user's disk through File objects.
 
+import { $ } from './dom.js';
 import { gunzipBase64 } from './data.js';
-
-const $ = (id) => document.getElementById(id);
 
 export function startApp(startViewer) {
   const app = new PageApp(startViewer);
@@ -24,11 +23,11 @@ class PageApp {
     this.worker = null;
     this.requests = 0;
     this.busy = false;
-    this.lastFiles = [];     // the files last opened, re-opened when the options change
-    this.chosen = {};        // page options chosen: flag -> value (session/page_options.h)
-    this.optionList = null;  // what the module takes: [{flag, help, kind}]
+    this.lastFiles = []; // the files last opened, re-opened when the options change
+    this.chosen = {}; // page options chosen: flag -> value (session/page_options.h)
+    this.optionList = null; // what the module takes: [{flag, help, kind}]
     // The viewer's markup as written, to start each new viewer on fresh elements.
-    this.markup = ['bar', 'main', 'help'].map((id) => $(id).cloneNode(true));
+    this.markup = ['bar', 'main', 'help'].map((id) => /** @type {HTMLElement} */ ($(id).cloneNode(true)));
   }
 
   install() {
@@ -62,7 +61,8 @@ class PageApp {
     landing.id = 'app-landing';
     landing.className = 'app-landing';
     landing.hidden = true;
-    landing.innerHTML = '<div class="app-card"><h1>etviz</h1>' +
+    landing.innerHTML =
+      '<div class="app-card"><h1>etviz</h1>' +
       '<p>Drop files here, or <button id="app-open-landing" class="btn">Open…</button></p>' +
       '<p class="hint">ExecuTorch programs (.pte), bundled programs (.bpte), weights (.ptd), exported ' +
       'programs (.pt2), ETRecords, ETDump profiles (.etdp), pass traces and Model Explorer JSON. ' +
@@ -84,7 +84,9 @@ class PageApp {
     error.setAttribute('role', 'alert');
     error.hidden = true;
     error.innerHTML = '<span class="app-error-text"></span><button class="btn" title="Dismiss">×</button>';
-    error.querySelector('button').addEventListener('click', () => { error.hidden = true; });
+    error.querySelector('button').addEventListener('click', () => {
+      error.hidden = true;
+    });
     document.body.appendChild(error);
 
     const drop = document.createElement('div');
@@ -111,12 +113,20 @@ class PageApp {
       b.addEventListener('click', onClick);
       return b;
     };
-    const open = button('btn-open', '+',
+    const open = button(
+      'btn-open',
+      '+',
       'Open more files (or drop them on the page); they join the file selector',
-      'Open more files', () => this.input.click());
-    const options = button('btn-app-options', '⚙',
-      'Page options (as etviz view takes them: --stages, the profile\'s --block and units)',
-      'Page options', () => this.toggleOptions());
+      'Open more files',
+      () => this.input.click(),
+    );
+    const options = button(
+      'btn-app-options',
+      '⚙',
+      "Page options (as etviz view takes them: --stages, the profile's --block and units)",
+      'Page options',
+      () => this.toggleOptions(),
+    );
     info.after(open);
     open.after(options);
   }
@@ -149,16 +159,21 @@ class PageApp {
     panel.className = 'app-options';
     panel.setAttribute('role', 'dialog');
     panel.setAttribute('aria-label', 'Page options');
-    const rows = this.optionList.filter((o) => o.kind !== 'file').map((o) => {
-      const id = `app-option-${o.flag.replace(/^-+/, '')}`;
-      const value = this.chosen[o.flag] || '';
-      const input = o.kind === 'flag'
-        ? `<input type="checkbox" id="${id}" data-flag="${o.flag}"${value ? ' checked' : ''}>`
-        : `<input type="text" id="${id}" data-flag="${o.flag}" size="12">`;
-      return `<label><span class="app-option-flag">${o.flag}</span>${input}<span class="app-option-help"></span></label>`;
-    });
-    panel.innerHTML = '<div class="app-options-title">Page options <span class="hint">(as <code>etviz view</code> takes them)</span></div>' +
-      rows.join('') + '<div class="app-options-buttons"><button class="btn" id="app-options-apply">Apply</button> ' +
+    const rows = this.optionList
+      .filter((o) => o.kind !== 'file')
+      .map((o) => {
+        const id = `app-option-${o.flag.replace(/^-+/, '')}`;
+        const value = this.chosen[o.flag] || '';
+        const input =
+          o.kind === 'flag'
+            ? `<input type="checkbox" id="${id}" data-flag="${o.flag}"${value ? ' checked' : ''}>`
+            : `<input type="text" id="${id}" data-flag="${o.flag}" size="12">`;
+        return `<label><span class="app-option-flag">${o.flag}</span>${input}<span class="app-option-help"></span></label>`;
+      });
+    panel.innerHTML =
+      '<div class="app-options-title">Page options <span class="hint">(as <code>etviz view</code> takes them)</span></div>' +
+      rows.join('') +
+      '<div class="app-options-buttons"><button class="btn" id="app-options-apply">Apply</button> ' +
       '<button class="btn" id="app-options-clear">Clear</button></div>';
     // Texts go in as text (never markup).
     const shown = this.optionList.filter((o) => o.kind !== 'file');
@@ -170,17 +185,22 @@ class PageApp {
     document.body.appendChild(panel);
     $('app-options-apply').addEventListener('click', () => this.applyOptions());
     $('app-options-clear').addEventListener('click', () => {
-      panel.querySelectorAll('input').forEach((i) => { if (i.type === 'checkbox') i.checked = false; else i.value = ''; });
+      panel.querySelectorAll('input').forEach((i) => {
+        if (i.type === 'checkbox') i.checked = false;
+        else i.value = '';
+      });
       this.applyOptions();
     });
   }
 
   applyOptions() {
     const chosen = {};
-    $('app-options').querySelectorAll('input[data-flag]').forEach((i) => {
-      const value = i.type === 'checkbox' ? (i.checked ? 'true' : '') : i.value.trim();
-      if (value) chosen[i.dataset.flag] = value;
-    });
+    $('app-options')
+      .querySelectorAll('input[data-flag]')
+      .forEach((/** @type {HTMLInputElement} */ i) => {
+        const value = i.type === 'checkbox' ? (i.checked ? 'true' : '') : i.value.trim();
+        if (value) chosen[i.dataset.flag] = value;
+      });
     this.chosen = chosen;
     $('app-options').remove();
     if (this.lastFiles.length) this.open(this.lastFiles, { replace: true });
@@ -202,7 +222,10 @@ class PageApp {
       ev.dataTransfer.dropEffect = 'copy';
     });
     window.addEventListener('dragleave', () => {
-      if (--depth <= 0) { depth = 0; drop.hidden = true; }
+      if (--depth <= 0) {
+        depth = 0;
+        drop.hidden = true;
+      }
     });
     window.addEventListener('drop', (ev) => {
       ev.preventDefault();
@@ -304,7 +327,7 @@ class PageApp {
       return;
     }
     // How long the open took, for tests and benchmarks (docs/app.md, figures).
-    window.etvizAppTimings = { ...msg.timings, total: performance.now() - this.started };
+    /** @type {any} */ (window).etvizAppTimings = { ...msg.timings, total: performance.now() - this.started };
     this.showPage(msg.elements, msg.meta);
   }
 
@@ -319,23 +342,26 @@ class PageApp {
       el.id = id;
       if (encoding) el.dataset.encoding = encoding;
       el.textContent = text;
-      if (columns) el.etvizColumns = columns;  // columns-raw: the bytes (web/src/data.js)
+      if (columns) /** @type {any} */ (el).etvizColumns = columns; // columns-raw: the bytes (web/src/data.js)
       return el;
     });
     const existing = Array.from(document.querySelectorAll('script[type="application/json"][id^="etviz-"]'));
-    const join = !this.replace && existing.length > 0 && !incoming.some((el) => el.id === 'etviz-profile' || el.id === 'etviz-timeline') &&
+    const join =
+      !this.replace &&
+      existing.length > 0 &&
+      !incoming.some((el) => el.id === 'etviz-profile' || el.id === 'etviz-timeline') &&
       !existing.some((el) => el.id === 'etviz-timeline');
     const anchor = $('etviz-app-module');
     if (join) {
       let count = existing.filter((el) => el.id.startsWith('etviz-data')).length;
       for (const el of incoming) {
-        if (!el.id.startsWith('etviz-data')) continue;  // size and memory data describe the first file
+        if (!el.id.startsWith('etviz-data')) continue; // size and memory data describe the first file
         el.id = `etviz-data-${++count}`;
         anchor.before(el);
       }
     } else {
       existing.forEach((el) => el.remove());
-      document.querySelectorAll('script[data-part-of]').forEach((el) => el.remove());  // their column parts
+      document.querySelectorAll('script[data-part-of]').forEach((el) => el.remove()); // their column parts
       for (const el of incoming) anchor.before(el);
     }
     this.showViewer(join ? this.fileCount() - 1 : 0);

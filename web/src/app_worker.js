@@ -16,8 +16,8 @@
 'use strict';
 
 let modulePromise = null;
-let moduleSpent = false;  // holds memory it cannot give back: start afresh after this open
-let wasmBinary = null;    // the module's wasm, from the page ('init')
+let moduleSpent = false; // holds memory it cannot give back: start afresh after this open
+let wasmBinary = null; // the module's wasm, from the page ('init')
 
 // Compiled from the bytes the page handed over (wasmBinary): the module never fetches its
 // wasm, which the page's policy (connect-src 'none') would refuse.
@@ -57,10 +57,13 @@ async function inflate(file, member) {
 // The page's data elements, as the HTML parser would give them: a script element's text is
 // raw (no entities), and the writer escapes '<' in the data, so it ends at the first
 // '</script>'. Not DOMParser: parsing the whole page would apply its style element under this
-// page's policy (a console error), and the data is all the viewer needs.
+// page's policy (a console error), and the data is all the viewer needs. `columns` is filled in
+// for a columns-raw element: its bytes.
+/** @returns {{id: string, encoding: string, text: string, columns?: Uint8Array}[]} */
 function dataElements(html) {
   const out = [];
-  const re = /<script type="application\/json" id="(etviz-[a-z0-9-]+)"(?: data-encoding="([a-z0-9-]+)")?>([\s\S]*?)<\/script>/g;
+  const re =
+    /<script type="application\/json" id="(etviz-[a-z0-9-]+)"(?: data-encoding="([a-z0-9-]+)")?>([\s\S]*?)<\/script>/g;
   for (const m of html.matchAll(re)) out.push({ id: m[1], encoding: m[2] || '', text: m[3] });
   return out;
 }
@@ -111,9 +114,11 @@ async function open(msg) {
   const inMemory = [];
   const taken = new Set();
   const reader = new FileReaderSync();
-  const allocated = [];  // module memory holding files read whole, freed after the open
-  let bytesRead = 0;  // of the files, for the page's timings (tests check what was read)
-  const count = (n) => { bytesRead += n; };
+  const allocated = []; // module memory holding files read whole, freed after the open
+  let bytesRead = 0; // of the files, for the page's timings (tests check what was read)
+  const count = (n) => {
+    bytesRead += n;
+  };
   try {
     msg.files.forEach((file, k) => {
       // Two dropped files may share a name (from different folders): keep both.
@@ -121,15 +126,20 @@ async function open(msg) {
       taken.add(file.name);
       paths.push(path);
       if (file.size >= PARTIAL_FROM_BYTES) {
-        self.postMessage({ type: 'progress', text: `Reading ${file.name} in part (${mib(file.size)}; not its weights)…` });
+        self.postMessage({
+          type: 'progress',
+          text: `Reading ${file.name} in part (${mib(file.size)}; not its weights)…`,
+        });
         if (readInPart(app, reader, file, path, count)) {
           inMemory.push(path);
           return;
         }
       }
       if (file.size > MAX_FILE_BYTES)
-        throw new Error(`${file.name}: ${mib(file.size)}; the page reads files of this kind up to ${mib(MAX_FILE_BYTES)} ` +
-          '(larger ones: etviz FILE -o page.html on the command line)');
+        throw new Error(
+          `${file.name}: ${mib(file.size)}; the page reads files of this kind up to ${mib(MAX_FILE_BYTES)} ` +
+            '(larger ones: etviz FILE -o page.html on the command line)',
+        );
       self.postMessage({ type: 'progress', text: `Reading ${file.name} (${mib(file.size)})…` });
       const bytes = new Uint8Array(reader.readAsArrayBuffer(file));
       count(bytes.length);
@@ -174,8 +184,16 @@ async function open(msg) {
     const elements = dataElements(r.html);
     let next = 0;
     for (const el of elements) if (el.encoding === 'columns-raw') el.columns = r.columns[next++];
-    self.postMessage({ type: 'page', id: msg.id, elements, meta: r.meta,
-      timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2, bytesRead } }, r.columns.map((c) => c.buffer));
+    self.postMessage(
+      {
+        type: 'page',
+        id: msg.id,
+        elements,
+        meta: r.meta,
+        timings: { read: t1 - t0, inflate: t2 - t1, page: t3 - t2, bytesRead },
+      },
+      r.columns.map((c) => c.buffer),
+    );
   } finally {
     app.forget();
     for (const p of inMemory) app.unregisterMemoryFile(p);
@@ -192,7 +210,8 @@ self.onmessage = (ev) => {
   const msg = ev.data;
   if (msg.type === 'init') wasmBinary = new Uint8Array(msg.wasm);
   if (msg.type === 'options') {
-    loadModule().then((app) => self.postMessage({ type: 'options', list: app.pageOptions() }))
+    loadModule()
+      .then((app) => self.postMessage({ type: 'options', list: app.pageOptions() }))
       .catch((e) => self.postMessage({ type: 'options', list: [], error: String(e && e.message ? e.message : e) }));
     return;
   }
@@ -201,6 +220,10 @@ self.onmessage = (ev) => {
     const trap = e instanceof WebAssembly.RuntimeError || /abort|memory/i.test(String(e && e.message));
     // A trap (out of memory, a bug) leaves the module unusable: the next open starts afresh.
     if (trap) modulePromise = null;
-    self.postMessage({ type: 'error', id: msg.id, error: trap ? `The reader failed: ${e.message || e}` : String(e && e.message ? e.message : e) });
+    self.postMessage({
+      type: 'error',
+      id: msg.id,
+      error: trap ? `The reader failed: ${e.message || e}` : String(e && e.message ? e.message : e),
+    });
   });
 };

@@ -3,9 +3,17 @@ export const MIN_SCALE = 0.02;
 export const MAX_SCALE = 8;
 
 export class Camera {
-  constructor() { this.scale = 1; this.x = 0; this.y = 0; }
-  toScreen(wx, wy) { return [wx * this.scale + this.x, wy * this.scale + this.y]; }
-  toWorld(sx, sy) { return [(sx - this.x) / this.scale, (sy - this.y) / this.scale]; }
+  constructor() {
+    this.scale = 1;
+    this.x = 0;
+    this.y = 0;
+  }
+  toScreen(wx, wy) {
+    return [wx * this.scale + this.x, wy * this.scale + this.y];
+  }
+  toWorld(sx, sy) {
+    return [(sx - this.x) / this.scale, (sy - this.y) / this.scale];
+  }
   // Zoom by `factor` keeping the world point under (sx, sy) fixed.
   zoomAt(sx, sy, factor) {
     const next = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.scale * factor));
@@ -14,7 +22,10 @@ export class Camera {
     this.x = sx - wx * next;
     this.y = sy - wy * next;
   }
-  panBy(dx, dy) { this.x += dx; this.y += dy; }
+  panBy(dx, dy) {
+    this.x += dx;
+    this.y += dy;
+  }
   // Fit a world rectangle into a viewport with a margin; never zooms in past `maxScale`.
   fit(rect, width, height, margin = 24, maxScale = 1.5) {
     const w = Math.max(rect.w, 1);
@@ -55,20 +66,37 @@ export function readableWindow(boxes, width, prefer, pad = 0) {
   const n = starts.length;
   // First candidate index with start >= v (or > v when `strict`).
   const lower = (v, strict) => {
-    let lo = 0, hi = n;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (strict ? starts[m] <= v : starts[m] < v) lo = m + 1; else hi = m; }
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (strict ? starts[m] <= v : starts[m] < v) lo = m + 1;
+      else hi = m;
+    }
     return lo;
   };
-  const inside = new Int32Array(n + 1), cut = new Int32Array(n + 1);
+  const inside = new Int32Array(n + 1),
+    cut = new Int32Array(n + 1);
   for (const b of boxes) {
-    const a = lower(b.x + b.w - width, false), z = lower(b.x, true);
-    if (a < z) { inside[a]++; inside[z]--; }
-    const c0 = lower(b.x, true), c1 = lower(b.x + b.w, false);
-    if (c0 < c1) { cut[c0]++; cut[c1]--; }
+    const a = lower(b.x + b.w - width, false),
+      z = lower(b.x, true);
+    if (a < z) {
+      inside[a]++;
+      inside[z]--;
+    }
+    const c0 = lower(b.x, true),
+      c1 = lower(b.x + b.w, false);
+    if (c0 < c1) {
+      cut[c0]++;
+      cut[c1]--;
+    }
   }
   // Scores compared in order: a box cut (0 or 1), boxes inside (negated), distance.
-  const better = (p, q) => p[0] !== q[0] ? p[0] < q[0] : p[1] !== q[1] ? p[1] < q[1] : p[2] < q[2];
-  let best = -1, bestKey = null, inRun = 0, cutRun = 0;
+  const better = (p, q) => (p[0] !== q[0] ? p[0] < q[0] : p[1] !== q[1] ? p[1] < q[1] : p[2] < q[2]);
+  let best = -1,
+    bestKey = null,
+    inRun = 0,
+    cutRun = 0;
   for (let k = 0; k < n; k++) {
     inRun += inside[k];
     cutRun += cut[k];

@@ -1,8 +1,13 @@
-// The page's embedded data (written by src/render/html/page_data.cpp): decoding, and the
-// per-graph model with typed arrays the renderer and the layout engine read directly.
+// The page's embedded data (written by src/render/html/page_data.cpp, its keys declared in
+// page_data.js): decoding, and the per-graph model with typed arrays the renderer and the
+// layout engine read directly.
+
+/** @typedef {import('./page_data.js').PageData} PageData */
+/** @typedef {import('./page_data.js').Column} Column */
 
 // The page's files: one data element per file (`etviz A.pte B.pte -o page.html`), the first
 // with id etviz-data, the others etviz-data-2, etviz-data-3, ... in order.
+/** @returns {Promise<PageData[]>} */
 export async function readEmbeddedFiles(doc) {
   const els = Array.from(doc.querySelectorAll('script[type="application/json"][id^="etviz-data"]'));
   if (!els.length) throw new Error('no graph data in this page');
@@ -17,10 +22,11 @@ export function visibleControls(text) {
   return text.replace(CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 export function showControls(value) {
-  if (typeof value === 'string') return CONTROLS.test(value) ? (CONTROLS.lastIndex = 0, visibleControls(value)) : value;
-  if (ArrayBuffer.isView(value)) return value;  // decoded columns of numbers
+  if (typeof value === 'string')
+    return CONTROLS.test(value) ? ((CONTROLS.lastIndex = 0), visibleControls(value)) : value;
+  if (ArrayBuffer.isView(value)) return value; // decoded columns of numbers
   if (Array.isArray(value)) {
-    if (value.length && typeof value[0] === 'number') return value;  // columns of numbers
+    if (value.length && typeof value[0] === 'number') return value; // columns of numbers
     for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'number') value[i] = showControls(value[i]);
     return value;
   }
@@ -43,17 +49,22 @@ export async function decodeData(el) {
   const encoding = el.dataset.encoding || 'json';
   if (encoding === 'json') return JSON.parse(el.textContent);
   // The app's page (web/src/app.js): column bytes as they are, from its worker, on the element.
-  if (encoding === 'columns-raw' && el.etvizColumns) return decodeColumns(JSON.parse(el.textContent), [() => el.etvizColumns], false);
+  if (encoding === 'columns-raw' && el.etvizColumns)
+    return decodeColumns(JSON.parse(el.textContent), [() => el.etvizColumns], false);
   if (encoding === 'columns' || encoding === 'columns-raw') {
     const parts = Array.from(el.ownerDocument.querySelectorAll(`script[data-part-of="${el.id}"]`));
     // The page keeps no second copy of the data, except an app page (--app, web/src/app.js):
     // it starts its viewer again on the same elements when more files join.
     const keep = !!el.ownerDocument.getElementById('etviz-app-module');
-    return decodeColumns(JSON.parse(el.textContent), parts.map((p) => () => {
-      const text = p.textContent;
-      if (!keep) p.textContent = '';
-      return base64Bytes(text);
-    }), encoding === 'columns');
+    return decodeColumns(
+      JSON.parse(el.textContent),
+      parts.map((p) => () => {
+        const text = p.textContent;
+        if (!keep) p.textContent = '';
+        return base64Bytes(text);
+      }),
+      encoding === 'columns',
+    );
   }
   throw new Error(`unknown data encoding "${encoding}"`);
 }
@@ -93,6 +104,7 @@ export async function decodeColumns(head, parts, gzip = true) {
   const reader = (gzip ? source.pipeThrough(new DecompressionStream('gzip')) : source).getReader();
   const cols = new Array(dir.length);
   let c = 0;
+  /** @type {Uint8Array | null} */
   let buf = null;
   let filled = 0;
   const advance = () => {
@@ -128,22 +140,28 @@ export async function decodeColumns(head, parts, gzip = true) {
 
 function column([type, count], bytes) {
   switch (type) {
-    case 'i32': return new Int32Array(bytes.buffer, 0, count);
-    case 'f64': return new Float64Array(bytes.buffer, 0, count);
-    case 't32': {  // reals in tenths
+    case 'i32':
+      return new Int32Array(bytes.buffer, 0, count);
+    case 'f64':
+      return new Float64Array(bytes.buffer, 0, count);
+    case 't32': {
+      // reals in tenths
       const t = new Int32Array(bytes.buffer, 0, count);
       const out = new Float64Array(count);
       for (let i = 0; i < count; i++) out[i] = t[i] / 10;
       return out;
     }
-    case 'json': return JSON.parse(new TextDecoder().decode(bytes));
-    default: throw new Error(`unknown column type "${type}"`);
+    case 'json':
+      return JSON.parse(new TextDecoder().decode(bytes));
+    default:
+      throw new Error(`unknown column type "${type}"`);
   }
 }
 
 function resolveColumns(value, cols) {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (value[i] && typeof value[i] === 'object') value[i] = resolveColumns(value[i], cols);
+    for (let i = 0; i < value.length; i++)
+      if (value[i] && typeof value[i] === 'object') value[i] = resolveColumns(value[i], cols);
     return value;
   }
   if (!value || typeof value !== 'object') return value;
@@ -158,12 +176,15 @@ function resolveColumns(value, cols) {
 }
 
 // Columns arrive as typed arrays (column encoding) or plain arrays (JSON encoding).
-const i32 = (a) => (a instanceof Int32Array ? a : Int32Array.from(a || []));
-const f64 = (a) => (a instanceof Float64Array ? a : Float64Array.from(a || []));
+/** @param {Column} a */
+const i32 = (a) => (a instanceof Int32Array ? a : Int32Array.from(a));
+/** @param {Column} a */
+const f64 = (a) => (a instanceof Float64Array ? a : Float64Array.from(a));
 
 // One graph of the page, with helpers that resolve string ids.
 export class GraphModel {
   // `file`: which of the page's files the graph belongs to (index into the files).
+  /** @param {PageData} data */
   constructor(data, index, file = 0) {
     this.file = file;
     const g = data.graphs[index];
@@ -174,45 +195,112 @@ export class GraphModel {
     this.name = g.name;
     this.kind = g.kind;
     this.irNodes = g.irNodes;
-    this.attrs = g.attrs || [];
-    this.arena = g.arena || [];
+    this.attrs = g.attrs;
+    this.arena = g.arena;
     const n = g.n;
     this.nodeCount = n.name.length;
     this.n = {
-      name: i32(n.name), nameN: n.nameN ? i32(n.nameN) : null, op: i32(n.op), label: i32(n.label), kind: i32(n.kind), cat: i32(n.cat),
-      group: i32(n.group), graph: i32(n.graph), w: f64(n.w), h: f64(n.h), deleg: i32(n.deleg),
-      instr: i32(n.instr), chain: i32(n.chain), module: i32(n.module), stack: i32(n.stack),
-      handles: i32(n.handles), inOff: i32(n.inOff), inName: i32(n.inName), inVal: i32(n.inVal),
-      outOff: i32(n.outOff), outName: i32(n.outName), outVal: i32(n.outVal),
-      atOff: i32(n.atOff), atKey: i32(n.atKey), atVal: i32(n.atVal),
+      name: i32(n.name),
+      nameN: i32(n.nameN),
+      op: i32(n.op),
+      label: i32(n.label),
+      kind: i32(n.kind),
+      cat: i32(n.cat),
+      group: i32(n.group),
+      graph: i32(n.graph),
+      w: f64(n.w),
+      h: f64(n.h),
+      deleg: i32(n.deleg),
+      instr: i32(n.instr),
+      chain: i32(n.chain),
+      module: i32(n.module),
+      stack: i32(n.stack),
+      handles: i32(n.handles),
+      inOff: i32(n.inOff),
+      inName: i32(n.inName),
+      inVal: i32(n.inVal),
+      outOff: i32(n.outOff),
+      outName: i32(n.outName),
+      outVal: i32(n.outVal),
+      atOff: i32(n.atOff),
+      atKey: i32(n.atKey),
+      atVal: i32(n.atVal),
     };
-    this.v = {};
-    for (const k of Object.keys(g.v)) this.v[k] = k === 'nbytes' || k === 'memOff' ? f64(g.v[k]) : i32(g.v[k]);
-    this.valueCount = g.v.name.length;
+    const v = g.v;
+    // Sizes and offsets may pass int32: float64.
+    this.v = {
+      name: i32(v.name),
+      kind: i32(v.kind),
+      dtype: i32(v.dtype),
+      shape: i32(v.shape),
+      dimOrder: i32(v.dimOrder),
+      memId: i32(v.memId),
+      memOff: f64(v.memOff),
+      loc: i32(v.loc),
+      key: i32(v.key),
+      nbytes: f64(v.nbytes),
+      lit: i32(v.lit),
+      items: i32(v.items),
+      quant: i32(v.quant),
+      dyn: i32(v.dyn),
+      prod: i32(v.prod),
+    };
+    this.valueCount = v.name.length;
     const e = g.e;
     this.edgeCount = e.src.length;
-    this.e = { src: i32(e.src), dst: i32(e.dst), val: i32(e.val), sp: i32(e.sp), tp: i32(e.tp), structural: i32(e.structural),
-      detached: e.detached ? i32(e.detached) : new Int32Array(e.src.length) };
+    this.e = {
+      src: i32(e.src),
+      dst: i32(e.dst),
+      val: i32(e.val),
+      sp: i32(e.sp),
+      tp: i32(e.tp),
+      structural: i32(e.structural),
+      detached: i32(e.detached),
+    };
     const gr = g.g;
     this.groupCount = gr.name.length;
     this.g = {
-      name: i32(gr.name), label: i32(gr.label), kind: i32(gr.kind), parent: i32(gr.parent),
-      owner: i32(gr.owner), count: i32(gr.count), cw: f64(gr.cw), ch: f64(gr.ch),
-      atOff: i32(gr.atOff || [0]), atKey: i32(gr.atKey), atVal: i32(gr.atVal), badge: i32(gr.badge),
-      opOff: i32(gr.opOff || [0]), opKey: i32(gr.opKey), opCount: i32(gr.opCount),
-      ctens: f64(gr.ctens), params: f64(gr.params), pbytes: f64(gr.pbytes),
+      name: i32(gr.name),
+      label: i32(gr.label),
+      kind: i32(gr.kind),
+      parent: i32(gr.parent),
+      owner: i32(gr.owner),
+      count: i32(gr.count),
+      cw: f64(gr.cw),
+      ch: f64(gr.ch),
+      atOff: i32(gr.atOff),
+      atKey: i32(gr.atKey),
+      atVal: i32(gr.atVal),
+      badge: i32(gr.badge),
+      opOff: i32(gr.opOff),
+      opKey: i32(gr.opKey),
+      opCount: i32(gr.opCount),
+      ctens: f64(gr.ctens),
+      params: f64(gr.params),
+      pbytes: f64(gr.pbytes),
     };
-    this.initialExpanded = Uint8Array.from(gr.expanded || []);
+    this.initialExpanded = Uint8Array.from(gr.expanded);
     this.groupKinds = Array.from(this.g.kind, (k) => this.s(k));
     // What the embedded layout was computed with; re-layout uses the same (page-wide).
-    this.layoutOptions = Float64Array.from(data.layoutOptions || []);
-    this.qdq = g.qdq || [];
-    // The precomputed layout, in the shape LayoutResult uses.
+    this.layoutOptions = Float64Array.from(data.layoutOptions);
+    this.qdq = g.qdq;
+    // The precomputed layout, in the shape the layout engine returns (layout_wasm.js).
+    /** @type {import('./layout_wasm.js').Layout} */
     this.initialLayout = {
-      nx: f64(n.x), ny: f64(n.y), nw: f64(n.w), nh: f64(n.h),
-      gx: f64(gr.x), gy: f64(gr.y), gw: f64(gr.w), gh: f64(gr.h),
-      ptOff: Uint32Array.from(e.ptOff || [0]), pts: f64(e.pts), lx: f64(e.lx), ly: f64(e.ly),
-      share: Int32Array.from(e.share || []), shareN: Int32Array.from(e.shareN || []),
+      nx: f64(n.x),
+      ny: f64(n.y),
+      nw: f64(n.w),
+      nh: f64(n.h),
+      gx: f64(gr.x),
+      gy: f64(gr.y),
+      gw: f64(gr.w),
+      gh: f64(gr.h),
+      ptOff: Uint32Array.from(e.ptOff),
+      pts: f64(e.pts),
+      lx: f64(e.lx),
+      ly: f64(e.ly),
+      share: Int32Array.from(e.share),
+      shareN: Int32Array.from(e.shareN),
     };
     this.groupDepth = new Int32Array(this.groupCount);
     for (let i = 0; i < this.groupCount; i++) {
@@ -229,40 +317,74 @@ export class GraphModel {
     for (let i = 0; i < this.nodeCount; i++) if (this.detachedOut[i]) this.detachedNodes.push(i);
     this.inEdges = buildIndex(this.nodeCount, this.e.dst);
   }
-  s(id) { return id >= 0 ? this.strings[id] : ''; }
+  s(id) {
+    return id >= 0 ? this.strings[id] : '';
+  }
   // A node's name: a string id, plus a number when the page stored "prefix_12" as the prefix's
   // id and 12 (render/html/page_data.cpp: a million distinct names are not a million strings).
   nodeName(i) {
-    const k = this.n.nameN ? this.n.nameN[i] : -1;
+    const k = this.n.nameN[i];
     return k >= 0 ? `${this.s(this.n.name[i])}_${k}` : this.s(this.n.name[i]);
   }
-  nodeOp(i) { return this.s(this.n.op[i]); }
-  nodeLabel(i) { return this.s(this.n.label[i]); }
-  nodeKind(i) { return this.s(this.n.kind[i]); }
-  nodeModule(i) { return this.s(this.n.module[i]); }
+  nodeOp(i) {
+    return this.s(this.n.op[i]);
+  }
+  nodeLabel(i) {
+    return this.s(this.n.label[i]);
+  }
+  nodeKind(i) {
+    return this.s(this.n.kind[i]);
+  }
+  nodeModule(i) {
+    return this.s(this.n.module[i]);
+  }
   // Where the node came from (the panel reads these through the model, so a timeline step's
   // model can answer with the step's own: web/src/timeline_overlay.js).
-  nodeInstr(i) { return this.n.instr[i]; }
-  nodeChain(i) { return this.n.chain[i]; }
-  nodeHandles(i) { return this.s(this.n.handles[i]); }
-  nodeStack(i) { return this.s(this.n.stack[i]); }
-  nodeDelegate(i) { return this.n.deleg[i]; }
-  groupLabel(i) { return this.s(this.g.label[i]); }
-  groupName(i) { return this.s(this.g.name[i]); }
-  groupKind(i) { return this.s(this.g.kind[i]); }
+  nodeInstr(i) {
+    return this.n.instr[i];
+  }
+  nodeChain(i) {
+    return this.n.chain[i];
+  }
+  nodeHandles(i) {
+    return this.s(this.n.handles[i]);
+  }
+  nodeStack(i) {
+    return this.s(this.n.stack[i]);
+  }
+  nodeDelegate(i) {
+    return this.n.deleg[i];
+  }
+  groupLabel(i) {
+    return this.s(this.g.label[i]);
+  }
+  groupName(i) {
+    return this.s(this.g.name[i]);
+  }
+  groupKind(i) {
+    return this.s(this.g.kind[i]);
+  }
   // What a collapsed box says of its size ("168 ops" for a delegate, else the nodes inside).
-  groupBadge(i) { return this.g.badge.length ? (this.g.badge[i] >= 0 ? this.s(this.g.badge[i]) : '') : String(this.g.count[i]); }
-  inputs(i) { return argList(this, this.n.inOff, this.n.inName, this.n.inVal, i); }
-  outputs(i) { return argList(this, this.n.outOff, this.n.outName, this.n.outVal, i); }
+  groupBadge(i) {
+    return this.g.badge[i] >= 0 ? this.s(this.g.badge[i]) : '';
+  }
+  inputs(i) {
+    return argList(this, this.n.inOff, this.n.inName, this.n.inVal, i);
+  }
+  outputs(i) {
+    return argList(this, this.n.outOff, this.n.outName, this.n.outVal, i);
+  }
   attributes(i) {
     const out = [];
-    for (let k = this.n.atOff[i]; k < this.n.atOff[i + 1]; k++) out.push([this.s(this.n.atKey[k]), this.s(this.n.atVal[k])]);
+    for (let k = this.n.atOff[i]; k < this.n.atOff[i + 1]; k++)
+      out.push([this.s(this.n.atKey[k]), this.s(this.n.atVal[k])]);
     return out;
   }
   // What the page says of a derived box (repeat run, QDQ cluster, partition).
   groupAttributes(g) {
     const out = [];
-    for (let k = this.g.atOff[g]; k < this.g.atOff[g + 1]; k++) out.push([this.s(this.g.atKey[k]), this.s(this.g.atVal[k])]);
+    for (let k = this.g.atOff[g]; k < this.g.atOff[g + 1]; k++)
+      out.push([this.s(this.g.atKey[k]), this.s(this.g.atVal[k])]);
     return out;
   }
   // What group g holds (view_model.h, ViewGroup::ops and constants): [[op, count]] most
@@ -270,16 +392,26 @@ export class GraphModel {
   groupContents(g) {
     const G = this.g;
     const ops = [];
-    if (G.opOff.length > g + 1) for (let k = G.opOff[g]; k < G.opOff[g + 1]; k++) ops.push([this.s(G.opKey[k]), G.opCount[k]]);
+    if (G.opOff.length > g + 1)
+      for (let k = G.opOff[g]; k < G.opOff[g + 1]; k++) ops.push([this.s(G.opKey[k]), G.opCount[k]]);
     return { ops, tensors: G.ctens[g] || 0, parameters: G.params[g] || 0, bytes: G.pbytes[g] || 0 };
   }
   value(id) {
     const v = this.v;
     return {
-      id, name: this.valueName(id), kind: this.s(v.kind[id]), dtype: this.s(v.dtype[id]),
-      shape: this.s(v.shape[id]), dimOrder: this.s(v.dimOrder[id]), mem: memoryText(v.memId[id], v.memOff[id]),
-      location: this.s(v.loc[id]), key: this.s(v.key[id]), nbytes: v.nbytes[id],
-      literal: this.s(v.lit[id]), items: v.items ? this.s(v.items[id]) : '', quant: this.s(v.quant[id]),
+      id,
+      name: this.valueName(id),
+      kind: this.s(v.kind[id]),
+      dtype: this.s(v.dtype[id]),
+      shape: this.s(v.shape[id]),
+      dimOrder: this.s(v.dimOrder[id]),
+      mem: memoryText(v.memId[id], v.memOff[id]),
+      location: this.s(v.loc[id]),
+      key: this.s(v.key[id]),
+      nbytes: v.nbytes[id],
+      literal: this.s(v.lit[id]),
+      items: this.s(v.items[id]),
+      quant: this.s(v.quant[id]),
       producer: v.prod[id],
     };
   }
@@ -326,13 +458,22 @@ export function buildIndex(count, ends) {
   const fill = start.slice(0, count);
   const items = new Uint32Array(start[count]);
   for (let i = 0; i < ends.length; i++) if (ends[i] >= 0 && ends[i] < count) items[fill[ends[i]]++] = i;
-  return { start, items, of(n) { return items.subarray(start[n], start[n + 1]); } };
+  return {
+    start,
+    items,
+    of(n) {
+      return items.subarray(start[n], start[n + 1]);
+    },
+  };
 }
 
 export function formatBytes(n) {
   if (!(n >= 0)) return '';
   const units = ['B', 'KiB', 'MiB', 'GiB'];
   let u = 0;
-  while (n >= 1024 && u < units.length - 1) { n /= 1024; u++; }
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u++;
+  }
   return `${u === 0 ? n : n.toFixed(n < 10 ? 2 : 1)} ${units[u]}`;
 }

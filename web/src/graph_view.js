@@ -12,18 +12,30 @@ export class GraphView {
     this.expanded = Uint8Array.from(model.initialExpanded);
     this.camera = new Camera();
     this.fitted = false;
-    this.flat = false;  // module boxes dissolved ("flatten"); the layout was made that way
+    this.flat = false; // module boxes dissolved ("flatten"); the layout was made that way
     this.setLayout(model.initialLayout);
   }
 
   // The hierarchy laid out and drawn: the model's own, or with module boxes dissolved
   // (visibility.js, flattenHierarchy; computed once per graph).
-  get hierarchy() { return this.hierarchyFor(this.flat); }
+  get hierarchy() {
+    return this.hierarchyFor(this.flat);
+  }
   // Whether flatten changes anything here (the graph has module or repeat boxes).
-  get flattens() { return this.hierarchyFor(true).groups.length < this.model.groupCount; }
+  get flattens() {
+    return this.hierarchyFor(true).groups.length < this.model.groupCount;
+  }
   hierarchyFor(flat) {
     const m = this.model;
-    if (!flat) return { parent: m.g.parent, nodeGroup: m.n.group, depth: m.groupDepth, dissolved: null, groups: null, index: null };
+    if (!flat)
+      return {
+        parent: m.g.parent,
+        nodeGroup: m.n.group,
+        depth: m.groupDepth,
+        dissolved: null,
+        groups: null,
+        index: null,
+      };
     if (!m.flatHierarchy) {
       const dissolve = new Uint8Array(m.groupCount);
       for (let g = 0; g < m.groupCount; g++) dissolve[g] = FLATTENED_KINDS.has(m.groupKind(g)) ? 1 : 0;
@@ -46,30 +58,52 @@ export class GraphView {
     layout.jx = j.jx;
     layout.jy = j.jy;
     for (let e = 0; e < m.edgeCount; e++) {
-      let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
-      if (!Number.isNaN(j.jx[e])) { ax = bx = j.jx[e]; ay = by = j.jy[e]; }
-      for (let k = ptOff[e]; k < ptOff[e + 1]; k++) {
-        const x = pts[2 * k], y = pts[2 * k + 1];
-        if (x < ax) ax = x; if (x > bx) bx = x; if (y < ay) ay = y; if (y > by) by = y;
+      let ax = Infinity,
+        ay = Infinity,
+        bx = -Infinity,
+        by = -Infinity;
+      if (!Number.isNaN(j.jx[e])) {
+        ax = bx = j.jx[e];
+        ay = by = j.jy[e];
       }
-      eb[4 * e] = ax; eb[4 * e + 1] = ay; eb[4 * e + 2] = bx; eb[4 * e + 3] = by;
+      for (let k = ptOff[e]; k < ptOff[e + 1]; k++) {
+        const x = pts[2 * k],
+          y = pts[2 * k + 1];
+        if (x < ax) ax = x;
+        if (x > bx) bx = x;
+        if (y < ay) ay = y;
+        if (y > by) by = y;
+      }
+      eb[4 * e] = ax;
+      eb[4 * e + 1] = ay;
+      eb[4 * e + 2] = bx;
+      eb[4 * e + 3] = by;
     }
     this.edgeBounds = eb;
     this.bounds = layoutBounds(layout, this.boxes);
-    this.qdqRects = this.model.qdq.map((members) => {
-      let ax = Infinity, ay = Infinity, bx = -Infinity, by = -Infinity;
-      let shown = 0;
-      for (const i of members) {
-        if (this.vis.nodeRep[i] >= 0) continue;
-        shown++;
-        ax = Math.min(ax, layout.nx[i]); ay = Math.min(ay, layout.ny[i]);
-        bx = Math.max(bx, layout.nx[i] + layout.nw[i]); by = Math.max(by, layout.ny[i] + layout.nh[i]);
-      }
-      return shown > 1 ? { x: ax - 6, y: ay - 6, w: bx - ax + 12, h: by - ay + 12 } : null;
-    }).filter(Boolean);
+    this.qdqRects = this.model.qdq
+      .map((members) => {
+        let ax = Infinity,
+          ay = Infinity,
+          bx = -Infinity,
+          by = -Infinity;
+        let shown = 0;
+        for (const i of members) {
+          if (this.vis.nodeRep[i] >= 0) continue;
+          shown++;
+          ax = Math.min(ax, layout.nx[i]);
+          ay = Math.min(ay, layout.ny[i]);
+          bx = Math.max(bx, layout.nx[i] + layout.nw[i]);
+          by = Math.max(by, layout.ny[i] + layout.nh[i]);
+        }
+        return shown > 1 ? { x: ax - 6, y: ay - 6, w: bx - ax + 12, h: by - ay + 12 } : null;
+      })
+      .filter(Boolean);
   }
 
-  isVisible(node) { return this.vis.nodeRep[node] < 0; }
+  isVisible(node) {
+    return this.vis.nodeRep[node] < 0;
+  }
 
   // The extent, in screen pixels, of every box with a label (visible nodes, collapsed groups,
   // expanded groups' title bars) that meets the screen rectangle [0, w) x [0, h), or null
@@ -77,11 +111,13 @@ export class GraphView {
   labelsUnder(w, h) {
     const L = this.layout;
     const cam = this.camera;
-    let left = Infinity, top = Infinity;
+    let left = Infinity,
+      top = Infinity;
     const meet = (x, y, bw, bh) => {
       const [sx, sy] = cam.toScreen(x, y);
       if (sx >= w || sy >= h || sx + bw * cam.scale <= 0 || sy + bh * cam.scale <= 0) return;
-      left = Math.min(left, sx); top = Math.min(top, sy);
+      left = Math.min(left, sx);
+      top = Math.min(top, sy);
     };
     for (const i of this.boxes.nodes) meet(L.nx[i], L.ny[i], L.nw[i], L.nh[i]);
     for (const g of this.boxes.collapsed) meet(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
@@ -106,27 +142,38 @@ export class GraphView {
     }
     const gh = st ? st.groupHidden : null;
     for (const g of this.boxes.collapsed)
-      if (!(gh && gh[g]) && wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g]) return { group: g };
+      if (!(gh && gh[g]) && wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g])
+        return { group: g };
     for (let k = this.framesByDepth.length - 1; k >= 0; k--) {
       const g = this.framesByDepth[k];
       if (gh && gh[g]) continue;
-      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + FRAME_HEADER) return { group: g, header: true };
+      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + FRAME_HEADER)
+        return { group: g, header: true };
     }
     const tol = 5 / this.camera.scale;
     const m = this.model;
     const eb = this.edgeBounds;
-    let best = -1, bestD = tol;
+    let best = -1,
+      bestD = tol;
     for (let e = 0; e < m.edgeCount; e++) {
       if (hiddenEdges && hiddenEdges[e]) continue;
-      if (wx < eb[4 * e] - tol || wx > eb[4 * e + 2] + tol || wy < eb[4 * e + 1] - tol || wy > eb[4 * e + 3] + tol) continue;
-      const a = L.ptOff[e], b = L.ptOff[e + 1];
+      if (wx < eb[4 * e] - tol || wx > eb[4 * e + 2] + tol || wy < eb[4 * e + 1] - tol || wy > eb[4 * e + 3] + tol)
+        continue;
+      const a = L.ptOff[e],
+        b = L.ptOff[e + 1];
       if (!Number.isNaN(L.jx[e]) && b > a) {
         const d = segmentDistance(wx, wy, L.jx[e], L.jy[e], L.pts[2 * a], L.pts[2 * a + 1]);
-        if (d < bestD) { bestD = d; best = e; }
+        if (d < bestD) {
+          bestD = d;
+          best = e;
+        }
       }
       for (let k = a; k + 1 < b; k++) {
         const d = segmentDistance(wx, wy, L.pts[2 * k], L.pts[2 * k + 1], L.pts[2 * k + 2], L.pts[2 * k + 3]);
-        if (d < bestD) { bestD = d; best = e; }
+        if (d < bestD) {
+          bestD = d;
+          best = e;
+        }
       }
     }
     return best >= 0 ? { edge: best } : {};
@@ -134,7 +181,8 @@ export class GraphView {
 }
 
 export function segmentDistance(px, py, ax, ay, bx, by) {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
   t = Math.max(0, Math.min(1, t));

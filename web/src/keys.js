@@ -2,7 +2,9 @@
 // card lists whatever is bound. Keys typed into inputs or with modifiers are left alone.
 
 export class KeyMap {
-  constructor() { this.bindings = new Map(); }
+  constructor() {
+    this.bindings = new Map();
+  }
 
   // key: a KeyboardEvent.key value ('f', 'ArrowUp', '?'); keys: one or several such values
   // sharing one description in the help card.
@@ -15,7 +17,8 @@ export class KeyMap {
   // Returns true when the event was handled.
   handle(ev) {
     const tag = (ev.target && ev.target.tagName) || '';
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.ctrlKey || ev.metaKey || ev.altKey) return false;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.ctrlKey || ev.metaKey || ev.altKey)
+      return false;
     const b = this.bindings.get(ev.key);
     if (!b) return false;
     ev.preventDefault();

@@ -5,8 +5,9 @@
 // node selected in the graph lights up the tensors it writes and reads. Reads the page's
 // etviz-memory element (src/render/html/memory_data.cpp); C++ computed every figure.
 import { formatBytes, readPageElement } from './data.js';
+import { dockDrawer } from './dock_table.js';
 
-const BAND_GAP = 14;  // px between arenas, room for the arena's label
+const BAND_GAP = 14; // px between arenas, room for the arena's label
 
 // Implements the overlay interface (overlay.js).
 export class MemoryOverlay {
@@ -20,53 +21,51 @@ export class MemoryOverlay {
     this.byGraph = new Map(data.graphs.map((g) => [g.graph, g]));
     this.selected = -1;
     this.hover = -1;
-    this.view = null;  // [x0, x1) in instructions
+    this.view = null; // [x0, x1) in instructions
   }
 
   attach(host) {
     this.host = host;
-    const el = document.createElement('div');
-    el.id = 'memory-drawer';
-    el.className = 'memory-drawer closed';
-    const head = document.createElement('div');
-    head.className = 'memory-head';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn memory-toggle';
-    toggle.title = 'Show or hide the memory timeline (m)';
-    toggle.addEventListener('click', () => this.setOpen(el.classList.contains('closed')));
-    const title = document.createElement('span');
-    title.className = 'memory-title';
-    head.append(toggle, title);
-    const body = document.createElement('div');
-    body.className = 'memory-body';
-    const canvas = document.createElement('canvas');
-    canvas.className = 'memory-canvas';
-    canvas.setAttribute('aria-label', 'Memory timeline');
-    const tip = document.createElement('div');
-    tip.className = 'memory-tip';
-    tip.hidden = true;
-    body.append(canvas, tip);
-    el.append(head, body);
-    host.dock.appendChild(el);
-    this.ui = { el, toggle, title, body, canvas, tip };
-    host.keys.bind('m', 'show / hide the memory timeline (memory plan)', () => this.setOpen(el.classList.contains('closed')));
+    this.ui = dockDrawer({
+      id: 'memory-drawer',
+      label: 'Memory',
+      toggleTitle: 'Show or hide the memory timeline (m)',
+      canvasLabel: 'Memory timeline',
+      onToggle: () => this.setOpen(!this.open),
+    });
+    host.dock.appendChild(this.ui.el);
+    host.keys.bind('m', 'show / hide the memory timeline (memory plan)', () => this.setOpen(!this.open));
+    const canvas = this.ui.canvas;
     canvas.addEventListener('pointermove', (ev) => this.pointer(ev.offsetX, ev.offsetY));
     canvas.addEventListener('pointerleave', () => this.pointer(-1, -1));
     canvas.addEventListener('click', (ev) => this.click(ev.offsetX, ev.offsetY));
-    canvas.addEventListener('wheel', (ev) => { ev.preventDefault(); this.zoom(ev.offsetX, Math.exp(ev.deltaY * 0.0015)); }, { passive: false });
-    canvas.addEventListener('dblclick', () => { this.view = null; this.draw(); });
-    new ResizeObserver(() => this.draw()).observe(body);
+    canvas.addEventListener(
+      'wheel',
+      (ev) => {
+        ev.preventDefault();
+        this.zoom(ev.offsetX, Math.exp(ev.deltaY * 0.0015));
+      },
+      { passive: false },
+    );
+    canvas.addEventListener('dblclick', () => {
+      this.view = null;
+      this.draw();
+    });
+    new ResizeObserver(() => this.draw()).observe(this.ui.body);
     this.update();
   }
 
-  get plan() { return this.byGraph.get(this.host.graphIndex) || null; }
+  get plan() {
+    return this.byGraph.get(this.host.graphIndex) || null;
+  }
 
   setOpen(open) {
-    this.ui.el.classList.toggle('closed', !open);
-    this.ui.toggle.textContent = open ? '▾ Memory' : '▸ Memory';
+    this.ui.setOpen(open);
     this.draw();
   }
-  get open() { return !this.ui.el.classList.contains('closed'); }
+  get open() {
+    return this.ui.open;
+  }
 
   update() {
     const p = this.plan;
@@ -74,27 +73,41 @@ export class MemoryOverlay {
     this.view = null;
     this.hover = -1;
     if (!p) return;
-    if (!this.ui.toggle.textContent) this.setOpen(false);
-    const parts = p.arenas.map((a) => `arena ${a.id}: ${formatBytes(a.planned)} planned, peak ${formatBytes(a.peak)} at instruction ${a.peakAt}`);
-    this.ui.title.textContent = `Memory plan of ${p.method} · ${p.instructions.toLocaleString('en-US')} instructions · ` +
+    const parts = p.arenas.map(
+      (a) => `arena ${a.id}: ${formatBytes(a.planned)} planned, peak ${formatBytes(a.peak)} at instruction ${a.peakAt}`,
+    );
+    this.ui.title.textContent =
+      `Memory plan of ${p.method} · ${p.instructions.toLocaleString('en-US')} instructions · ` +
       `${p.tensors.name.length.toLocaleString('en-US')} tensors · ${parts.join(' · ')}` +
       (p.overlaps ? ` · ⚠ ${p.overlaps} overlapping pairs (plan defect)` : '');
     this.ui.title.title = this.ui.title.textContent;
     // Per tensor: the instruction position of the writer (for the selection line).
     this.position = new Map();
-    p.instrNodes.forEach((n, k) => { if (n >= 0 && !this.position.has(n)) this.position.set(n, k); });
+    p.instrNodes.forEach((n, k) => {
+      if (n >= 0 && !this.position.has(n)) this.position.set(n, k);
+    });
     this.draw();
   }
 
-  onGraph() { this.update(); }
-  onSelect(node) { this.selected = node; this.draw(); }
+  onGraph() {
+    this.update();
+  }
+  onSelect(node) {
+    this.selected = node;
+    this.draw();
+  }
 
   // ---- geometry -----------------------------------------------------------------------------
   bands(height) {
     const p = this.plan;
     const n = p.arenas.length;
     const h = Math.max(20, (height - BAND_GAP * n - 4) / n);
-    return p.arenas.map((a, k) => ({ arena: a, y: 4 + k * (h + BAND_GAP) + BAND_GAP, h, scale: h / Math.max(a.planned, a.reached, 1) }));
+    return p.arenas.map((a, k) => ({
+      arena: a,
+      y: 4 + k * (h + BAND_GAP) + BAND_GAP,
+      h,
+      scale: h / Math.max(a.planned, a.reached, 1),
+    }));
   }
   xRange() {
     const p = this.plan;
@@ -108,8 +121,10 @@ export class MemoryOverlay {
     const [x0, x1] = this.xRange();
     const sx = width / (x1 - x0);
     return {
-      x: (t.first[i] - x0) * sx, w: Math.max((t.last[i] + 1 - t.first[i]) * sx, 1),
-      y: band.y + t.offset[i] * band.scale, h: Math.max(t.bytes[i] * band.scale, 1),
+      x: (t.first[i] - x0) * sx,
+      w: Math.max((t.last[i] + 1 - t.first[i]) * sx, 1),
+      y: band.y + t.offset[i] * band.scale,
+      h: Math.max(t.bytes[i] * band.scale, 1),
     };
   }
 
@@ -122,7 +137,9 @@ export class MemoryOverlay {
     for (const e of m.inEdges.of(this.selected)) values.add(m.e.val[e]);
     for (const e of m.outEdges.of(this.selected)) values.add(m.e.val[e]);
     const out = new Set();
-    p.tensors.value.forEach((v, i) => { if (values.has(v) || p.tensors.node[i] === this.selected) out.add(i); });
+    p.tensors.value.forEach((v, i) => {
+      if (values.has(v) || p.tensors.node[i] === this.selected) out.add(i);
+    });
     return out;
   }
 
@@ -132,7 +149,8 @@ export class MemoryOverlay {
     if (!p || !this.open || !this.ui) return;
     const c = this.ui.canvas;
     const dpr = window.devicePixelRatio || 1;
-    const width = this.ui.body.clientWidth, height = this.ui.body.clientHeight;
+    const width = this.ui.body.clientWidth,
+      height = this.ui.body.clientHeight;
     if (!width || !height) return;
     const t0 = performance.now();
     if (c.width !== Math.round(width * dpr) || c.height !== Math.round(height * dpr)) {
@@ -188,8 +206,12 @@ export class MemoryOverlay {
         for (const i of ids) {
           const b = bandOf.get(t.arena[i]);
           if (!b) continue;
-          o.rect((t.first[i] - x0) * sx, b.y + t.offset[i] * b.scale, Math.max((t.last[i] + 1 - t.first[i]) * sx, 1),
-            Math.max(t.bytes[i] * b.scale, 1));
+          o.rect(
+            (t.first[i] - x0) * sx,
+            b.y + t.offset[i] * b.scale,
+            Math.max((t.last[i] + 1 - t.first[i]) * sx, 1),
+            Math.max(t.bytes[i] * b.scale, 1),
+          );
         }
         o.fillStyle = outline ? style.fill : style.stroke;
         o.fill();
@@ -246,15 +268,20 @@ export class MemoryOverlay {
   tensorAt(px, py) {
     const p = this.plan;
     if (!p || px < 0) return -1;
-    const width = this.ui.body.clientWidth, height = this.ui.body.clientHeight;
+    const width = this.ui.body.clientWidth,
+      height = this.ui.body.clientHeight;
     const bands = this.bands(height);
     const t = p.tensors;
-    let best = -1, bestArea = Infinity;
+    let best = -1,
+      bestArea = Infinity;
     for (let i = 0; i < t.name.length; i++) {
       const r = this.rect(i, bands, width);
       if (!r || px < r.x || px > r.x + r.w || py < r.y - 1 || py > r.y + r.h + 1) continue;
       const area = r.w * r.h;
-      if (area < bestArea) { bestArea = area; best = i; }
+      if (area < bestArea) {
+        bestArea = area;
+        best = i;
+      }
     }
     return best;
   }
@@ -268,20 +295,30 @@ export class MemoryOverlay {
     const writer = t.node[i] >= 0 ? m.nodeLabel(t.node[i]) : 'method input';
     const life = t.forever[i] ? `${t.first[i]}–end (never freed)` : `${t.first[i]}–${t.last[i]}`;
     const list = [...readers];
-    return `${t.name[i]} · ${formatBytes(t.bytes[i])} at arena ${t.arena[i]} + ${t.offset[i].toLocaleString('en-US')}\n` +
+    return (
+      `${t.name[i]} · ${formatBytes(t.bytes[i])} at arena ${t.arena[i]} + ${t.offset[i].toLocaleString('en-US')}\n` +
       `lives at instructions ${life}\nwritten by ${writer}\nread by ${list.slice(0, 6).join(', ') || 'nothing'}` +
-      (list.length > 6 ? ` and ${list.length - 6} more` : '');
+      (list.length > 6 ? ` and ${list.length - 6} more` : '')
+    );
   }
 
   pointer(px, py) {
     const i = this.tensorAt(px, py);
     const tip = this.ui.tip;
-    if (i !== this.hover) { this.hover = i; this.draw(); }
-    if (i < 0) { tip.hidden = true; return; }
+    if (i !== this.hover) {
+      this.hover = i;
+      this.draw();
+    }
+    if (i < 0) {
+      tip.hidden = true;
+      return;
+    }
     tip.textContent = this.describe(i);
     tip.hidden = false;
-    const w = tip.offsetWidth, h = tip.offsetHeight;
-    const bw = this.ui.body.clientWidth, bh = this.ui.body.clientHeight;
+    const w = tip.offsetWidth,
+      h = tip.offsetHeight;
+    const bw = this.ui.body.clientWidth,
+      bh = this.ui.body.clientHeight;
     tip.style.left = `${Math.min(px + 14, bw - w - 4)}px`;
     tip.style.top = `${py + 16 + h > bh ? Math.max(py - h - 8, 0) : py + 16}px`;
   }
@@ -312,11 +349,27 @@ export class MemoryOverlay {
       setOpen: (b) => this.setOpen(b),
       plan: () => {
         const p = this.plan;
-        return p ? { method: p.method, instructions: p.instructions, arenas: p.arenas.map((a) => ({ ...a })), tensors: p.tensors.name.length, overlaps: p.overlaps } : null;
+        return p
+          ? {
+              method: p.method,
+              instructions: p.instructions,
+              arenas: p.arenas.map((a) => ({ ...a })),
+              tensors: p.tensors.name.length,
+              overlaps: p.overlaps,
+            }
+          : null;
       },
       tensor: (i) => {
         const t = this.plan.tensors;
-        return { name: t.name[i], node: t.node[i], arena: t.arena[i], offset: t.offset[i], bytes: t.bytes[i], first: t.first[i], last: t.last[i] };
+        return {
+          name: t.name[i],
+          node: t.node[i],
+          arena: t.arena[i],
+          offset: t.offset[i],
+          bytes: t.bytes[i],
+          first: t.first[i],
+          last: t.last[i],
+        };
       },
       // Page coordinates of the middle of tensor i's rectangle (the drawer must be open).
       tensorPoint: (i) => {

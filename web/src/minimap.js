@@ -2,9 +2,10 @@
 // drag to move there. Hidden when the whole drawing is on screen. Its picture is the
 // renderer's overview bitmap, rebuilt off the interaction's critical path.
 
-
 export class Minimap {
-  // host: { view, renderer, theme, dpr, width, height, frameState(), requestRender() }
+  // host: the viewer's (main.js); the minimap reads view, renderer, theme, dpr, width, height,
+  // paneCount, frameState() and requestRender().
+  /** @param {import('./main.js').App} host */
   constructor(canvas, host) {
     this.canvas = canvas;
     this.host = host;
@@ -20,13 +21,23 @@ export class Minimap {
       this.host.requestRender();
     };
     let down = false;
-    canvas.addEventListener('pointerdown', (ev) => { down = true; canvas.setPointerCapture(ev.pointerId); move(ev); });
-    canvas.addEventListener('pointermove', (ev) => { if (down) move(ev); });
-    canvas.addEventListener('pointerup', () => { down = false; });
+    canvas.addEventListener('pointerdown', (ev) => {
+      down = true;
+      canvas.setPointerCapture(ev.pointerId);
+      move(ev);
+    });
+    canvas.addEventListener('pointermove', (ev) => {
+      if (down) move(ev);
+    });
+    canvas.addEventListener('pointerup', () => {
+      down = false;
+    });
   }
 
   // The drawing changed (layout, theme, colours): the picture is rebuilt on the next draw.
-  invalidate() { this.image = null; }
+  invalidate() {
+    this.image = null;
+  }
 
   draw() {
     const h = this.host;
@@ -34,7 +45,8 @@ export class Minimap {
     const dpr = h.dpr;
     const mm = this.canvas;
     // Its size comes from the stylesheet (smaller in narrow windows).
-    const WIDTH = mm.clientWidth || 200, HEIGHT = mm.clientHeight || 150;
+    const WIDTH = mm.clientWidth || 200,
+      HEIGHT = mm.clientHeight || 150;
     if (mm.width !== Math.round(WIDTH * dpr) || mm.height !== Math.round(HEIGHT * dpr)) {
       mm.width = Math.round(WIDTH * dpr);
       mm.height = Math.round(HEIGHT * dpr);
@@ -45,8 +57,10 @@ export class Minimap {
     const s = Math.min((WIDTH - 10) / Math.max(b.w, 1), (HEIGHT - 10) / Math.max(b.h, 1));
     const drawW = Math.max(b.w * s, Math.min(WIDTH - 10, 40));
     const drawH = Math.max(b.h * s, Math.min(HEIGHT - 10, 30));
-    const sx = drawW / Math.max(b.w, 1), sy = drawH / Math.max(b.h, 1);
-    const ox = (WIDTH - drawW) / 2, oy = (HEIGHT - drawH) / 2;
+    const sx = drawW / Math.max(b.w, 1),
+      sy = drawH / Math.max(b.h, 1);
+    const ox = (WIDTH - drawW) / 2,
+      oy = (HEIGHT - drawH) / 2;
     this.transform = { ox, oy, bx: b.x, by: b.y, sx, sy, drawW, drawH };
     if (!this.image && !this.pending) {
       this.pending = true;
@@ -68,7 +82,8 @@ export class Minimap {
     ctx.strokeStyle = h.theme.accent;
     ctx.lineWidth = 1.5;
     ctx.fillStyle = h.theme.accent + '18';
-    const rx = ox + (r.x0 - b.x) * sx, ry = oy + (r.y0 - b.y) * sy;
+    const rx = ox + (r.x0 - b.x) * sx,
+      ry = oy + (r.y0 - b.y) * sy;
     ctx.fillRect(rx, ry, (r.x1 - r.x0) * sx, (r.y1 - r.y0) * sy);
     ctx.strokeRect(rx, ry, (r.x1 - r.x0) * sx, (r.y1 - r.y0) * sy);
   }

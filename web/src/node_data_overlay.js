@@ -55,12 +55,20 @@ export class NodeDataOverlay {
     const k = e.m.get(i);
     if (k === undefined) return null;
     const g = e.g;
-    return { value: g.value[k], text: this.text(g, k), key: g.key[k] ?? g.name[k], style: g.style[k], set: this.data.sets[g.set[k]] };
+    return {
+      value: g.value[k],
+      text: this.text(g, k),
+      key: g.key[k] ?? g.name[k],
+      style: g.style[k],
+      set: this.data.sets[g.set[k]],
+    };
   }
 
   // A value as written: the page data leaves out a number's text and a key that is the node's
   // name (src/render/html/node_data.cpp).
-  text(g, k) { return g.text[k] ?? formatValue(g.value[k]); }
+  text(g, k) {
+    return g.text[k] ?? formatValue(g.value[k]);
+  }
 
   // The node colouring (overlay.js): the value's style, or the last style (no value).
   nodeStyles() {
@@ -74,7 +82,10 @@ export class NodeDataOverlay {
     styles.push({ fill: T.collapsedFill, stroke: T.collapsedStroke, strip: T.collapsedStroke });
     const bucket = new Uint8Array(host.model.nodeCount).fill(none);
     const e = this.index.get(host.graphIndex);
-    if (e) e.g.node.forEach((n, k) => { if (n < bucket.length && e.g.style[k] >= 0) bucket[n] = e.g.style[k]; });
+    if (e)
+      e.g.node.forEach((n, k) => {
+        if (n < bucket.length && e.g.style[k] >= 0) bucket[n] = e.g.style[k];
+      });
     const styled = { bucket, styles };
     this.cache = { key, styled };
     return styled;
@@ -101,9 +112,13 @@ export class NodeDataOverlay {
     if (set.scale === 'gradient' || set.scale === 'default') {
       const bar = document.createElement('div');
       bar.className = 'nd-bar';
-      const stops = set.scale === 'gradient'
-        ? items.map((it) => `${it.colour} ${(it.at * 100).toFixed(1)}%`)
-        : items.flatMap((it, k) => [`${it.colour} ${(k / items.length * 100).toFixed(1)}%`, `${it.colour} ${((k + 1) / items.length * 100).toFixed(1)}%`]);
+      const stops =
+        set.scale === 'gradient'
+          ? items.map((it) => `${it.colour} ${(it.at * 100).toFixed(1)}%`)
+          : items.flatMap((it, k) => [
+              `${it.colour} ${((k / items.length) * 100).toFixed(1)}%`,
+              `${it.colour} ${(((k + 1) / items.length) * 100).toFixed(1)}%`,
+            ]);
       bar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
       const ticks = document.createElement('div');
       ticks.className = 'heat-ticks';
@@ -158,11 +173,14 @@ export class NodeDataOverlay {
     L.toggle.textContent = this.on ? 'on' : 'off';
     L.toggle.classList.toggle('on', this.on);
     L.box.dataset.on = String(this.on);
-    L.title.textContent = `Node data · ${this.data.file}` + (sets.length === 1 && sets[0].graphId ? ` · ${sets[0].graphId}` : '');
+    L.title.textContent =
+      `Node data · ${this.data.file}` + (sets.length === 1 && sets[0].graphId ? ` · ${sets[0].graphId}` : '');
     L.body.hidden = L.none.hidden = !this.on || !sets.length;
     const unmatched = this.data.sets.reduce((n, s) => n + s.unmatchedCount, 0);
     L.warn.hidden = !unmatched;
-    L.warn.textContent = unmatched ? `⚠ ${unmatched.toLocaleString('en-US')} key${unmatched === 1 ? '' : 's'} name no node` : '';
+    L.warn.textContent = unmatched
+      ? `⚠ ${unmatched.toLocaleString('en-US')} key${unmatched === 1 ? '' : 's'} name no node`
+      : '';
     L.warn.title = this.data.warnings.join('\n');
     L.box.dataset.scale = sets.map((s) => s.scale).join(' ');
     if (!sets.length) {
@@ -171,14 +189,16 @@ export class NodeDataOverlay {
     }
     if (!this.on) return;
     // Several sets (per graph id): each under its graph id.
-    L.body.replaceChildren(...sets.flatMap((set) => {
-      const parts = this.setLegend(set);
-      if (sets.length === 1) return parts;
-      const head = document.createElement('div');
-      head.className = 'nd-set';
-      head.textContent = set.graphId || 'every graph';
-      return [head, ...parts];
-    }));
+    L.body.replaceChildren(
+      ...sets.flatMap((set) => {
+        const parts = this.setLegend(set);
+        if (sets.length === 1) return parts;
+        const head = document.createElement('div');
+        head.className = 'nd-set';
+        head.textContent = set.graphId || 'every graph';
+        return [head, ...parts];
+      }),
+    );
     const sw = document.createElement('span');
     sw.className = 'sw';
     sw.style.background = this.host.theme.collapsedFill;
@@ -193,10 +213,13 @@ export class NodeDataOverlay {
   buildTable() {
     const count = this.data.graphs.reduce((n, g) => n + g.node.length, 0);
     const { el, toggle, table, tbody } = dockTable({
-      id: 'node-data-drawer', className: 'profile-drawer nd-drawer', tableClass: 'profile-table nd-table',
+      id: 'node-data-drawer',
+      className: 'profile-drawer nd-drawer',
+      tableClass: 'profile-table nd-table',
       toggleTitle: 'Show or hide the node data table (n)',
       title: `${this.data.file} · ${count.toLocaleString('en-US')} nodes with values`,
-      warnings: this.data.warnings, columns: COLUMNS,
+      warnings: this.data.warnings,
+      columns: COLUMNS,
       onToggle: () => this.setOpen(el.classList.contains('closed')),
       onSort: (key) => this.sortBy(key),
     });
@@ -206,10 +229,18 @@ export class NodeDataOverlay {
     this.rows = [];
     for (const g of this.data.graphs) {
       const graphName = g.graphName;
-      g.node.forEach((n, k) => this.rows.push({
-        graph: g.graph, node: n, name: g.name[k], key: g.key[k] ?? g.name[k], graphName,
-        value: g.value[k], text: this.text(g, k), style: g.style[k],
-      }));
+      g.node.forEach((n, k) =>
+        this.rows.push({
+          graph: g.graph,
+          node: n,
+          name: g.name[k],
+          key: g.key[k] ?? g.name[k],
+          graphName,
+          value: g.value[k],
+          text: this.text(g, k),
+          style: g.style[k],
+        }),
+      );
     }
     this.setOpen(false);
   }
@@ -231,10 +262,12 @@ export class NodeDataOverlay {
     const dir = this.sortDesc ? -1 : 1;
     const order = this.rows.map((_, k) => k);
     order.sort((a, b) => {
-      const x = this.rows[a], y = this.rows[b];
+      const x = this.rows[a],
+        y = this.rows[b];
       let c;
       if (key === 'value') {
-        const xn = typeof x.value === 'number', yn = typeof y.value === 'number';
+        const xn = typeof x.value === 'number',
+          yn = typeof y.value === 'number';
         c = xn && yn ? x.value - y.value : xn !== yn ? (xn ? 1 : -1) * dir : x.text.localeCompare(y.text);
       } else c = String(x[key]).localeCompare(String(y[key]));
       return c * dir || a - b;
@@ -276,7 +309,7 @@ export class NodeDataOverlay {
   }
 
   highlight(i) {
-    for (const tr of this.ui.tbody.children) {
+    for (const tr of this.ui.tbody.rows) {
       const r = this.rows[Number(tr.dataset.row)];
       tr.classList.toggle('active', r.graph === this.host.graphIndex && r.node === i);
     }
@@ -292,7 +325,9 @@ export class NodeDataOverlay {
     this.updateLegend();
   }
 
-  onSelect(i) { this.highlight(i); }
+  onSelect(i) {
+    this.highlight(i);
+  }
 
   // The node's value for the details panel.
   panelSection(i) {
@@ -313,7 +348,13 @@ export class NodeDataOverlay {
     }
     kv('key', d.key, 'mono');
     if (d.set.graphId) kv('graph id', d.set.graphId, 'mono');
-    const scale = { gradient: 'the file\'s gradient', thresholds: 'the file\'s thresholds', default: 'min → max (no gradient or thresholds given)', labels: 'one colour per value', own: 'the value\'s own colour' }[d.set.scale];
+    const scale = {
+      gradient: "the file's gradient",
+      thresholds: "the file's thresholds",
+      default: 'min → max (no gradient or thresholds given)',
+      labels: 'one colour per value',
+      own: "the value's own colour",
+    }[d.set.scale];
     kv('colour', d.style >= 0 ? `by ${scale}` : 'none (above every threshold)');
     if (d.set.numeric) kv('range', `${formatValue(d.set.min)} … ${formatValue(d.set.max)}`);
     return sec;
@@ -325,15 +366,31 @@ export class NodeDataOverlay {
       on: () => this.on,
       setOn: (on) => this.setOn(on),
       // The value of node i of the shown graph ({value, text, key, style}), or null.
-      datum: (i) => { const d = this.datum(this.host.graphIndex, i); return d ? { value: d.value, text: d.text, key: d.key, style: d.style } : null; },
+      datum: (i) => {
+        const d = this.datum(this.host.graphIndex, i);
+        return d ? { value: d.value, text: d.text, key: d.key, style: d.style } : null;
+      },
       // The style index of node i (styles().length - 1: no value), or null when off.
-      bucket: (i) => { const s = this.nodeStyles(); return s ? s.bucket[i] : null; },
-      styles: () => { const s = this.nodeStyles(); return s ? s.styles.map((x) => ({ ...x })) : null; },
-      valued: () => { const e = this.index.get(this.host.graphIndex); return e ? e.g.node.slice() : []; },
+      bucket: (i) => {
+        const s = this.nodeStyles();
+        return s ? s.bucket[i] : null;
+      },
+      styles: () => {
+        const s = this.nodeStyles();
+        return s ? s.styles.map((x) => ({ ...x })) : null;
+      },
+      valued: () => {
+        const e = this.index.get(this.host.graphIndex);
+        return e ? e.g.node.slice() : [];
+      },
       setOpen: (open) => this.setOpen(open),
       sortBy: (key) => this.sortBy(key),
       // The table's rows in their shown order: [{node, value, text}].
-      tableRows: () => [...this.ui.tbody.children].map((tr) => { const r = this.rows[Number(tr.dataset.row)]; return { node: r.node, graph: r.graph, value: r.value, text: r.text }; }),
+      tableRows: () =>
+        [...this.ui.tbody.rows].map((tr) => {
+          const r = this.rows[Number(tr.dataset.row)];
+          return { node: r.node, graph: r.graph, value: r.value, text: r.text };
+        }),
     };
   }
 }

@@ -69,7 +69,9 @@ export class OverlayHost {
     return overlay;
   }
 
-  get(id) { return this.overlays.find((o) => o.id === id) || null; }
+  get(id) {
+    return this.overlays.find((o) => o.id === id) || null;
+  }
 
   // The node colouring of the first overlay that has one, or null (category colours).
   nodeStyles() {
@@ -88,14 +90,28 @@ export class OverlayHost {
     }
     return null;
   }
-  edgeHidden() { return this.first('edgeHidden'); }
-  nodeLabels() { return this.first('nodeLabels'); }
-  valueLabels() { return this.first('valueLabels'); }
-  factsModel() { return this.first('factsModel'); }
-  panes() { return this.first('panes'); }
+  edgeHidden() {
+    return this.first('edgeHidden');
+  }
+  nodeLabels() {
+    return this.first('nodeLabels');
+  }
+  valueLabels() {
+    return this.first('valueLabels');
+  }
+  factsModel() {
+    return this.first('factsModel');
+  }
+  panes() {
+    return this.first('panes');
+  }
 
-  panelSections(node) { return this.all('panelSection', node); }
-  groupPanelSections(g) { return this.all('groupPanelSection', g); }
+  panelSections(node) {
+    return this.all('panelSection', node);
+  }
+  groupPanelSections(g) {
+    return this.all('groupPanelSection', g);
+  }
 
   // What every overlay that has member `name` returns for `arg`, nulls left out.
   all(name, arg) {
@@ -107,6 +123,10 @@ export class OverlayHost {
     return out;
   }
 
-  graphChanged() { for (const o of this.overlays) if (o.onGraph) o.onGraph(); }
-  selected(node) { for (const o of this.overlays) if (o.onSelect) o.onSelect(node); }
+  graphChanged() {
+    for (const o of this.overlays) if (o.onGraph) o.onGraph();
+  }
+  selected(node) {
+    for (const o of this.overlays) if (o.onSelect) o.onSelect(node);
+  }
 }

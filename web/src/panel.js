@@ -22,7 +22,10 @@ function section(root, title) {
 // text itself (and what a copy takes) is unchanged.
 function breakableText(e, text) {
   const parts = text.split(/(?<=[_./:])/);
-  if (parts.length < 2 || text.length < 16) { e.textContent = text; return e; }
+  if (parts.length < 2 || text.length < 16) {
+    e.textContent = text;
+    return e;
+  }
   parts.forEach((p, k) => {
     if (k) e.appendChild(document.createElement('wbr'));
     e.appendChild(document.createTextNode(p));
@@ -69,8 +72,17 @@ function valueCard(parent, m, arg, onJump) {
   }
   const v = m.value(arg.value);
   const symbolic = v.kind.startsWith('sym_');
-  head.appendChild(el('span', 'arg-type', v.kind === 'tensor' ? `${v.dtype} ${v.shape}`
-    : v.literal && v.kind !== 'tensor_list' && v.kind !== 'optional_tensor_list' ? v.literal : v.kind));
+  head.appendChild(
+    el(
+      'span',
+      'arg-type',
+      v.kind === 'tensor'
+        ? `${v.dtype} ${v.shape}`
+        : v.literal && v.kind !== 'tensor_list' && v.kind !== 'optional_tensor_list'
+          ? v.literal
+          : v.kind,
+    ),
+  );
   card.appendChild(head);
   const body = el('div', 'arg-body');
   if (v.kind !== 'tensor') row(body, 'value', symbolic ? `${v.name} (computed at run time)` : v.literal, 'mono');
@@ -117,12 +129,21 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
   row(ov, 'name', m.nodeName(i), 'mono');
   row(ov, 'kind', m.nodeKind(i));
   row(ov, 'category', data.cats[m.n.cat[i]].label);
-  const instr = m.nodeInstr(i), chain = m.nodeChain(i);
+  const instr = m.nodeInstr(i),
+    chain = m.nodeChain(i);
   row(ov, 'instruction', instr >= 0 ? `${instr}${chain > 0 ? ` (chain ${chain})` : ''}` : '');
   row(ov, 'debug handles', m.nodeHandles(i), 'mono');
   row(ov, 'module', m.nodeModule(i), 'mono');
   const grp = m.n.group[i];
-  if (grp >= 0) row(ov, 'group', m.groupPath(grp).map((g) => m.groupLabel(g)).join(' › '));
+  if (grp >= 0)
+    row(
+      ov,
+      'group',
+      m
+        .groupPath(grp)
+        .map((g) => m.groupLabel(g))
+        .join(' › '),
+    );
   for (const [k, v] of m.attributes(i)) row(ov, k, v, 'mono');
 
   const d = m.nodeDelegate(i);
@@ -131,10 +152,17 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
     const s = section(root, 'Delegate');
     row(s, 'backend', del.backend);
     row(s, 'payload', `${del.location}${del.payloadIndex >= 0 ? ` #${del.payloadIndex}` : ''}`);
-    if (del.payloadSize >= 0) row(s, 'payload size', `${formatBytes(del.payloadSize)} (${del.payloadSize.toLocaleString('en-US')} bytes)`);
-    row(s, 'decoded view', del.subgraph < 0 ? 'no: the payload could not be decoded'
-      : del.opaque ? 'summary only: the backend\'s ops are not recoverable; the group holds what the payload says of itself'
-        : 'yes: the backend\'s ops (expand the group)');
+    if (del.payloadSize >= 0)
+      row(s, 'payload size', `${formatBytes(del.payloadSize)} (${del.payloadSize.toLocaleString('en-US')} bytes)`);
+    row(
+      s,
+      'decoded view',
+      del.subgraph < 0
+        ? 'no: the payload could not be decoded'
+        : del.opaque
+          ? "summary only: the backend's ops are not recoverable; the group holds what the payload says of itself"
+          : "yes: the backend's ops (expand the group)",
+    );
     row(s, 'decoder', del.note);
     if (del.specs.length) {
       const specs = section(root, 'Compile specs');
@@ -209,7 +237,11 @@ function showContents(root, m, g, onSearch) {
   if (c.tensors) {
     const r = el('div', 'kv');
     r.appendChild(el('span', 'k', 'parameters'));
-    const v = el('span', 'v group-params', `${formatCount(c.parameters)} in ${c.tensors.toLocaleString('en-US')} tensor${c.tensors === 1 ? '' : 's'}, ${formatBytes(c.bytes)}`);
+    const v = el(
+      'span',
+      'v group-params',
+      `${formatCount(c.parameters)} in ${c.tensors.toLocaleString('en-US')} tensor${c.tensors === 1 ? '' : 's'}, ${formatBytes(c.bytes)}`,
+    );
     v.title = `${c.parameters.toLocaleString('en-US')} elements, ${c.bytes.toLocaleString('en-US')} bytes: every constant tensor (parameter, buffer, constant) a node inside reads, counted once however many read it`;
     r.appendChild(v);
     s.appendChild(r);
@@ -217,7 +249,11 @@ function showContents(root, m, g, onSearch) {
     row(s, 'parameters', 'none (no node inside reads a constant)');
   }
   const total = c.ops.reduce((a, [, n]) => a + n, 0);
-  row(s, 'operators', total ? `${total.toLocaleString('en-US')} (${c.ops.length} kind${c.ops.length === 1 ? '' : 's'})` : 'none');
+  row(
+    s,
+    'operators',
+    total ? `${total.toLocaleString('en-US')} (${c.ops.length} kind${c.ops.length === 1 ? '' : 's'})` : 'none',
+  );
   if (!c.ops.length) return;
   const table = el('table', 'op-table group-ops');
   const head = el('tr');
@@ -276,21 +312,31 @@ function showDelegation(root, d, onSearch) {
   row(s, 'ops on the CPU', d.nonDelegated.toLocaleString('en-US'));
   if (d.opaque) row(s, 'opaque subgraphs', `${d.opaque} (summary only: their ops are not counted)`);
   for (const [backend, subgraphs, decoded, opaque, nodes] of d.backends)
-    row(s, backend, `${subgraphs} subgraph${subgraphs === 1 ? '' : 's'}, ${nodes.toLocaleString('en-US')} ops` +
-      (opaque ? ` (${decoded} decoded, ${opaque} summary only)` : ''));
+    row(
+      s,
+      backend,
+      `${subgraphs} subgraph${subgraphs === 1 ? '' : 's'}, ${nodes.toLocaleString('en-US')} ops` +
+        (opaque ? ` (${decoded} decoded, ${opaque} summary only)` : ''),
+    );
   // No operator is known (every payload opaque, nothing on the CPU): a header over no rows
   // would read as a failure to load, so say what there is instead.
   if (!d.operators.length) {
-    s.appendChild(el('div', 'hint', d.opaque
-      ? 'No operator counts: the delegated payloads are summarised, not decoded, and no operator runs on the CPU.'
-      : 'No operators.'));
+    s.appendChild(
+      el(
+        'div',
+        'hint',
+        d.opaque
+          ? 'No operator counts: the delegated payloads are summarised, not decoded, and no operator runs on the CPU.'
+          : 'No operators.',
+      ),
+    );
     return;
   }
   const table = el('table', 'op-table');
   const head = el('tr');
   for (const h of ['operator', 'delegated', 'CPU']) head.appendChild(el('th', h === 'operator' ? '' : 'num', h));
   table.appendChild(head);
-  const ops = [...d.operators].sort((a, b) => (b[1] + b[2]) - (a[1] + a[2]));
+  const ops = [...d.operators].sort((a, b) => b[1] + b[2] - (a[1] + a[2]));
   for (const [op, delegated, cpu] of ops) {
     const tr = el('tr');
     const name = opCell(op, onSearch);
@@ -317,7 +363,9 @@ export function showSummary(root, data, m, onSearch) {
   row(gs, 'values', m.valueCount.toLocaleString('en-US'));
   row(gs, 'groups', m.groupCount);
   row(gs, 'QDQ clusters', m.qdq.length || '');
-  m.arena.forEach((size, id) => { if (size > 0) row(gs, `arena ${id}`, formatBytes(size)); });
+  m.arena.forEach((size, id) => {
+    if (size > 0) row(gs, `arena ${id}`, formatBytes(size));
+  });
   for (const [k, v] of m.attrs) row(gs, k, v);
   if (data.delegation) showDelegation(root, data.delegation, onSearch);
   if (data.diagnostics.length) {

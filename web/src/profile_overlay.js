@@ -3,7 +3,7 @@
 // node's timing in the details panel, and the profile table. Reads the page's etviz-profile
 // element (src/render/html/profile_data.cpp); without one the viewer is unchanged.
 import { readPageElement } from './data.js';
-import { mix } from './render.js';
+import { mix } from './theme.js';
 import { ProfileTable } from './profile_table.js';
 import { overlaySection } from './panel.js';
 import { indexByGraph } from './overlay.js';
@@ -54,7 +54,9 @@ export class ProfileOverlay {
     this.buildLegend();
     this.table = new ProfileTable(this.data, (row) => this.pick(row));
     host.dock.appendChild(this.table.el);
-    host.keys.bind('p', 'show / hide the profile table', () => this.table.setOpen(this.table.el.classList.contains('closed')));
+    host.keys.bind('p', 'show / hide the profile table', () =>
+      this.table.setOpen(this.table.el.classList.contains('closed')),
+    );
   }
 
   // The figures of node i of the shown graph, or null.
@@ -65,13 +67,24 @@ export class ProfileOverlay {
     if (k === undefined) return null;
     const g = e.g;
     return {
-      event: g.event[k], count: g.count[k], avg: g.avg[k], p10: g.p10[k], p50: g.p50[k],
-      p90: g.p90[k], min: g.min[k], max: g.max[k], total: g.total[k], share: g.share[k],
-      inside: !!g.inside[k], row: g.row[k],
+      event: g.event[k],
+      count: g.count[k],
+      avg: g.avg[k],
+      p10: g.p10[k],
+      p50: g.p50[k],
+      p90: g.p90[k],
+      min: g.min[k],
+      max: g.max[k],
+      total: g.total[k],
+      share: g.share[k],
+      inside: !!g.inside[k],
+      row: g.row[k],
     };
   }
 
-  value(g, k) { return this.mode === 'share' ? g.share[k] : g[this.mode][k]; }
+  value(g, k) {
+    return this.mode === 'share' ? g.share[k] : g[this.mode][k];
+  }
 
   // The node colouring (overlay.js): a heat step per node (the step count = no events).
   nodeStyles() {
@@ -86,7 +99,11 @@ export class ProfileOverlay {
       const stroke = dark ? mix(c, '#ffffff', 0.3) : mix(c, '#000000', 0.3);
       return { fill: c, stroke, strip: stroke };
     });
-    styles.push({ fill: host.theme.collapsedFill, stroke: host.theme.collapsedStroke, strip: host.theme.collapsedStroke });
+    styles.push({
+      fill: host.theme.collapsedFill,
+      stroke: host.theme.collapsedStroke,
+      strip: host.theme.collapsedStroke,
+    });
     const bucket = new Uint8Array(model.nodeCount).fill(palette.length);
     const e = this.index.get(host.graphIndex);
     const max = this.scaleMax();
@@ -115,7 +132,10 @@ export class ProfileOverlay {
     const e = this.index.get(this.host.graphIndex);
     if (!e) return 0;
     let min = Infinity;
-    e.g.node.forEach((_, k) => { const v = this.value(e.g, k); if (v > 0 && v < min) min = v; });
+    e.g.node.forEach((_, k) => {
+      const v = this.value(e.g, k);
+      if (v > 0 && v < min) min = v;
+    });
     return min === Infinity ? 0 : min;
   }
 
@@ -130,7 +150,9 @@ export class ProfileOverlay {
     const e = this.index.get(this.host.graphIndex);
     if (!e) return 0;
     let max = 0;
-    e.g.node.forEach((_, k) => { max = Math.max(max, this.value(e.g, k)); });
+    e.g.node.forEach((_, k) => {
+      max = Math.max(max, this.value(e.g, k));
+    });
     return max;
   }
 
@@ -139,10 +161,14 @@ export class ProfileOverlay {
     const e = this.index.get(this.host.graphIndex);
     if (!e) return -1;
     const mode = this.mode === 'off' ? 'avg' : this.mode;
-    let best = -1, bestV = -1;
+    let best = -1,
+      bestV = -1;
     e.g.node.forEach((n, k) => {
       const v = mode === 'share' ? e.g.share[k] : e.g[mode][k];
-      if (v > bestV) { bestV = v; best = n; }
+      if (v > bestV) {
+        bestV = v;
+        best = n;
+      }
     });
     return best;
   }
@@ -197,11 +223,17 @@ export class ProfileOverlay {
     if (!L) return;
     const on = this.mode !== 'off';
     L.box.dataset.mode = this.mode;
-    for (const b of L.modes.children) b.classList.toggle('on', b.dataset.mode ? b.dataset.mode === this.mode : this.scale === 'log');
+    for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (L.modes.children))
+      b.classList.toggle('on', b.dataset.mode ? b.dataset.mode === this.mode : this.scale === 'log');
     L.box.dataset.scale = this.scale;
     const e = this.index.get(this.host.graphIndex);
     const unit = this.data.unit === 'us' ? 'µs' : this.data.unit;
-    const what = { avg: `avg per occurrence (${unit})`, p90: `p90 (${unit})`, share: 'share of Method::execute', off: 'off: category colours' }[this.mode];
+    const what = {
+      avg: `avg per occurrence (${unit})`,
+      p90: `p90 (${unit})`,
+      share: 'share of Method::execute',
+      off: 'off: category colours',
+    }[this.mode];
     L.title.textContent = `Time · ${what}`;
     L.bar.hidden = L.ticks.hidden = L.none.hidden = !on || !e;
     if (!e) {
@@ -211,11 +243,13 @@ export class ProfileOverlay {
     if (!on) return;
     const dark = this.host.theme.dark;
     const palette = dark ? this.heat.dark : this.heat.light;
-    L.bar.replaceChildren(...palette.map((c) => {
-      const s = document.createElement('span');
-      s.style.background = c;
-      return s;
-    }));
+    L.bar.replaceChildren(
+      ...palette.map((c) => {
+        const s = document.createElement('span');
+        s.style.background = c;
+        return s;
+      }),
+    );
     const max = this.scaleMax();
     const min = this.scaleMin();
     const ticks = this.scale === 'log' && min > 0 && max > min ? [min, Math.sqrt(min * max), max] : [0, max / 2, max];
@@ -277,7 +311,9 @@ export class ProfileOverlay {
     // Events a delegate's backend logged inside this call.
     const m = this.host.model;
     if (m.n.deleg[i] >= 0) {
-      const inner = this.data.rows.filter((r) => r.did !== undefined && r.instr === m.n.instr[i] && r.chain === m.n.chain[i]);
+      const inner = this.data.rows.filter(
+        (r) => r.did !== undefined && r.instr === m.n.instr[i] && r.chain === m.n.chain[i],
+      );
       if (inner.length) {
         const h4 = document.createElement('h3');
         h4.textContent = `Events inside the delegate (${inner.length})`;
@@ -306,11 +342,16 @@ export class ProfileOverlay {
     const inside = nodesInside(m.g.parent, m.n.group, g);
     const rows = this.data.rows;
     const hit = new Uint8Array(rows.length);
-    rows.forEach((r, k) => { if (r.graph === gi && r.nodes.some((n) => inside[n])) hit[k] = 1; });
-    let total = 0, share = 0, events = 0;
+    rows.forEach((r, k) => {
+      if (r.graph === gi && r.nodes.some((n) => inside[n])) hit[k] = 1;
+    });
+    let total = 0,
+      share = 0,
+      events = 0;
     rows.forEach((r, k) => {
       if (!hit[k]) return;
-      for (let p = r.in, steps = 0; p !== undefined && p >= 0 && steps <= rows.length; p = rows[p].in, steps++) if (hit[p]) return;
+      for (let p = r.in, steps = 0; p !== undefined && p >= 0 && steps <= rows.length; p = rows[p].in, steps++)
+        if (hit[p]) return;
       total += r.total;
       share += r.share;
       events++;
@@ -346,9 +387,15 @@ export class ProfileOverlay {
       // What group g of the shown graph cost: {total, share, events}, or null.
       groupTiming: (g) => this.groupTiming(g),
       // The heat step of node i of the shown graph (steps: no events), or null when off.
-      bucket: (i) => { const s = this.nodeStyles(); return s ? s.bucket[i] : null; },
+      bucket: (i) => {
+        const s = this.nodeStyles();
+        return s ? s.bucket[i] : null;
+      },
       steps: this.heat.light.length,
-      styles: () => { const s = this.nodeStyles(); return s ? s.styles.map((x) => ({ ...x })) : null; },
+      styles: () => {
+        const s = this.nodeStyles();
+        return s ? s.styles.map((x) => ({ ...x })) : null;
+      },
     };
   }
 }

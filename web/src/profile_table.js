@@ -25,11 +25,15 @@ export class ProfileTable {
     const p = profile;
     const exec = p.methodEvents.find((e) => e.name === 'Method::execute');
     const ui = dockTable({
-      id: 'profile-drawer', className: 'profile-drawer', tableClass: 'profile-table',
+      id: 'profile-drawer',
+      className: 'profile-drawer',
+      tableClass: 'profile-table',
       toggleTitle: 'Show or hide the profile table (p)',
-      title: `${p.file} · block ${p.block} · ${p.rows.length} event rows` +
+      title:
+        `${p.file} · block ${p.block} · ${p.rows.length} event rows` +
         (exec ? ` · Method::execute ${formatTime(exec.avg, p.unit)} avg over ${exec.count}` : ''),
-      warnings: p.warnings, columns: COLUMNS,
+      warnings: p.warnings,
+      columns: COLUMNS,
       headLabel: (c) => (c.time ? `${c.label} (${unitLabel(p.unit)})` : c.label),
       onToggle: () => this.setOpen(this.el.classList.contains('closed')),
       onSort: (key) => this.sortBy(key),
@@ -55,7 +59,7 @@ export class ProfileTable {
 
   // Marks the row(s) whose event is the figure of node `i` of graph `graph`.
   highlightNode(graph, i) {
-    for (const tr of this.tbody.children) {
+    for (const tr of this.tbody.rows) {
       const r = this.profile.rows[Number(tr.dataset.row)];
       tr.classList.toggle('active', r.graph === graph && r.nodes.includes(i));
     }
@@ -68,7 +72,8 @@ export class ProfileTable {
     // Outermost rows sorted; each followed by the rows nested in it (sorted the same way),
     // which the runtime logs inside it (their time is its time: no share of their own).
     const compare = (a, b) => {
-      const x = p.rows[a][key], y = p.rows[b][key];
+      const x = p.rows[a][key],
+        y = p.rows[b][key];
       const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
       return c * dir || a - b;
     };
@@ -76,7 +81,10 @@ export class ProfileTable {
     const top = [];
     p.rows.forEach((r, k) => {
       if (r.in === undefined) top.push(k);
-      else { if (!children.has(r.in)) children.set(r.in, []); children.get(r.in).push(k); }
+      else {
+        if (!children.has(r.in)) children.set(r.in, []);
+        children.get(r.in).push(k);
+      }
     });
     top.sort(compare);
     const order = [];
@@ -96,7 +104,10 @@ export class ProfileTable {
         tr.title = r.inside ? 'Inside a delegate: click to select the op it times' : 'Click to select the node';
         tr.addEventListener('click', () => this.onPick(r));
       } else {
-        tr.title = r.did !== undefined ? 'Time inside a delegate that no decoded op matches' : 'Joins no node of the shown graph';
+        tr.title =
+          r.did !== undefined
+            ? 'Time inside a delegate that no decoded op matches'
+            : 'Joins no node of the shown graph';
       }
       const cell = (text, cls) => {
         const td = document.createElement('td');

@@ -10,7 +10,7 @@ const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Aria
 export const SHAPE_MIN_SCALE = 0.65;
 const SMALL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const GROUP_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
-export const FRAME_HEADER = 18;  // world units at the top of an expanded group that toggle it
+export const FRAME_HEADER = 18; // world units at the top of an expanded group that toggle it
 // Labels written at screen size when zoomed out (map labels).
 const MAP_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const MAP_GROUP_FONT = '600 12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -25,12 +25,17 @@ export class Occupancy {
   cells(x, y, w, h, fn) {
     const c = this.cell;
     for (let gx = Math.floor(x / c); gx <= Math.floor((x + w) / c); gx++)
-      for (let gy = Math.floor(y / c); gy <= Math.floor((y + h) / c); gy++) if (fn(`${gx},${gy}`) === false) return false;
+      for (let gy = Math.floor(y / c); gy <= Math.floor((y + h) / c); gy++)
+        if (fn(`${gx},${gy}`) === false) return false;
     return true;
   }
   add(x, y, w, h) {
     const r = [x, y, w, h];
-    this.cells(x, y, w, h, (k) => { const list = this.grid.get(k); if (list) list.push(r); else this.grid.set(k, [r]); });
+    this.cells(x, y, w, h, (k) => {
+      const list = this.grid.get(k);
+      if (list) list.push(r);
+      else this.grid.set(k, [r]);
+    });
   }
   tryAdd(x, y, w, h) {
     const free = this.cells(x, y, w, h, (k) => {
@@ -40,40 +45,6 @@ export class Occupancy {
     if (free) this.add(x, y, w, h);
     return free;
   }
-}
-
-export function readTheme(el, categories) {
-  const css = getComputedStyle(el);
-  const v = (name) => css.getPropertyValue(name).trim();
-  const dark = el.dataset.theme === 'dark';
-  const bg = v('--canvas-bg');
-  const cats = categories.map((c) => ({
-    stroke: c.color,
-    fill: mix(c.color, bg, dark ? 0.72 : 0.82),
-    strip: c.color,
-  }));
-  return {
-    dark, bg, cats,
-    text: v('--text'), muted: v('--muted'), edge: v('--edge'), edgeStrong: v('--accent'),
-    accent: v('--accent'), match: v('--match'), frameFill: v('--frame-fill'),
-    frameStroke: v('--frame-stroke'), collapsedFill: v('--collapsed-fill'),
-    collapsedStroke: v('--collapsed-stroke'), delegateFill: v('--delegate-fill'),
-    qdq: v('--qdq'), labelBg: v('--label-bg'),
-  };
-}
-
-// "#rrggbb", "#rrggbbaa", "rgb()" or "rgba()" -> [r, g, b, alpha]; grey for anything else.
-export function parseColor(c) {
-  const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(c);
-  if (m) { const n = parseInt(m[1], 16); return [n >> 16, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) / 255 : 1]; }
-  const r = /rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?/.exec(c);
-  return r ? [+r[1], +r[2], +r[3], r[4] !== undefined ? Number(r[4]) : 1] : [128, 128, 128, 1];
-}
-export function mix(a, b, t) {
-  const x = parseColor(a);
-  const y = parseColor(b);
-  const c = x.slice(0, 3).map((v, i) => Math.round(v * (1 - t) + y[i] * t));
-  return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
 function roundRect(ctx, x, y, w, h, r) {
@@ -99,7 +70,8 @@ function fitText(ctx, font, text, maxWidth) {
     let hi = text.length;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (ctx.measureText(text.slice(0, mid) + '…').width <= maxWidth) lo = mid; else hi = mid - 1;
+      if (ctx.measureText(text.slice(0, mid) + '…').width <= maxWidth) lo = mid;
+      else hi = mid - 1;
     }
     r = lo > 0 ? text.slice(0, lo) + '…' : '';
   }
@@ -111,7 +83,7 @@ export class Renderer {
   constructor(canvas) {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
-    this.overview = null;  // { canvas, scale, key }
+    this.overview = null; // { canvas, scale, key }
   }
 
   // Everything the frame needs comes in `s` (the app's state), so drawing has no side effects
@@ -147,10 +119,15 @@ export class Renderer {
     const { ctx } = this;
     const view = cam.viewRect(width, height);
     const margin = 40 / cam.scale;
-    const x0 = view.x0 - margin, y0 = view.y0 - margin, x1 = view.x1 + margin, y1 = view.y1 + margin;
-    const px = 1 / cam.scale;  // one screen pixel in world units
-    const lod = cam.scale < 0.3 ? 0 : cam.scale < 0.55 ? 1 : 2;  // 0: boxes, 1: +labels, 2: +details
+    const x0 = view.x0 - margin,
+      y0 = view.y0 - margin,
+      x1 = view.x1 + margin,
+      y1 = view.y1 + margin;
+    const px = 1 / cam.scale; // one screen pixel in world units
+    const lod = cam.scale < 0.3 ? 0 : cam.scale < 0.55 ? 1 : 2; // 0: boxes, 1: +labels, 2: +details
     const boxes = s.boxes;
+    // What the frame drew (the test facade's frameStats() and edgeLabels()).
+    /** @type {{nodes: number, edges: number, overview?: boolean, shapeLabels?: number, shapeTexts?: Map<number, string>}} */
     const stats = { nodes: 0, edges: 0 };
 
     if (s.useOverview && this.overview && boxes.nodes.length > 3000 && cam.scale * dpr <= this.overview.scale * 1.6) {
@@ -166,7 +143,10 @@ export class Renderer {
     const groupHidden = s.nodeStyles ? s.nodeStyles.groupHidden : null;
     for (let k = 0; k < frames.length; k++) {
       const g = frames[k];
-      const x = L.gx[g], y = L.gy[g], w = L.gw[g], h = L.gh[g];
+      const x = L.gx[g],
+        y = L.gy[g],
+        w = L.gw[g],
+        h = L.gh[g];
       if (x > x1 || y > y1 || x + w < x0 || y + h < y0) continue;
       if (groupHidden && groupHidden[g]) continue;
       ctx.beginPath();
@@ -203,23 +183,30 @@ export class Renderer {
 
     // Edges.
     const E = M.e;
-    const ptOff = L.ptOff, pts = L.pts;
+    const ptOff = L.ptOff,
+      pts = L.pts;
     const eb = s.edgeBounds;
     ctx.lineWidth = Math.max(1.1 * px, 0.6);
     ctx.strokeStyle = T.edge;
     ctx.beginPath();
     const arrows = [];
     const highlighted = [];
-    const jx = L.jx, jy = L.jy;
+    const jx = L.jx,
+      jy = L.jy;
     for (let e = 0; e < M.edgeCount; e++) {
-      const a = ptOff[e], b = ptOff[e + 1];
+      const a = ptOff[e],
+        b = ptOff[e + 1];
       const joined = !Number.isNaN(jx[e]);
       if (b - a < (joined ? 1 : 2)) continue;
       if (eb[4 * e] > x1 || eb[4 * e + 1] > y1 || eb[4 * e + 2] < x0 || eb[4 * e + 3] < y0) continue;
       if (s.edgeHidden && s.edgeHidden[e]) continue;
-      if (s.edgeHighlight && s.edgeHighlight[e]) { highlighted.push(e); continue; }
+      if (s.edgeHighlight && s.edgeHighlight[e]) {
+        highlighted.push(e);
+        continue;
+      }
       stats.edges++;
-      if (joined) ctx.moveTo(jx[e], jy[e]); else ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
+      if (joined) ctx.moveTo(jx[e], jy[e]);
+      else ctx.moveTo(pts[2 * a], pts[2 * a + 1]);
       for (let k = joined ? a : a + 1; k < b; k++) ctx.lineTo(pts[2 * k], pts[2 * k + 1]);
       if (lod >= 1 && !E.structural[e]) arrows.push(e);
     }
@@ -245,7 +232,8 @@ export class Renderer {
       ctx.setLineDash([5 * px, 4 * px]);
       ctx.beginPath();
       for (const e of s.detachedHighlight || []) {
-        const a = E.src[e], b = E.dst[e];
+        const a = E.src[e],
+          b = E.dst[e];
         if (L.nw[a] === 0 || L.nw[b] === 0) continue;
         ctx.moveTo(L.nx[a] + L.nw[a] / 2, L.ny[a] + L.nh[a]);
         ctx.lineTo(L.nx[b] + L.nw[b] / 2, L.ny[b]);
@@ -262,22 +250,26 @@ export class Renderer {
     // Collapsed groups.
     for (let k = 0; k < boxes.collapsed.length; k++) {
       const g = boxes.collapsed[k];
-      const x = L.gx[g], y = L.gy[g], w = L.gw[g], h = L.gh[g];
+      const x = L.gx[g],
+        y = L.gy[g],
+        w = L.gw[g],
+        h = L.gh[g];
       if (x > x1 || y > y1 || x + w < x0 || y + h < y0) continue;
       if (groupHidden && groupHidden[g]) continue;
       ctx.beginPath();
-      roundRect(ctx, x + 3, y + 3, w, h, 5);  // a second sheet: "there is more inside"
+      roundRect(ctx, x + 3, y + 3, w, h, 5); // a second sheet: "there is more inside"
       ctx.fillStyle = T.collapsedStroke;
       ctx.fill();
       ctx.beginPath();
       roundRect(ctx, x, y, w, h, 5);
       const owner = M.g.owner[g];
       // A collapsed payload shows its call node's colours (its heat when a profile is shown).
-      const ownerStyle = owner < 0 ? null : s.nodeStyles ? s.nodeStyles.styles[s.nodeStyles.bucket[owner]] : T.cats[M.n.cat[owner]];
+      const ownerStyle =
+        owner < 0 ? null : s.nodeStyles ? s.nodeStyles.styles[s.nodeStyles.bucket[owner]] : T.cats[M.n.cat[owner]];
       ctx.fillStyle = ownerStyle ? ownerStyle.fill : T.collapsedFill;
       ctx.fill();
       ctx.lineWidth = (s.selectedGroup === g ? 2.5 : 1) * px;
-      ctx.strokeStyle = s.selectedGroup === g ? T.accent : (ownerStyle ? ownerStyle.stroke : T.collapsedStroke);
+      ctx.strokeStyle = s.selectedGroup === g ? T.accent : ownerStyle ? ownerStyle.stroke : T.collapsedStroke;
       ctx.stroke();
       if (lod >= 1) {
         ctx.font = GROUP_FONT;
@@ -294,7 +286,10 @@ export class Renderer {
     }
 
     // Nodes.
-    const nx = L.nx, ny = L.ny, nw = L.nw, nh = L.nh;
+    const nx = L.nx,
+      ny = L.ny,
+      nw = L.nw,
+      nh = L.nh;
     const cat = M.n.cat;
     const faded = s.catHidden;
     const list = boxes.nodes;
@@ -304,7 +299,8 @@ export class Renderer {
     const byCat = styles.map(() => []);
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
-      const x = nx[i], y = ny[i];
+      const x = nx[i],
+        y = ny[i];
       if (x > x1 || y > y1 || x + nw[i] < x0 || y + nh[i] < y0) continue;
       byCat[heat ? heat.bucket[i] : cat[i]].push(i);
     }
@@ -339,7 +335,8 @@ export class Renderer {
       ctx.fillStyle = style.text || T.text;
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'center';
-      for (const i of ids) ctx.fillText(fitText(ctx, FONT, labelOf(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
+      for (const i of ids)
+        ctx.fillText(fitText(ctx, FONT, labelOf(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
     }
     ctx.globalAlpha = 1;
     ctx.setLineDash([]);
@@ -351,7 +348,8 @@ export class Renderer {
       ctx.textBaseline = 'middle';
       for (const i of M.detachedNodes) {
         if (nw[i] === 0 || nx[i] > x1 || ny[i] > y1 || nx[i] + nw[i] < x0 || ny[i] + nh[i] + 16 < y0) continue;
-        const cx = nx[i] + nw[i] / 2, by = ny[i] + nh[i];
+        const cx = nx[i] + nw[i] / 2,
+          by = ny[i] + nh[i];
         ctx.strokeStyle = T.edge;
         ctx.lineWidth = px;
         ctx.setLineDash([3 * px, 2 * px]);
@@ -374,20 +372,26 @@ export class Renderer {
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'left';
       const taken = new Occupancy(16 / cam.scale);
-      for (const i of list) if (nx[i] <= x1 && ny[i] <= y1 && nx[i] + nw[i] >= x0 && ny[i] + nh[i] >= y0) taken.add(nx[i], ny[i], nw[i], nh[i]);
+      for (const i of list)
+        if (nx[i] <= x1 && ny[i] <= y1 && nx[i] + nw[i] >= x0 && ny[i] + nh[i] >= y0)
+          taken.add(nx[i], ny[i], nw[i], nh[i]);
       // Collapsed boxes and the title bars of open ones are text too: no label over them.
       // (Clipped to the view: a frame can be far wider than the screen.)
       const block = (x, y, w, h) => {
-        const ax = Math.max(x, x0), ay = Math.max(y, y0), bx = Math.min(x + w, x1), by = Math.min(y + h, y1);
+        const ax = Math.max(x, x0),
+          ay = Math.max(y, y0),
+          bx = Math.min(x + w, x1),
+          by = Math.min(y + h, y1);
         if (ax <= bx && ay <= by) taken.add(ax, ay, bx - ax, by - ay);
       };
       for (const g of boxes.collapsed) block(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
       for (const g of s.framesByDepth) block(L.gx[g], L.gy[g], L.gw[g], FRAME_HEADER);
-      const labelled = new Map();  // value -> the text written on its edge
+      const labelled = new Map(); // value -> the text written on its edge
       for (let e = 0; e < M.edgeCount; e++) {
         const v = E.val[e];
         if (v < 0 || ptOff[e + 1] - ptOff[e] < 1 || labelled.has(v)) continue;
-        const lx = L.lx[e], ly = L.ly[e];
+        const lx = L.lx[e],
+          ly = L.ly[e];
         if (lx > x1 || ly > y1 || lx < x0 || ly < y0) continue;
         // A timeline step's own tensor where it differs from the union graph's (overlay.js).
         const text = s.valueLabels && s.valueLabels.has(v) ? s.valueLabels.get(v) : M.valueShort(v);
@@ -421,9 +425,27 @@ export class Renderer {
     const onScreen = (x, y, w, h) => x <= x1 && y <= y1 && x + w >= x0 && y + h >= y0;
     const gh = s.nodeStyles ? s.nodeStyles.groupHidden : null;
     for (const g of s.boxes.collapsed)
-      if (!(gh && gh[g]) && onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: false });
+      if (!(gh && gh[g]) && onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g]))
+        candidates.push({
+          x: L.gx[g],
+          y: L.gy[g],
+          w: L.gw[g],
+          h: L.gh[g],
+          text: M.groupLabel(g),
+          group: true,
+          top: false,
+        });
     for (const g of s.framesByDepth)
-      if (!(gh && gh[g]) && onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) candidates.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], text: M.groupLabel(g), group: true, top: true });
+      if (!(gh && gh[g]) && onScreen(L.gx[g], L.gy[g], L.gw[g], L.gh[g]))
+        candidates.push({
+          x: L.gx[g],
+          y: L.gy[g],
+          w: L.gw[g],
+          h: L.gh[g],
+          text: M.groupLabel(g),
+          group: true,
+          top: true,
+        });
     // Node names only when few enough to read (a map shows towns, not houses).
     const nodes = s.boxes.nodes;
     let shown = 0;
@@ -431,15 +453,25 @@ export class Renderer {
     const hidden = (i) => s.nodeStyles && s.nodeStyles.styles[s.nodeStyles.bucket[i]].hidden;
     if (shown <= 600)
       for (const i of nodes)
-        if (!hidden(i) && onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) candidates.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], text: s.labels && s.labels.has(i) ? s.labels.get(i) : M.nodeLabel(i), group: false, top: false });
-    candidates.sort((a, b) => (b.group - a.group) || (b.w * b.h - a.w * a.h));
+        if (!hidden(i) && onScreen(L.nx[i], L.ny[i], L.nw[i], L.nh[i]))
+          candidates.push({
+            x: L.nx[i],
+            y: L.ny[i],
+            w: L.nw[i],
+            h: L.nh[i],
+            text: s.labels && s.labels.has(i) ? s.labels.get(i) : M.nodeLabel(i),
+            group: false,
+            top: false,
+          });
+    candidates.sort((a, b) => Number(b.group) - Number(a.group) || b.w * b.h - a.w * a.h);
     ctx.setTransform(dpr, 0, 0, dpr, this.vx * dpr, 0);
     const taken = new Occupancy(24);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
     for (const c of candidates) {
       const [sx, sy] = cam.toScreen(c.x, c.y);
-      const sw = c.w * cam.scale, sh = c.h * cam.scale;
+      const sw = c.w * cam.scale,
+        sh = c.h * cam.scale;
       if (sw < 28) continue;
       const font = c.group ? MAP_GROUP_FONT : MAP_FONT;
       ctx.font = font;
@@ -463,7 +495,10 @@ export class Renderer {
     const L = s.layout;
     const T = s.theme;
     const mark = (i, color, width) => {
-      const x = L.nx[i], y = L.ny[i], w = L.nw[i], h = L.nh[i];
+      const x = L.nx[i],
+        y = L.ny[i],
+        w = L.nw[i],
+        h = L.nh[i];
       if (w === 0 || x > x1 || y > y1 || x + w < x0 || y + h < y0) return;
       const grow = Math.max(2 * px, 0);
       ctx.beginPath();
@@ -498,10 +533,12 @@ export class Renderer {
     ctx.beginPath();
     const M = s.model;
     for (let e = 0; e < M.edgeCount; e++) {
-      const a = L.ptOff[e], z = L.ptOff[e + 1];
+      const a = L.ptOff[e],
+        z = L.ptOff[e + 1];
       const joined = !Number.isNaN(L.jx[e]);
       if (z - a < (joined ? 1 : 2) || (s.edgeHidden && s.edgeHidden[e])) continue;
-      if (joined) ctx.moveTo(L.jx[e], L.jy[e]); else ctx.moveTo(L.pts[2 * a], L.pts[2 * a + 1]);
+      if (joined) ctx.moveTo(L.jx[e], L.jy[e]);
+      else ctx.moveTo(L.pts[2 * a], L.pts[2 * a + 1]);
       for (let k = joined ? a : a + 1; k < z; k++) ctx.lineTo(L.pts[2 * k], L.pts[2 * k + 1]);
     }
     ctx.stroke();
@@ -528,11 +565,14 @@ export class Renderer {
 function arrowHead(ctx, L, e, size) {
   const pts = L.pts;
   const k = L.ptOff[e + 1] - 1;
-  const x = pts[2 * k], y = pts[2 * k + 1];
+  const x = pts[2 * k],
+    y = pts[2 * k + 1];
   const first = k === L.ptOff[e];
-  let dx = x - (first ? L.jx[e] : pts[2 * k - 2]), dy = y - (first ? L.jy[e] : pts[2 * k - 1]);
+  let dx = x - (first ? L.jx[e] : pts[2 * k - 2]),
+    dy = y - (first ? L.jy[e] : pts[2 * k - 1]);
   const len = Math.hypot(dx, dy) || 1;
-  dx /= len; dy /= len;
+  dx /= len;
+  dy /= len;
   ctx.moveTo(x, y);
   ctx.lineTo(x - dx * size - dy * size * 0.45, y - dy * size + dx * size * 0.45);
   ctx.lineTo(x - dx * size + dy * size * 0.45, y - dy * size - dx * size * 0.45);

@@ -11,12 +11,15 @@
 //   dtype:int8      an input or output tensor has this dtype
 // A whole query /regex/flags is a regular expression over op, label, name and module path.
 
-export const RESULT_LIST_LIMIT = 200;  // results the list shows; every match is outlined
+export const RESULT_LIST_LIMIT = 200; // results the list shows; every match is outlined
 const FIELDS = new Set(['op', 'name', 'module', 'class', 'shape', 'dtype']);
 
 // Spaces inside [...] belong to a shape, not between terms.
 function splitTerms(q) {
-  return q.replace(/\[[^\]]*\]/g, (m) => m.replace(/\s+/g, '')).split(/\s+/).filter(Boolean);
+  return q
+    .replace(/\[[^\]]*\]/g, (m) => m.replace(/\s+/g, ''))
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 // The query as a list of terms, or { error } for a bad regular expression, or null if empty.
@@ -32,15 +35,17 @@ export function parseQuery(text) {
       return { error: `bad regular expression: ${e.message}` };
     }
   }
-  const terms = splitTerms(q).map((t) => {
-    const colon = t.indexOf(':');
-    const field = colon > 0 ? t.slice(0, colon).toLowerCase() : '';
-    if (!FIELDS.has(field)) return { field: null, value: t.toLowerCase() };
-    let value = t.slice(colon + 1);
-    const exact = value.startsWith('=');
-    if (exact) value = value.slice(1);
-    return { field, value: field === 'class' || field === 'dtype' ? value.toLowerCase() : value, exact };
-  }).filter((t) => t.value !== '');
+  const terms = splitTerms(q)
+    .map((t) => {
+      const colon = t.indexOf(':');
+      const field = colon > 0 ? t.slice(0, colon).toLowerCase() : '';
+      if (!FIELDS.has(field)) return { field: null, value: t.toLowerCase() };
+      let value = t.slice(colon + 1);
+      const exact = value.startsWith('=');
+      if (exact) value = value.slice(1);
+      return { field, value: field === 'class' || field === 'dtype' ? value.toLowerCase() : value, exact };
+    })
+    .filter((t) => t.value !== '');
   return { terms };
 }
 
@@ -78,7 +83,10 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
     return (id) => {
       if (id < 0) return false;
       let r = cache.get(id);
-      if (r === undefined) { r = fn(S[id]); cache.set(id, r); }
+      if (r === undefined) {
+        r = fn(S[id]);
+        cache.set(id, r);
+      }
       return r;
     };
   };
@@ -123,7 +131,8 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
   const allTests = [];
   if (parsed.regex) {
     const test = (s) => parsed.regex.test(s);
-    const t = memo(test), tn = nameMemo(test);
+    const t = memo(test),
+      tn = nameMemo(test);
     strongTests.push((i) => t(n.op[i]) || t(n.label[i]));
     allTests.push((i) => t(n.op[i]) || t(n.label[i]) || tn(i) || t(n.module[i]));
   }
@@ -131,7 +140,8 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
     const v = term.value;
     if (!term.field) {
       const test = (s) => s.toLowerCase().includes(v);
-      const t = memo(test), tn = nameMemo(test);
+      const t = memo(test),
+        tn = nameMemo(test);
       strongTests.push((i) => t(n.op[i]) || t(n.label[i]));
       allTests.push((i) => t(n.op[i]) || t(n.label[i]) || tn(i) || t(n.module[i]));
       continue;
@@ -160,10 +170,12 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
       case 'shape': {
         const want = v.replace(/\s+/g, '');
         const bracketed = want.startsWith('[');
-        allTests.push((i) => tensorStrings(i, 'shape').some((s) => {
-          const have = s.replace(/\s+/g, '');
-          return bracketed ? have === want : have.includes(want);
-        }));
+        allTests.push((i) =>
+          tensorStrings(i, 'shape').some((s) => {
+            const have = s.replace(/\s+/g, '');
+            return bracketed ? have === want : have.includes(want);
+          }),
+        );
         break;
       }
       case 'dtype':
@@ -177,7 +189,8 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
   const weak = [];
   for (let i = 0; i < model.nodeCount; i++) {
     if (!allTests.every((t) => t(i))) continue;
-    if (strongTests.length && strongTests.some((t) => t(i))) strong.push(i); else weak.push(i);
+    if (strongTests.length && strongTests.some((t) => t(i))) strong.push(i);
+    else weak.push(i);
   }
   const all = strong.concat(weak);
   return { results: all.slice(0, limit), total: all.length, all };

@@ -3,12 +3,29 @@
 // timeline. Click a part to zoom into it, the path above to zoom out; hover names the part, its
 // bytes and share. Reads the page's etviz-size element; C++ split and attributed every byte.
 import { formatBytes, readPageElement } from './data.js';
+import { dockDrawer } from './dock_table.js';
 
 const KIND_COLORS = {
-  light: { section: '#dbe4f0', padding: '#eeeeee', module: '#d7ecd9', constant: '#9fd3a6', delegate: '#f4c7a1',
-    named_data: '#e2cdf0', other: '#e6e6e6', file: '#f5f5f5' },
-  dark: { section: '#2c3a4f', padding: '#2a2a2a', module: '#24402a', constant: '#2f6b3a', delegate: '#6b4326',
-    named_data: '#4a3560', other: '#333333', file: '#222222' },
+  light: {
+    section: '#dbe4f0',
+    padding: '#eeeeee',
+    module: '#d7ecd9',
+    constant: '#9fd3a6',
+    delegate: '#f4c7a1',
+    named_data: '#e2cdf0',
+    other: '#e6e6e6',
+    file: '#f5f5f5',
+  },
+  dark: {
+    section: '#2c3a4f',
+    padding: '#2a2a2a',
+    module: '#24402a',
+    constant: '#2f6b3a',
+    delegate: '#6b4326',
+    named_data: '#4a3560',
+    other: '#333333',
+    file: '#222222',
+  },
 };
 
 // Squarified treemap (Bruls, Huizing, van Wijk): lays `items` (with .b) out in rect r.
@@ -38,7 +55,13 @@ export function squarify(items, r) {
       else out.push({ item: e.item, x: x + at, y, w: len, h: thick });
       at += len;
     }
-    if (w >= h) { x += thick; w -= thick; } else { y += thick; h -= thick; }
+    if (w >= h) {
+      x += thick;
+      w -= thick;
+    } else {
+      y += thick;
+      h -= thick;
+    }
   }
   return out;
 }
@@ -53,53 +76,42 @@ export class SizeOverlay {
   constructor(tree) {
     this.id = 'size';
     this.tree = tree;
-    this.path = [tree];  // zoomed into path[path.length - 1]
+    this.path = [tree]; // zoomed into path[path.length - 1]
     this.rects = [];
     this.hover = null;
   }
 
   attach(host) {
     this.host = host;
-    const el = document.createElement('div');
-    el.id = 'size-drawer';
-    el.className = 'memory-drawer size-drawer closed';
-    const head = document.createElement('div');
-    head.className = 'memory-head';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn memory-toggle';
-    toggle.textContent = '▸ Size';
-    toggle.title = 'Show or hide where the file\'s bytes go (b)';
-    toggle.addEventListener('click', () => this.setOpen(el.classList.contains('closed')));
-    const crumbs = document.createElement('span');
-    crumbs.className = 'memory-title size-crumbs';
-    head.append(toggle, crumbs);
-    const body = document.createElement('div');
-    body.className = 'memory-body';
-    const canvas = document.createElement('canvas');
-    canvas.className = 'memory-canvas';
-    canvas.setAttribute('aria-label', 'Size treemap');
-    const tip = document.createElement('div');
-    tip.className = 'memory-tip';
-    tip.hidden = true;
-    body.append(canvas, tip);
-    el.append(head, body);
-    host.dock.appendChild(el);
-    this.ui = { el, toggle, crumbs, body, canvas, tip };
-    host.keys.bind('b', 'show / hide where the file\'s bytes go (size treemap)', () => this.setOpen(el.classList.contains('closed')));
+    this.ui = dockDrawer({
+      id: 'size-drawer',
+      className: 'size-drawer',
+      label: 'Size',
+      toggleTitle: "Show or hide where the file's bytes go (b)",
+      titleClass: 'size-crumbs',
+      canvasLabel: 'Size treemap',
+      onToggle: () => this.setOpen(!this.open),
+    });
+    host.dock.appendChild(this.ui.el);
+    host.keys.bind('b', "show / hide where the file's bytes go (size treemap)", () => this.setOpen(!this.open));
+    const canvas = this.ui.canvas;
     canvas.addEventListener('pointermove', (ev) => this.pointer(ev.offsetX, ev.offsetY));
     canvas.addEventListener('pointerleave', () => this.pointer(-1, -1));
     canvas.addEventListener('click', (ev) => this.click(ev.offsetX, ev.offsetY));
-    new ResizeObserver(() => this.draw()).observe(body);
+    new ResizeObserver(() => this.draw()).observe(this.ui.body);
     this.updateCrumbs();
   }
 
-  get open() { return !this.ui.el.classList.contains('closed'); }
+  get open() {
+    return this.ui.open;
+  }
   setOpen(open) {
-    this.ui.el.classList.toggle('closed', !open);
-    this.ui.toggle.textContent = open ? '▾ Size' : '▸ Size';
+    this.ui.setOpen(open);
     this.draw();
   }
-  onGraph() { this.draw(); }
+  onGraph() {
+    this.draw();
+  }
 
   zoom(depth) {
     this.path = this.path.slice(0, Math.max(1, depth + 1));
@@ -108,7 +120,7 @@ export class SizeOverlay {
   }
 
   updateCrumbs() {
-    const c = this.ui.crumbs;
+    const c = this.ui.title;
     c.replaceChildren();
     this.path.forEach((n, k) => {
       if (k) c.append(' › ');
@@ -125,7 +137,8 @@ export class SizeOverlay {
     if (!this.ui || !this.open) return;
     const c = this.ui.canvas;
     const dpr = window.devicePixelRatio || 1;
-    const width = this.ui.body.clientWidth, height = this.ui.body.clientHeight;
+    const width = this.ui.body.clientWidth,
+      height = this.ui.body.clientHeight;
     if (!width || !height) return;
     c.width = Math.round(width * dpr);
     c.height = Math.round(height * dpr);
@@ -174,21 +187,29 @@ export class SizeOverlay {
 
   at(px, py) {
     let best = null;
-    for (const r of this.rects) if (px >= r.x && px <= r.x + r.w && py >= r.y && py <= r.y + r.h) best = r;  // deepest last
+    for (const r of this.rects) if (px >= r.x && px <= r.x + r.w && py >= r.y && py <= r.y + r.h) best = r; // deepest last
     return best;
   }
 
   pointer(px, py) {
     const r = px < 0 ? null : this.at(px, py);
     const tip = this.ui.tip;
-    if (r !== this.hover) { this.hover = r; this.draw(); }
-    if (!r) { tip.hidden = true; return; }
+    if (r !== this.hover) {
+      this.hover = r;
+      this.draw();
+    }
+    if (!r) {
+      tip.hidden = true;
+      return;
+    }
     const root = this.path[0];
-    tip.textContent = `${r.item.n}\n${r.item.b.toLocaleString('en-US')} bytes (${formatBytes(r.item.b)}), ` +
+    tip.textContent =
+      `${r.item.n}\n${r.item.b.toLocaleString('en-US')} bytes (${formatBytes(r.item.b)}), ` +
       `${((100 * r.item.b) / Math.max(root.b, 1)).toFixed(2)}% of the file · ${r.item.k.replace('_', ' ')}` +
       (r.item.c ? '\nclick to zoom in' : '');
     tip.hidden = false;
-    const bw = this.ui.body.clientWidth, bh = this.ui.body.clientHeight;
+    const bw = this.ui.body.clientWidth,
+      bh = this.ui.body.clientHeight;
     tip.style.left = `${Math.min(px + 14, bw - tip.offsetWidth - 4)}px`;
     tip.style.top = `${py + 16 + tip.offsetHeight > bh ? Math.max(py - tip.offsetHeight - 8, 0) : py + 16}px`;
   }
@@ -209,7 +230,17 @@ export class SizeOverlay {
       setOpen: (b) => this.setOpen(b),
       tree: () => JSON.parse(JSON.stringify(this.tree)),
       path: () => this.path.map((n) => n.n),
-      rects: () => this.rects.map((r) => ({ name: r.item.n, kind: r.item.k, bytes: r.item.b, depth: r.depth, x: r.x, y: r.y, w: r.w, h: r.h })),
+      rects: () =>
+        this.rects.map((r) => ({
+          name: r.item.n,
+          kind: r.item.k,
+          bytes: r.item.b,
+          depth: r.depth,
+          x: r.x,
+          y: r.y,
+          w: r.w,
+          h: r.h,
+        })),
       point: (name) => {
         const r = this.rects.find((x) => x.item.n === name);
         const b = this.ui.canvas.getBoundingClientRect();

@@ -6,10 +6,10 @@
 export class ViewerState {
   constructor(categoryCount) {
     this.graph = -1;
-    this.node = -1;   // selected node, or -1
-    this.edge = -1;   // selected edge, or -1
-    this.group = -1;  // selected group, or -1
-    this.matches = null;      // search matches (node ids) or null
+    this.node = -1; // selected node, or -1
+    this.edge = -1; // selected edge, or -1
+    this.group = -1; // selected group, or -1
+    this.matches = null; // search matches (node ids) or null
     this.catHidden = new Uint8Array(categoryCount);
     // Tensor shapes on edges: on, drawn where they fit (render.js, SHAPE_MIN_SCALE).
     this.showShapes = true;
@@ -20,8 +20,12 @@ export class ViewerState {
   }
 
   // listener(what, state): what is 'graph' | 'selection' | 'matches' | 'categories' | 'display'.
-  on(listener) { this.listeners.push(listener); }
-  emit(what) { for (const l of this.listeners) l(what, this); }
+  on(listener) {
+    this.listeners.push(listener);
+  }
+  emit(what) {
+    for (const l of this.listeners) l(what, this);
+  }
 
   setGraph(i) {
     this.graph = i;

@@ -7,20 +7,31 @@ import { decodeData } from './data.js';
 
 // Typed arrays (decoded columns) as plain arrays, so data decoded from any encoding compares.
 const plain = (v) => {
-  if (ArrayBuffer.isView(v)) return Array.from(v);
+  if (ArrayBuffer.isView(v)) return Array.from(/** @type {Int32Array | Float64Array} */ (v));
   if (Array.isArray(v)) return v.map(plain);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 };
 
+/** @param {import('./main.js').App} app */
 export function installTestFacade(win, app) {
   const model = () => app.model;
   const view = () => app.view;
   const copyLayout = (L) => ({
-    nx: Array.from(L.nx), ny: Array.from(L.ny), nw: Array.from(L.nw), nh: Array.from(L.nh),
-    gx: Array.from(L.gx), gy: Array.from(L.gy), gw: Array.from(L.gw), gh: Array.from(L.gh),
-    ptOff: Array.from(L.ptOff), pts: Array.from(L.pts), share: Array.from(L.share),
-    shareN: Array.from(L.shareN), lx: Array.from(L.lx), ly: Array.from(L.ly),
+    nx: Array.from(L.nx),
+    ny: Array.from(L.ny),
+    nw: Array.from(L.nw),
+    nh: Array.from(L.nh),
+    gx: Array.from(L.gx),
+    gy: Array.from(L.gy),
+    gw: Array.from(L.gw),
+    gh: Array.from(L.gh),
+    ptOff: Array.from(L.ptOff),
+    pts: Array.from(L.pts),
+    share: Array.from(L.share),
+    shareN: Array.from(L.shareN),
+    lx: Array.from(L.lx),
+    ly: Array.from(L.ly),
   });
   // Page coordinates of world point (wx, wy) of the shown graph.
   const toPage = (wx, wy) => {
@@ -32,21 +43,27 @@ export function installTestFacade(win, app) {
 
   win.etvizTest = {
     // Resolves once the WebAssembly engine has loaded or failed: true when re-layout works.
-    ready: () => new Promise((resolve) => {
-      const poll = () => (app.engineSettled ? resolve(!!app.engine) : setTimeout(poll, 20));
-      poll();
-    }),
+    ready: () => app.engineSettled.then(() => !!app.engine),
     engineError: () => app.engineError || null,
 
     // Graphs of the page and the one on show.
-    graphs: () => app.models.map((m) => ({ name: m.name, file: m.file, irNodes: m.irNodes, nodes: m.nodeCount, edges: m.edgeCount, groups: m.groupCount })),
+    graphs: () =>
+      app.models.map((m) => ({
+        name: m.name,
+        file: m.file,
+        irNodes: m.irNodes,
+        nodes: m.nodeCount,
+        edges: m.edgeCount,
+        groups: m.groupCount,
+      })),
     files: () => app.files.map((d) => ({ name: d.file.name, format: d.file.format, graphs: d.graphs.length })),
     // Every data element of the page (etviz-data*, etviz-profile, ...) decoded as the viewer
     // decodes it, as plain values: pages of the same files are equal whatever their encoding
     // (JSON, gzip columns, the app's raw columns).
     pageData: async () => {
       const out = {};
-      for (const el of document.querySelectorAll('script[type="application/json"][id^="etviz-"]')) out[el.id] = plain(await decodeData(el));
+      for (const el of document.querySelectorAll('script[type="application/json"][id^="etviz-"]'))
+        out[el.id] = plain(await decodeData(el));
       return out;
     },
     graph: () => app.state.graph,
@@ -55,8 +72,16 @@ export function installTestFacade(win, app) {
     // Nodes of the shown graph.
     node: (i) => {
       const m = model();
-      return { op: m.nodeOp(i), name: m.nodeName(i), label: m.nodeLabel(i), kind: m.nodeKind(i),
-        instr: m.n.instr[i], group: m.n.group[i], delegate: m.n.deleg[i], visible: view().isVisible(i) };
+      return {
+        op: m.nodeOp(i),
+        name: m.nodeName(i),
+        label: m.nodeLabel(i),
+        kind: m.nodeKind(i),
+        instr: m.n.instr[i],
+        group: m.n.group[i],
+        delegate: m.n.deleg[i],
+        visible: view().isVisible(i),
+      };
     },
     findNodes: (op) => {
       const m = model();
@@ -77,12 +102,24 @@ export function installTestFacade(win, app) {
 
     // Groups of the shown graph.
     groupCount: () => model().groupCount,
-    group: (g) => ({ name: model().groupName(g), label: model().groupLabel(g), kind: model().groupKind(g),
-      parent: model().g.parent[g], count: model().g.count[g], badge: model().groupBadge(g), expanded: !!view().expanded[g],
-      attributes: model().groupAttributes(g) }),
+    group: (g) => ({
+      name: model().groupName(g),
+      label: model().groupLabel(g),
+      kind: model().groupKind(g),
+      parent: model().g.parent[g],
+      count: model().g.count[g],
+      badge: model().groupBadge(g),
+      expanded: !!view().expanded[g],
+      attributes: model().groupAttributes(g),
+    }),
     collapsedGroups: () => Array.from(view().boxes.collapsed),
     // Nodes whose innermost group is g.
-    directNodes: (g) => { const m = model(); let n = 0; for (let i = 0; i < m.nodeCount; i++) if (m.n.group[i] === g) n++; return n; },
+    directNodes: (g) => {
+      const m = model();
+      let n = 0;
+      for (let i = 0; i < m.nodeCount; i++) if (m.n.group[i] === g) n++;
+      return n;
+    },
     // Brings group g on screen and returns a point on its box (its left part) in page coordinates.
     groupPoint: (g) => {
       app.zoomToGroup(g);
@@ -95,18 +132,41 @@ export function installTestFacade(win, app) {
       const L = view().layout;
       return wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + L.gh[g];
     },
-    toggleGroup: async (g) => { const t = performance.now(); app.toggleGroup(g); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs, expanded: !!view().expanded[g] }; },
+    toggleGroup: async (g) => {
+      const t = performance.now();
+      app.toggleGroup(g);
+      await nextFrame();
+      return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs, expanded: !!view().expanded[g] };
+    },
     // Groups whose parent is g.
-    childGroups: (g) => { const m = model(); let n = 0; for (let k = 0; k < m.groupCount; k++) if (m.g.parent[k] === g) n++; return n; },
+    childGroups: (g) => {
+      const m = model();
+      let n = 0;
+      for (let k = 0; k < m.groupCount; k++) if (m.g.parent[k] === g) n++;
+      return n;
+    },
     // Group g selected (as a click on it does, without toggling): its panel.
     selectGroup: (g) => app.selectGroup(g),
     // What group g holds: {ops: [[op, count]], tensors, parameters, bytes}.
     groupContents: (g) => model().groupContents(g),
     // Flatten (module boxes dissolved) and the depth slider: {level, levels} of the shown graph.
     flat: () => view().flat,
-    setFlat: async (on) => { const t = performance.now(); app.toggleFlatten(on); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs }; },
-    depth: () => ({ level: Number(document.getElementById('depth').value), levels: Number(document.getElementById('depth').max), disabled: document.getElementById('depth').disabled }),
-    setDepth: async (level) => { const t = performance.now(); app.setDepth(level); await nextFrame(); return { ms: performance.now() - t, layoutMs: app.lastToggleMs }; },
+    setFlat: async (on) => {
+      const t = performance.now();
+      app.toggleFlatten(on);
+      await nextFrame();
+      return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs };
+    },
+    depth: () => {
+      const slider = /** @type {HTMLInputElement} */ (document.getElementById('depth'));
+      return { level: Number(slider.value), levels: Number(slider.max), disabled: slider.disabled };
+    },
+    setDepth: async (level) => {
+      const t = performance.now();
+      app.setDepth(level);
+      await nextFrame();
+      return { ms: performance.now() - t, layoutMs: app.timings().lastToggleMs };
+    },
     // Every box drawn, as rectangles in layout units: visible nodes, collapsed groups and
     // expanded group frames, each with the frames it is inside (`within`, innermost first), so
     // tests can check that no two boxes overlap unless one holds the other.
@@ -114,19 +174,46 @@ export function installTestFacade(win, app) {
       const v = view();
       const L = v.layout;
       const h = v.hierarchy;
-      const chain = (g) => { const out = []; for (let p = g, k = 0; p >= 0 && k <= h.parent.length; p = h.parent[p], k++) out.push(p); return out; };
+      const chain = (g) => {
+        const out = [];
+        for (let p = g, k = 0; p >= 0 && k <= h.parent.length; p = h.parent[p], k++) out.push(p);
+        return out;
+      };
       const out = [];
-      for (const i of v.boxes.nodes) out.push({ node: i, x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], within: chain(h.nodeGroup[i]) });
-      for (const g of v.boxes.collapsed) out.push({ group: g, collapsed: true, x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], within: chain(h.parent[g]) });
-      for (const g of v.boxes.frames) out.push({ group: g, collapsed: false, x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g], within: chain(h.parent[g]) });
+      for (const i of v.boxes.nodes)
+        out.push({ node: i, x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i], within: chain(h.nodeGroup[i]) });
+      for (const g of v.boxes.collapsed)
+        out.push({
+          group: g,
+          collapsed: true,
+          x: L.gx[g],
+          y: L.gy[g],
+          w: L.gw[g],
+          h: L.gh[g],
+          within: chain(h.parent[g]),
+        });
+      for (const g of v.boxes.frames)
+        out.push({
+          group: g,
+          collapsed: false,
+          x: L.gx[g],
+          y: L.gy[g],
+          w: L.gw[g],
+          h: L.gh[g],
+          within: chain(h.parent[g]),
+        });
       return out;
     },
     // Page coordinates of world point (wx, wy) of the shown graph, the camera unchanged.
     pagePoint: (wx, wy) => toPage(wx, wy),
     // What the last frame drew: {nodes, edges, shapeLabels (tensor shapes written on edges)}.
-    frameStats: () => { const { shapeTexts, ...stats } = app.lastFrameStats || {}; return stats; },
+    frameStats: () => {
+      const { shapeTexts, ...stats } = app.lastFrameStats || {};
+      return stats;
+    },
     // The tensor labels the last frame wrote on edges (of the current pane): [{value, text}].
-    edgeLabels: () => Array.from((app.lastFrameStats && app.lastFrameStats.shapeTexts) || [], ([value, text]) => ({ value, text })),
+    edgeLabels: () =>
+      Array.from((app.lastFrameStats && app.lastFrameStats.shapeTexts) || [], ([value, text]) => ({ value, text })),
     visibleNodes: () => view().boxes.nodes.length,
     // Boxes on screen: visible nodes plus collapsed groups.
     visibleBoxes: () => view().boxes.nodes.length + view().boxes.collapsed.length,
@@ -149,35 +236,53 @@ export function installTestFacade(win, app) {
 
     // Camera and frames.
     zoom: () => view().camera.scale,
-    setZoom: (s) => { view().camera.zoomAt(app.width / 2, app.height / 2, s / view().camera.scale); app.requestRender(); },
+    setZoom: (s) => {
+      view().camera.zoomAt(app.width / 2, app.height / 2, s / view().camera.scale);
+      app.requestRender();
+    },
     frame: nextFrame,
     frameTimes: () => app.frameTimes.slice(),
-    clearFrameTimes: () => { app.frameTimes.length = 0; },
+    clearFrameTimes: () => {
+      app.frameTimes.length = 0;
+    },
     // Pans and zooms on every animation frame for `frames` frames; resolves with the intervals
     // between frames (the browser's whole frame cost, not only the viewer's drawing).
-    animate: (frames) => new Promise((resolve) => {
-      const out = [];
-      let last = 0, k = 0;
-      const step = (t) => {
-        if (last) out.push(t - last);
-        last = t;
-        view().camera.panBy(6 * Math.sin(k / 9), 4 * Math.cos(k / 7));
-        view().camera.zoomAt(app.width / 2, app.height / 2, k % 40 < 20 ? 1.01 : 1 / 1.01);
-        app.frame();
-        if (++k < frames) requestAnimationFrame(step); else resolve(out);
-      };
-      requestAnimationFrame(step);
-    }),
+    animate: (frames) =>
+      new Promise((resolve) => {
+        const out = [];
+        let last = 0,
+          k = 0;
+        const step = (t) => {
+          if (last) out.push(t - last);
+          last = t;
+          view().camera.panBy(6 * Math.sin(k / 9), 4 * Math.cos(k / 7));
+          view().camera.zoomAt(app.width / 2, app.height / 2, k % 40 < 20 ? 1.01 : 1 / 1.01);
+          app.frame();
+          if (++k < frames) requestAnimationFrame(step);
+          else resolve(out);
+        };
+        requestAnimationFrame(step);
+      }),
     // The minimap: shown or not, and the size the drawing gets in it (CSS pixels).
     minimap: () => {
-      const t = app.minimap.transform || {};
-      return { hidden: document.getElementById('minimap').hidden, width: t.drawW || 0, height: t.drawH || 0 };
+      const t = app.minimap.transform;
+      return {
+        hidden: document.getElementById('minimap').hidden,
+        width: (t && t.drawW) || 0,
+        height: (t && t.drawH) || 0,
+      };
     },
     canvasPixel: (x, y) => Array.from(app.canvas.getContext('2d').getImageData(x, y, 1, 1).data),
-    timings: () => ({ firstPaint: app.firstPaint, warmupMs: app.warmupMs ?? null, lastLayoutMs: app.lastLayoutMs ?? null }),
+    timings: () => {
+      const t = app.timings();
+      return { firstPaint: t.firstPaint, warmupMs: t.warmupMs ?? null, lastLayoutMs: t.lastLayoutMs ?? null };
+    },
 
     // An overlay's own helpers ('profile': mode, setMode, hottest, bucket, steps, styles).
-    overlay: (id) => { const o = app.overlays.get(id); return o && o.facade ? o.facade() : null; },
+    overlay: (id) => {
+      const o = app.overlays.get(id);
+      return o && o.facade ? o.facade() : null;
+    },
     nodeStylesActive: () => !!app.overlays.nodeStyles(),
   };
 }

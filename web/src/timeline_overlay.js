@@ -84,7 +84,7 @@ function stepModel(base, step, valueFacts, ownInputs) {
     const v = m.value(id);
     return tensorShort(v.shape, v.dtype);
   };
-  m.stepValues = values;  // the values whose facts differ from the union's
+  m.stepValues = values; // the values whose facts differ from the union's
   return m;
 }
 
@@ -102,7 +102,7 @@ export class TimelineOverlay {
     // Two graphs compared: the second, coloured by what changed; a trace: its first pass.
     this.step = this.steps.length === 2 ? 1 : 0;
     this.paneCount = 1;
-    this.cache = new Map();  // step|theme -> { nodeStyles, edgeHidden, nodeLabels, valueLabels, facts }
+    this.cache = new Map(); // step|theme -> { nodeStyles, edgeHidden, nodeLabels, valueLabels, facts }
   }
 
   attach(host) {
@@ -110,18 +110,26 @@ export class TimelineOverlay {
     this.buildBar();
     this.buildLegend();
     const walk = host.keys.bindings.get('ArrowLeft');
-    host.keys.bind(['[', ']'], 'previous / next step (pass, stage or file)', (ev) => this.go(this.step + (ev.key === '[' ? -1 : 1)));
-    host.keys.bind(['ArrowLeft', 'ArrowRight'],
+    host.keys.bind(['[', ']'], 'previous / next step (pass, stage or file)', (ev) =>
+      this.go(this.step + (ev.key === '[' ? -1 : 1)),
+    );
+    host.keys.bind(
+      ['ArrowLeft', 'ArrowRight'],
       'previous / next step; with a node selected, walk to the neighbour in the same layer',
       (ev) => {
         if (host.selectedNode >= 0 && walk) walk.action(ev);
         else this.go(this.step + (ev.key === 'ArrowLeft' ? -1 : 1));
-      });
-    host.keys.bind(['1', '2', '3', '4', '5', '6'], 'steps side by side: that many panes (1: one)', (ev) => this.setPanes(Number(ev.key)));
+      },
+    );
+    host.keys.bind(['1', '2', '3', '4', '5', '6'], 'steps side by side: that many panes (1: one)', (ev) =>
+      this.setPanes(Number(ev.key)),
+    );
     this.update();
   }
 
-  get active() { return this.host.graphIndex === this.data.graph; }
+  get active() {
+    return this.host.graphIndex === this.data.graph;
+  }
 
   // ---- what each step shows -------------------------------------------------------------
   decoration(k) {
@@ -134,7 +142,10 @@ export class TimelineOverlay {
     const palette = host.theme.dark ? DIFF.dark : DIFF.light;
     const styles = cats.map((c) => ({ fill: c.fill, stroke: c.stroke, strip: c.strip }));
     const at = {};
-    for (const kind of KINDS) { at[kind] = styles.length; styles.push(palette[kind]); }
+    for (const kind of KINDS) {
+      at[kind] = styles.length;
+      styles.push(palette[kind]);
+    }
     const hidden = styles.length;
     styles.push({ fill: 'transparent', stroke: 'transparent', strip: 'transparent', hidden: true });
     const bucket = new Uint8Array(model.nodeCount);
@@ -162,11 +173,21 @@ export class TimelineOverlay {
     return d;
   }
 
-  nodeStyles() { return this.active ? this.decoration(this.step).nodeStyles : null; }
-  edgeHidden() { return this.active ? this.decoration(this.step).edgeHidden : null; }
-  nodeLabels() { return this.active ? this.decoration(this.step).nodeLabels : null; }
-  valueLabels() { return this.active ? this.decoration(this.step).valueLabels : null; }
-  factsModel() { return this.active ? this.decoration(this.step).facts : null; }
+  nodeStyles() {
+    return this.active ? this.decoration(this.step).nodeStyles : null;
+  }
+  edgeHidden() {
+    return this.active ? this.decoration(this.step).edgeHidden : null;
+  }
+  nodeLabels() {
+    return this.active ? this.decoration(this.step).nodeLabels : null;
+  }
+  valueLabels() {
+    return this.active ? this.decoration(this.step).valueLabels : null;
+  }
+  factsModel() {
+    return this.active ? this.decoration(this.step).facts : null;
+  }
 
   // The steps on show side by side: a window of paneCount steps ending at the current one.
   paneSteps() {
@@ -178,7 +199,10 @@ export class TimelineOverlay {
   panes() {
     if (!this.active || this.paneCount < 2) return null;
     return this.paneSteps().map((k) => ({
-      step: k, current: k === this.step, title: this.stepTitle(k), ...this.decoration(k),
+      step: k,
+      current: k === this.step,
+      title: this.stepTitle(k),
+      ...this.decoration(k),
     }));
   }
 
@@ -224,13 +248,21 @@ export class TimelineOverlay {
     b.select.value = String(this.step);
     b.prev.disabled = this.step === 0;
     b.next.disabled = this.step === this.steps.length - 1;
-    for (const btn of b.panes.children) btn.classList.toggle('on', Number(btn.dataset.panes) === this.paneCount);
+    for (const btn of /** @type {HTMLCollectionOf<HTMLElement>} */ (b.panes.children))
+      btn.classList.toggle('on', Number(btn.dataset.panes) === this.paneCount);
     this.banner.hidden = !s.error;
-    this.banner.textContent = s.error ? `${this.shortName(this.step)} failed: ${s.error}` +
-      (s.nodes ? '' : ' (no graph after it; the step before is shown as dashed outlines)') : '';
+    this.banner.textContent = s.error
+      ? `${this.shortName(this.step)} failed: ${s.error}` +
+        (s.nodes ? '' : ' (no graph after it; the step before is shown as dashed outlines)')
+      : '';
     const base = s.base >= 0 ? this.steps[s.base] : null;
     const L = this.legend;
-    L.title.textContent = s.error && !s.nodes ? 'Failed: no graph after this pass' : base ? `Changes since ${this.shortName(s.base)}` : 'First step: nothing to compare with';
+    L.title.textContent =
+      s.error && !s.nodes
+        ? 'Failed: no graph after this pass'
+        : base
+          ? `Changes since ${this.shortName(s.base)}`
+          : 'First step: nothing to compare with';
     L.title.title = L.title.textContent;
     for (const kind of [...KINDS, 'same']) {
       const n = base ? s.counts[kind] : 0;
@@ -239,7 +271,7 @@ export class TimelineOverlay {
     }
     L.nodes.textContent = `${s.nodes.toLocaleString('en-US')} nodes in this step`;
     this.cursor = -1;
-    this.host.refreshPanel();  // the panel shows this step's data
+    this.host.refreshPanel(); // the panel shows this step's data
   }
 
   buildBar() {
@@ -341,7 +373,8 @@ export class TimelineOverlay {
     const on = this.active;
     this.bar.el.hidden = !on;
     this.legend.box.hidden = !on;
-    if (!on) this.banner.hidden = true; else this.update();
+    if (!on) this.banner.hidden = true;
+    else this.update();
   }
 
   // ---- panel ------------------------------------------------------------------------------
@@ -405,11 +438,14 @@ export class TimelineOverlay {
     }
     // Where the node lives.
     const present = [];
-    this.steps.forEach((step, k) => { if (!step.absent.includes(i)) present.push(k + 1); });
+    this.steps.forEach((step, k) => {
+      if (!step.absent.includes(i)) present.push(k + 1);
+    });
     const runs = [];
     for (const k of present) {
       const last = runs[runs.length - 1];
-      if (last && last[1] === k - 1) last[1] = k; else runs.push([k, k]);
+      if (last && last[1] === k - 1) last[1] = k;
+      else runs.push([k, k]);
     }
     const where = document.createElement('div');
     where.className = 'timeline-where';
@@ -422,7 +458,15 @@ export class TimelineOverlay {
 
   facade() {
     return {
-      steps: () => this.steps.map((s) => ({ name: s.name, graph: s.graph, nodes: s.nodes, error: s.error || null, base: s.base, counts: { ...s.counts } })),
+      steps: () =>
+        this.steps.map((s) => ({
+          name: s.name,
+          graph: s.graph,
+          nodes: s.nodes,
+          error: s.error || null,
+          base: s.base,
+          counts: { ...s.counts },
+        })),
       step: () => this.step,
       setStep: (k) => this.go(k),
       panes: () => this.paneSteps(),
@@ -433,10 +477,20 @@ export class TimelineOverlay {
       valueLabel: (v, k) => this.decoration(k === undefined ? this.step : k).facts.valueShort(v),
       node: (i, k) => {
         const m = this.decoration(k === undefined ? this.step : k).facts;
-        return { op: m.nodeOp(i), name: m.nodeName(i), label: m.nodeLabel(i), inputs: m.inputs(i), outputs: m.outputs(i), attributes: m.attributes(i) };
+        return {
+          op: m.nodeOp(i),
+          name: m.nodeName(i),
+          label: m.nodeLabel(i),
+          inputs: m.inputs(i),
+          outputs: m.outputs(i),
+          attributes: m.attributes(i),
+        };
       },
       banner: () => (this.banner.hidden ? null : this.banner.textContent),
-      legend: () => Object.fromEntries([...KINDS, 'same'].map((k) => [k, Number(this.legend.rows[k].count.textContent.replace(/,/g, ''))])),
+      legend: () =>
+        Object.fromEntries(
+          [...KINDS, 'same'].map((k) => [k, Number(this.legend.rows[k].count.textContent.replace(/,/g, ''))]),
+        ),
     };
   }
 }

@@ -6,15 +6,18 @@
 // ancestor (-1 if every ancestor is expanded).
 export function computeVisibility(parent, nodeGroup, expanded) {
   const groupCount = parent.length;
-  const hiddenBy = new Int32Array(groupCount).fill(-1);  // for groups
+  const hiddenBy = new Int32Array(groupCount).fill(-1); // for groups
   const done = new Uint8Array(groupCount);
   const resolve = (g) => {
     // Iterative walk to the root; the outermost collapsed ancestor wins.
     const chain = [];
     let p = parent[g];
     let steps = 0;
-    while (p >= 0 && !done[p] && steps++ <= groupCount) { chain.push(p); p = parent[p]; }
-    let above = p >= 0 && done[p] ? (hiddenBy[p] >= 0 ? hiddenBy[p] : (expanded[p] ? -1 : p)) : -1;
+    while (p >= 0 && !done[p] && steps++ <= groupCount) {
+      chain.push(p);
+      p = parent[p];
+    }
+    let above = p >= 0 && done[p] ? (hiddenBy[p] >= 0 ? hiddenBy[p] : expanded[p] ? -1 : p) : -1;
     for (let k = chain.length - 1; k >= 0; k--) {
       const c = chain[k];
       hiddenBy[c] = above;
@@ -28,8 +31,11 @@ export function computeVisibility(parent, nodeGroup, expanded) {
   const nodeRep = new Int32Array(nodeGroup.length);
   for (let i = 0; i < nodeGroup.length; i++) {
     const g = nodeGroup[i];
-    if (g < 0 || g >= groupCount) { nodeRep[i] = -1; continue; }
-    nodeRep[i] = hiddenBy[g] >= 0 ? hiddenBy[g] : (expanded[g] ? -1 : g);
+    if (g < 0 || g >= groupCount) {
+      nodeRep[i] = -1;
+      continue;
+    }
+    nodeRep[i] = hiddenBy[g] >= 0 ? hiddenBy[g] : expanded[g] ? -1 : g;
   }
   return { nodeRep, groupHiddenBy: hiddenBy };
 }
@@ -59,11 +65,14 @@ export function ancestorsToExpand(parent, nodeGroup, expanded, i) {
 // Nodes inside group g at any depth (a mask over nodes), for what a group holds.
 export function nodesInside(parent, nodeGroup, g) {
   const groupCount = parent.length;
-  const within = new Int8Array(groupCount).fill(-1);  // -1 unknown, 0 no, 1 yes
+  const within = new Int8Array(groupCount).fill(-1); // -1 unknown, 0 no, 1 yes
   const inside = (h) => {
     const chain = [];
     let p = h;
-    while (p >= 0 && within[p] < 0 && p !== g && chain.length <= groupCount) { chain.push(p); p = parent[p]; }
+    while (p >= 0 && within[p] < 0 && p !== g && chain.length <= groupCount) {
+      chain.push(p);
+      p = parent[p];
+    }
     const answer = p === g ? 1 : p >= 0 && within[p] >= 0 ? within[p] : 0;
     for (const c of chain) within[c] = answer;
     return answer;
@@ -92,13 +101,16 @@ export const LEAF_FOLD_KINDS = new Set(['qdq_cluster', 'other']);
 // layout engine sees only those, numbered by `index`); `depth` is the depth among kept groups.
 export function flattenHierarchy(parent, nodeGroup, dissolve) {
   const groupCount = parent.length;
-  const keptAt = new Int32Array(groupCount).fill(-2);  // g if kept, else its nearest kept ancestor
+  const keptAt = new Int32Array(groupCount).fill(-2); // g if kept, else its nearest kept ancestor
   for (let g = 0; g < groupCount; g++) {
     if (keptAt[g] !== -2) continue;
     const chain = [];
     let p = g;
-    while (p >= 0 && p < groupCount && keptAt[p] === -2 && dissolve[p] && chain.length <= groupCount) { chain.push(p); p = parent[p]; }
-    let answer = -1;  // the top level, or a parent chain that loops
+    while (p >= 0 && p < groupCount && keptAt[p] === -2 && dissolve[p] && chain.length <= groupCount) {
+      chain.push(p);
+      p = parent[p];
+    }
+    let answer = -1; // the top level, or a parent chain that loops
     if (p >= 0 && p < groupCount) {
       if (keptAt[p] !== -2) answer = keptAt[p];
       else if (!dissolve[p]) answer = keptAt[p] = p;
@@ -111,7 +123,10 @@ export function flattenHierarchy(parent, nodeGroup, dissolve) {
   for (let g = 0; g < groupCount; g++) {
     const p = parent[g];
     flatParent[g] = dissolve[g] || p < 0 || p >= groupCount ? -1 : keptAt[p];
-    if (!dissolve[g]) { index[g] = groups.length; groups.push(g); }
+    if (!dissolve[g]) {
+      index[g] = groups.length;
+      groups.push(g);
+    }
   }
   const flatGroup = new Int32Array(nodeGroup.length);
   for (let i = 0; i < nodeGroup.length; i++) {
@@ -124,7 +139,14 @@ export function flattenHierarchy(parent, nodeGroup, dissolve) {
     for (let p = flatParent[g]; p >= 0 && d <= groupCount; p = flatParent[p]) d++;
     depth[g] = d;
   }
-  return { parent: flatParent, nodeGroup: flatGroup, dissolved: Uint8Array.from(dissolve), depth, groups: Int32Array.from(groups), index };
+  return {
+    parent: flatParent,
+    nodeGroup: flatGroup,
+    dissolved: Uint8Array.from(dissolve),
+    depth,
+    groups: Int32Array.from(groups),
+    index,
+  };
 }
 
 // Levels of the hierarchy `h` has ({depth, dissolved}): 1 + the deepest group the depth slider
@@ -141,7 +163,8 @@ export function hierarchyLevels(h, kinds) {
 export function shownLevel(h, kinds, expanded) {
   let level = hierarchyLevels(h, kinds);
   for (let g = 0; g < h.depth.length; g++)
-    if (!expanded[g] && !(h.dissolved && h.dissolved[g]) && !LEAF_FOLD_KINDS.has(kinds[g])) level = Math.min(level, h.depth[g]);
+    if (!expanded[g] && !(h.dissolved && h.dissolved[g]) && !LEAF_FOLD_KINDS.has(kinds[g]))
+      level = Math.min(level, h.depth[g]);
   return level;
 }
 
@@ -152,7 +175,10 @@ export function expandToLevel(h, kinds, expanded, level, folds) {
   const out = Uint8Array.from(expanded);
   for (let g = 0; g < out.length; g++) {
     if (h.dissolved && h.dissolved[g]) continue;
-    if (LEAF_FOLD_KINDS.has(kinds[g])) { if (folds !== undefined) out[g] = folds ? 1 : 0; continue; }
+    if (LEAF_FOLD_KINDS.has(kinds[g])) {
+      if (folds !== undefined) out[g] = folds ? 1 : 0;
+      continue;
+    }
     out[g] = h.depth[g] < level ? 1 : 0;
   }
   return out;

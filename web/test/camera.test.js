@@ -4,7 +4,9 @@ import { Camera, keepAnchor, readableWindow, MIN_SCALE, MAX_SCALE } from '../src
 
 test('zoomAt keeps the world point under the cursor', () => {
   const c = new Camera();
-  c.x = 13; c.y = -7; c.scale = 0.7;
+  c.x = 13;
+  c.y = -7;
+  c.scale = 0.7;
   const before = c.toWorld(200, 150);
   c.zoomAt(200, 150, 2.5);
   const after = c.toWorld(200, 150);
@@ -29,7 +31,9 @@ test('fit puts the rectangle inside the viewport', () => {
 
 test('keepAnchor maps the new anchor to the old screen position', () => {
   const c = new Camera();
-  c.scale = 2; c.x = 10; c.y = 20;
+  c.scale = 2;
+  c.x = 10;
+  c.y = 20;
   const s = c.toScreen(50, 60);
   keepAnchor(c, [50, 60], [300, -40]);
   assert.deepEqual(c.toScreen(300, -40), s);
@@ -44,7 +48,12 @@ function windowByDefinition(boxes, width, prefer, pad) {
     const cut = boxes.some((b) => b.x < s && s < b.x + b.w) ? 1 : 0;
     const inside = boxes.filter((b) => b.x >= s && b.x + b.w <= s + width).length;
     const key = [cut, -inside, Math.abs(s + width / 2 - prefer)];
-    if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && (key[1] < best.key[1] || (key[1] === best.key[1] && key[2] < best.key[2])))) best = { s, key };
+    if (
+      !best ||
+      key[0] < best.key[0] ||
+      (key[0] === best.key[0] && (key[1] < best.key[1] || (key[1] === best.key[1] && key[2] < best.key[2])))
+    )
+      best = { s, key };
   }
   return best.s;
 }
@@ -52,10 +61,31 @@ function windowByDefinition(boxes, width, prefer, pad) {
 test('readableWindow cuts no box at its left edge and shows the most boxes', () => {
   // A row of four boxes wider than the view, a fifth box straddling the second's left edge one
   // row lower: the view starts at the first box, not in the middle of the fifth.
-  const boxes = [{ x: 0, w: 100 }, { x: 150, w: 100 }, { x: 300, w: 100 }, { x: 450, w: 100 }, { x: 100, w: 120 }];
+  const boxes = [
+    { x: 0, w: 100 },
+    { x: 150, w: 100 },
+    { x: 300, w: 100 },
+    { x: 450, w: 100 },
+    { x: 100, w: 120 },
+  ];
   assert.equal(readableWindow(boxes, 420, 275, 10), -10);
   // A view that fits three of them prefers the three nearest the preferred centre.
-  assert.equal(readableWindow([{ x: 0, w: 50 }, { x: 100, w: 50 }, { x: 200, w: 50 }, { x: 1000, w: 50 }, { x: 1100, w: 50 }, { x: 1200, w: 50 }], 300, 1100, 0), 1000);
+  assert.equal(
+    readableWindow(
+      [
+        { x: 0, w: 50 },
+        { x: 100, w: 50 },
+        { x: 200, w: 50 },
+        { x: 1000, w: 50 },
+        { x: 1100, w: 50 },
+        { x: 1200, w: 50 },
+      ],
+      300,
+      1100,
+      0,
+    ),
+    1000,
+  );
   // One wide row of parameters and a narrow model column in its middle: the window holds the
   // column (most boxes), not the row's start.
   const params = Array.from({ length: 40 }, (_, k) => ({ x: k * 200, w: 150 }));
@@ -66,10 +96,22 @@ test('readableWindow cuts no box at its left edge and shows the most boxes', () 
 
 test('readableWindow agrees with its definition on random rows', () => {
   let seed = 7;
-  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   for (let t = 0; t < 300; t++) {
-    const boxes = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => ({ x: Math.round(rand() * 2000), w: 20 + Math.round(rand() * 300) }));
-    const width = 100 + Math.round(rand() * 900), prefer = rand() * 2000, pad = Math.round(rand() * 20);
-    assert.equal(readableWindow(boxes, width, prefer, pad), windowByDefinition(boxes, width, prefer, pad), JSON.stringify({ boxes, width, prefer, pad }));
+    const boxes = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => ({
+      x: Math.round(rand() * 2000),
+      w: 20 + Math.round(rand() * 300),
+    }));
+    const width = 100 + Math.round(rand() * 900),
+      prefer = rand() * 2000,
+      pad = Math.round(rand() * 20);
+    assert.equal(
+      readableWindow(boxes, width, prefer, pad),
+      windowByDefinition(boxes, width, prefer, pad),
+      JSON.stringify({ boxes, width, prefer, pad }),
+    );
   }
 });

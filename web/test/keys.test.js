@@ -4,7 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyMap } from '../src/keys.js';
 
-const event = (key, extra = {}) => ({ key, target: { tagName: 'CANVAS' }, preventDefault() { this.prevented = true; }, ...extra });
+const event = (key, extra = {}) => ({
+  key,
+  target: { tagName: 'CANVAS' },
+  preventDefault() {
+    this.prevented = true;
+  },
+  ...extra,
+});
 
 test('bound keys run their action and are listed once per binding', () => {
   const k = new KeyMap();
@@ -17,7 +24,10 @@ test('bound keys run their action and are listed once per binding', () => {
   assert.equal(k.handle(event('p')), true);
   assert.equal(k.handle(event('x')), false);
   assert.deepEqual(seen, ['c', 'p']);
-  assert.deepEqual(k.entries(), [{ keys: ['e', 'c'], help: 'expand / collapse' }, { keys: ['p'], help: 'profile table' }]);
+  assert.deepEqual(k.entries(), [
+    { keys: ['e', 'c'], help: 'expand / collapse' },
+    { keys: ['p'], help: 'profile table' },
+  ]);
 });
 
 test('typing in inputs and modified keys are left to the browser', () => {
@@ -32,8 +42,12 @@ test('typing in inputs and modified keys are left to the browser', () => {
 test('a later binding of a key replaces the earlier one', () => {
   const k = new KeyMap();
   let which = '';
-  k.bind('p', 'first', () => { which = 'first'; });
-  k.bind('p', 'second', () => { which = 'second'; });
+  k.bind('p', 'first', () => {
+    which = 'first';
+  });
+  k.bind('p', 'second', () => {
+    which = 'second';
+  });
   k.handle(event('p'));
   assert.equal(which, 'second');
 });

@@ -2,13 +2,25 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileQuery, searchNodes } from '../src/search.js';
 
-const strings = ['aten::convolution.out', 'conv_0', 'convolution', 'aten::add.out', 'add_1', 'add',
-  'layers.0.attn', 'quantized_decomposed::dequantize_per_tensor.out', 'dq_2', 'dequantize_per_tensor'];
+const strings = [
+  'aten::convolution.out',
+  'conv_0',
+  'convolution',
+  'aten::add.out',
+  'add_1',
+  'add',
+  'layers.0.attn',
+  'quantized_decomposed::dequantize_per_tensor.out',
+  'dq_2',
+  'dequantize_per_tensor',
+];
 const model = {
   strings,
   nodeCount: 3,
   n: {
-    op: Int32Array.from([0, 3, 7]), name: Int32Array.from([1, 4, 8]), label: Int32Array.from([2, 5, 9]),
+    op: Int32Array.from([0, 3, 7]),
+    name: Int32Array.from([1, 4, 8]),
+    label: Int32Array.from([2, 5, 9]),
     module: Int32Array.from([-1, 6, -1]),
   },
 };
@@ -42,28 +54,50 @@ test('a bad regex reports an error instead of throwing', () => {
 // the field syntax.
 function fieldModel() {
   const S = [];
-  const id = (s) => { const k = S.indexOf(s); return k >= 0 ? k : S.push(s) - 1; };
+  const id = (s) => {
+    const k = S.indexOf(s);
+    return k >= 0 ? k : S.push(s) - 1;
+  };
   const nodes = [
     { op: 'aten::linear', name: 'linear', module: 'layers.1.mlp', group: 1, ins: [0], outs: [1] },
     { op: 'aten::linear', name: 'linear_1', module: 'layers.10.mlp', group: 2, ins: [1], outs: [2] },
     { op: 'aten::add.Tensor', name: 'add', module: 'layers.1', group: 0, ins: [2], outs: [3] },
   ];
-  const values = [['[1, 16]', 'float32'], ['[1, 256]', 'float32'], ['[2, 256]', 'int8'], ['[2, 256]', 'int8']];
-  const groups = [['layers.1', '1 (DecoderLayer)', -1], ['layers.1.mlp', 'mlp (Linear)', 0], ['layers.10.mlp', 'mlp (Conv2d)', -1]];
-  const inOff = [0], inVal = [], outOff = [0], outVal = [];
+  const values = [
+    ['[1, 16]', 'float32'],
+    ['[1, 256]', 'float32'],
+    ['[2, 256]', 'int8'],
+    ['[2, 256]', 'int8'],
+  ];
+  const groups = [
+    ['layers.1', '1 (DecoderLayer)', -1],
+    ['layers.1.mlp', 'mlp (Linear)', 0],
+    ['layers.10.mlp', 'mlp (Conv2d)', -1],
+  ];
+  const inOff = [0],
+    inVal = [],
+    outOff = [0],
+    outVal = [];
   for (const n of nodes) {
-    inVal.push(...n.ins); inOff.push(inVal.length);
-    outVal.push(...n.outs); outOff.push(outVal.length);
+    inVal.push(...n.ins);
+    inOff.push(inVal.length);
+    outVal.push(...n.outs);
+    outOff.push(outVal.length);
   }
   return {
     strings: S,
     nodeCount: nodes.length,
     groupCount: groups.length,
     n: {
-      op: Int32Array.from(nodes.map((n) => id(n.op))), name: Int32Array.from(nodes.map((n) => id(n.name))),
-      label: Int32Array.from(nodes.map((n) => id(n.name))), module: Int32Array.from(nodes.map((n) => id(n.module))),
+      op: Int32Array.from(nodes.map((n) => id(n.op))),
+      name: Int32Array.from(nodes.map((n) => id(n.name))),
+      label: Int32Array.from(nodes.map((n) => id(n.name))),
+      module: Int32Array.from(nodes.map((n) => id(n.module))),
       group: Int32Array.from(nodes.map((n) => n.group)),
-      inOff: Int32Array.from(inOff), inVal: Int32Array.from(inVal), outOff: Int32Array.from(outOff), outVal: Int32Array.from(outVal),
+      inOff: Int32Array.from(inOff),
+      inVal: Int32Array.from(inVal),
+      outOff: Int32Array.from(outOff),
+      outVal: Int32Array.from(outVal),
     },
     v: { shape: Int32Array.from(values.map((v) => id(v[0]))), dtype: Int32Array.from(values.map((v) => id(v[1]))) },
     g: { label: Int32Array.from(groups.map((g) => id(g[1]))), parent: Int32Array.from(groups.map((g) => g[2])) },

@@ -15,7 +15,10 @@ test('changes emit one event each, naming what changed', () => {
   assert.equal(s.showShapes, true, 'shapes start on (drawn where they fit)');
   assert.equal(s.flatten, false, 'module boxes start shown');
   s.setDisplay('showShapes', false);
-  assert.deepEqual(events.map((e) => e[0]), ['graph', 'selection', 'matches', 'matches', 'categories', 'display']);
+  assert.deepEqual(
+    events.map((e) => e[0]),
+    ['graph', 'selection', 'matches', 'matches', 'categories', 'display'],
+  );
   assert.deepEqual(events[1], ['selection', 5, 2]);
   assert.equal(s.matches, null, 'no matches is null');
   assert.equal(s.catHidden[1], 1);

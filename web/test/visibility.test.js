@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeVisibility, visibleBoxes, ancestorsToExpand, nodesInside, flattenHierarchy, hierarchyLevels, shownLevel, expandToLevel } from '../src/visibility.js';
+import {
+  computeVisibility,
+  visibleBoxes,
+  ancestorsToExpand,
+  nodesInside,
+  flattenHierarchy,
+  hierarchyLevels,
+  shownLevel,
+  expandToLevel,
+} from '../src/visibility.js';
 
 // Groups: 0 (root) > 1 > 2, and 3 at top level. Nodes: a in none, b in 0, c in 1, d in 2, e in 3.
 const parent = Int32Array.from([-1, 0, 1, -1]);
@@ -17,7 +26,7 @@ test('everything expanded: every node stands for itself, every group is a frame'
 });
 
 test('the outermost collapsed ancestor stands for nested nodes and groups', () => {
-  const expanded = Uint8Array.from([1, 0, 0, 1]);  // 1 collapsed hides 2 (also collapsed)
+  const expanded = Uint8Array.from([1, 0, 0, 1]); // 1 collapsed hides 2 (also collapsed)
   const vis = computeVisibility(parent, nodeGroup, expanded);
   assert.deepEqual([...vis.nodeRep], [-1, -1, 1, 1, -1]);
   assert.deepEqual([...vis.groupHiddenBy], [-1, -1, 1, -1]);
@@ -62,9 +71,16 @@ test('flattenHierarchy dissolves module boxes; what they held moves to the neare
   const h = flattenHierarchy(mParent, mGroup, dissolve);
   assert.deepEqual([...h.groups], [5, 6, 7], 'kept: the QDQ cluster, the delegate, the inputs fold');
   assert.deepEqual([...h.index], [-1, -1, -1, -1, -1, 0, 1, 2]);
-  assert.deepEqual([...h.parent].filter((_, g) => !h.dissolved[g]), [-1, -1, -1], 'kept groups now sit at the top level');
+  assert.deepEqual(
+    [...h.parent].filter((_, g) => !h.dissolved[g]),
+    [-1, -1, -1],
+    'kept groups now sit at the top level',
+  );
   assert.deepEqual([...h.nodeGroup], [-1, -1, -1, -1, 5, 6, 7], 'module members are top-level nodes');
-  assert.deepEqual([...h.depth].filter((_, g) => !h.dissolved[g]), [0, 0, 0]);
+  assert.deepEqual(
+    [...h.depth].filter((_, g) => !h.dissolved[g]),
+    [0, 0, 0],
+  );
   const expanded = Uint8Array.from([1, 1, 1, 1, 1, 0, 1, 0]);
   const vis = computeVisibility(h.parent, h.nodeGroup, expanded);
   const boxes = visibleBoxes(vis, expanded, h.dissolved);
@@ -85,7 +101,11 @@ test('flattenHierarchy keeps a kept group under a kept group across dissolved on
 });
 
 test('the depth slider: levels, the level a state shows, and expanding to a level', () => {
-  assert.equal(hierarchyLevels(unflat, kinds), 4, 'model, layers ×2, layers.k, attn/delegate; QDQ and folds are no level');
+  assert.equal(
+    hierarchyLevels(unflat, kinds),
+    4,
+    'model, layers ×2, layers.k, attn/delegate; QDQ and folds are no level',
+  );
   const all = new Uint8Array(8).fill(1);
   assert.equal(shownLevel(unflat, kinds, all), 4);
   const two = expandToLevel(unflat, kinds, all, 2);

@@ -1,7 +1,9 @@
 #pragma once
 // The viewer's data: one JSON object with a string table and columnar arrays per graph,
-// including the precomputed layout of each graph's initial expand state. docs/viewer.md
-// describes the fields and the encoding; web/src/data.js reads them.
+// including the precomputed layout of each graph's initial expand state. Its keys are declared
+// in web/src/page_data.js, the page-data contract (a new key is declared there first:
+// tests/web/page_contract.test.mjs holds the pages written here to it); docs/viewer.md
+// describes the encoding; web/src/data.js reads the data.
 #include <cstddef>
 #include <cstdint>
 #include <string>
