@@ -6,13 +6,10 @@
 #include <cmath>
 
 #include "core/mapped_file.h"
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 
 namespace etviz::model_explorer {
 namespace {
-
-using torch_export::JsonRef;
-using torch_export::JsonTree;
 
 constexpr size_t kMaxText = 256;  // longest string value kept
 

@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "core/graph_builder.h"
+#include "formats/json/json_tree.h"
 #include "formats/open_document.h"
 #include "formats/torch_export/exported_program_reader.h"
-#include "formats/torch_export/json_tree.h"
 
 namespace etviz::trace {
 namespace {
-
-using torch_export::JsonRef;
-using torch_export::JsonTree;
 
 // A trace may name files; those files may not be traces themselves (no recursion).
 thread_local int g_depth = 0;
