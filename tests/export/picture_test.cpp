@@ -157,10 +157,10 @@ TEST(Picture, HostileNamesStayText) {
 }
 
 TEST(Picture, XmlAndDotEscaping) {
-  EXPECT_EQ(pic::xml_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
-  EXPECT_EQ(pic::xml_escape("\x01x\xc3\x28"), "\xEF\xBF\xBDx\xEF\xBF\xBD(");
-  EXPECT_EQ(pic::xml_escape("\xed\xa0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
-  EXPECT_EQ(pic::xml_escape("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
+  EXPECT_EQ(markup_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+  EXPECT_EQ(markup_escape("\x01x\xc3\x28"), "\xEF\xBF\xBDx\xEF\xBF\xBD(");
+  EXPECT_EQ(markup_escape("\xed\xa0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+  EXPECT_EQ(markup_escape("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
   EXPECT_EQ(pic::dot_quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
 }
 

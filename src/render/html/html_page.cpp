@@ -6,6 +6,7 @@
 #include <random>
 
 #include "analysis/timeline.h"
+#include "core/text.h"
 #include "render/html/memory_data.h"
 #include "render/html/node_data.h"
 #include "render/html/page_data.h"
@@ -37,32 +38,6 @@ std::string base64(std::string_view in) {
     out += kAlphabet[(v >> 12) & 63];
     out += i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=';
     out += '=';
-  }
-  return out;
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
   }
   return out;
 }
@@ -142,7 +117,7 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<meta name=\"generator\" content=\"etviz\">\n";
-  page += "<title>" + html_escape(title) + " — etviz</title>\n";
+  page += "<title>" + markup_escape(title) + " — etviz</title>\n";
   page += "<style nonce=\"" + nonce + "\">\n";
   page += assets::kViewerCss;
   page += "\n</style>\n</head>\n<body>\n";
