@@ -157,6 +157,7 @@ class Writer {
                ? fmt::format("{} (chain {})", n.provenance.instruction, n.provenance.chain)
                : std::to_string(n.provenance.instruction));
     if (!n.provenance.module_path.empty()) attr(first, "module", n.provenance.module_path);
+    if (n.failure) attr(first, "error", n.failure->message);
     for (const Attribute& a : n.attributes) attr(first, a.name, a.value);
     // Arguments that are not tensors (ints, lists, scalars) are attributes in Model Explorer.
     for (size_t k = 0; k < n.inputs.size(); ++k) {

@@ -455,7 +455,7 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
     attrs.push_back(
         {"stage", std::string(to_string(root.stage.role)) + " (" + root.stage.method + ")"});
   if (root.opaque) attrs.push_back({"opaque", "true"});
-  attrs.insert(attrs.end(), root.attributes.begin(), root.attributes.end());
+  for (Attribute& a : with_failure(root)) attrs.push_back(std::move(a));
   w.pairs("attrs", attrs);
   w.array("arena", root.memory_buffer_sizes, [&](int64_t v) { w.num(v); });
 
@@ -542,7 +542,13 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
   {
     std::vector<int32_t> off{0}, keys, vals;
     for (const ViewNode& vn : nodes) {
-      for (const Attribute& a : node_of(vn).attributes) {
+      // A failed op's Failure first, as the panel listed its "error" attribute.
+      const Node& n = node_of(vn);
+      if (n.failure) {
+        keys.push_back(w.sid("error"));
+        vals.push_back(w.sid(n.failure->message));
+      }
+      for (const Attribute& a : n.attributes) {
         keys.push_back(w.sid(a.name));
         vals.push_back(w.sid(a.value));
       }

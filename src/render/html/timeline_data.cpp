@@ -81,7 +81,7 @@ struct NodeFacts {
         instr(n.provenance.instruction),
         chain(n.provenance.chain),
         delegate(n.delegate) {
-    for (const Attribute& a : n.attributes) attrs.emplace_back(a.name, a.value);
+    for (const Attribute& a : with_failure(n)) attrs.emplace_back(a.name, a.value);
   }
 
   // The fields of this that differ from `other` (the keys web/src/timeline_overlay.js reads).

@@ -589,9 +589,7 @@ std::string node_label(const Node& n) {
       std::string base = analysis::op_base_name(n.op);
       if (base.empty()) base = n.op;
       // An op that failed (a live trace whose forward pass raised there) says so.
-      for (const Attribute& a : n.attributes)
-        if (a.name == "error") return "\u2715 " + base;
-      return base;
+      return n.failure ? "\u2715 " + base : base;
     }
     case NodeKind::kInput:
     case NodeKind::kOutput:
