@@ -201,6 +201,14 @@ PYBIND11_MODULE(_etviz, m) {
                                  names.push_back(h.doc.graphs[static_cast<size_t>(g)].name);
                                return names;
                              })
+      .def_property_readonly(
+          "default_graph",
+          [](const Handle& h) {
+            const int32_t g = h.doc.default_graph();
+            return g < 0 ? std::string() : h.doc.graphs[static_cast<size_t>(g)].name;
+          },
+          "The graph the page opens on and `etviz export` draws (Document::default_graph); "
+          "\"\" when the file holds none")
       .def(
           "info_json",
           [](const Handle& h, const std::string& method) {

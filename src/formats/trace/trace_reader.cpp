@@ -241,11 +241,11 @@ Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
         doc.warn(fmt::format("{}: {}", where, snapshot.error().message()));
         if (error_message.empty()) error_message = snapshot.error().message();
       } else {
+        // The named graph, else the one the file's page opens on.
         const std::string wanted = pass["graph"].string_or("");
-        int32_t pick = -1;
+        int32_t pick = wanted.empty() ? snapshot->default_graph() : -1;
         for (size_t g = 0; g < snapshot->graphs.size() && pick < 0; ++g)
-          if (snapshot->graphs[g].is_top_level() &&
-              (wanted.empty() || snapshot->graphs[g].name == wanted))
+          if (snapshot->graphs[g].is_top_level() && snapshot->graphs[g].name == wanted)
             pick = static_cast<int32_t>(g);
         if (pick < 0)
           doc.warn(fmt::format("{}: {} has no graph '{}' (graphs: {})", where, target.string(),

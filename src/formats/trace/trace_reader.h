@@ -16,7 +16,8 @@
 // error and traceback as Graph::failure, a failed op of a live trace as Node::failure. A pass
 // whose graph cannot be read is kept as an empty graph carrying the failure, so a trace shows
 // as far as it goes. Inline snapshots are built through GraphBuilder (core/graph_builder.h).
-// Dangling edge ids, duplicate node ids and unknown fields are warnings.
+// A pass naming a file without a graph takes that file's Document::default_graph(). Dangling
+// edge ids, duplicate node ids and unknown fields are warnings.
 #include <memory>
 #include <string_view>
 
