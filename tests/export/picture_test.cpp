@@ -12,8 +12,8 @@
 #include "analysis/categories.h"
 #include "render/export/cairo_painter.h"
 #include "render/export/svg_painter.h"
-#include "render/html/view_model.h"
 #include "test_support.h"
+#include "view/view_model.h"
 
 namespace etviz::test {
 namespace {
@@ -47,12 +47,12 @@ size_t count(const std::string& text, const std::string& what) {
 
 struct Drawn {
   Document doc;
-  render::html::ViewModel model;
+  view::ViewModel model;
 };
 Drawn simple() {
   Drawn d{load(corpus(kSimple)), {}};
-  d.model = render::html::build_view_model(d.doc, render::html::top_level_graphs(d.doc).front(),
-                                           analysis::default_category_config());
+  d.model = view::build_view_model(d.doc, d.doc.root_graphs().front(),
+                                   analysis::default_category_config());
   return d;
 }
 
@@ -128,8 +128,7 @@ TEST(Picture, HostileNamesStayText) {
     n.op = hostile;
   }
   g.name = hostile;
-  d.model = render::html::build_view_model(d.doc, d.model.root_graph,
-                                           analysis::default_category_config());
+  d.model = view::build_view_model(d.doc, d.model.root_graph, analysis::default_category_config());
   for (pic::ExportFormat f : {pic::ExportFormat::kSvg, pic::ExportFormat::kDot}) {
     pic::PictureOptions o;
     o.format = f;

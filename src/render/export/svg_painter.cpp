@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::picture {
 namespace {
@@ -109,7 +109,7 @@ std::unique_ptr<Painter> make_svg_painter() {
 }
 
 double estimated_text_width(std::string_view text, const Font& font) {
-  return html::text_width(std::string(text)) * font.size / 12 * (font.bold ? 1.06 : 1.0);
+  return view::text_width(std::string(text)) * font.size / 12 * (font.bold ? 1.06 : 1.0);
 }
 
 }  // namespace etviz::render::picture

@@ -12,8 +12,8 @@
 #include "render/html/page_data.h"
 #include "render/html/profile_data.h"
 #include "render/html/timeline_data.h"
-#include "render/html/view_model.h"
 #include "render/html/viewer_assets.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
 namespace {
@@ -82,13 +82,13 @@ struct EncodedFile {
 Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
                                 const PageOptions& options, const std::vector<int32_t>& graphs) {
   EncodedFile f;
-  for (int32_t g : graphs.empty() ? top_level_graphs(doc) : graphs) {
+  for (int32_t g : graphs.empty() ? doc.root_graphs() : graphs) {
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(
           fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
-    ViewOptions view;
-    view.partitions = options.partitions;
-    f.views.push_back(build_view_model(doc, g, options.categories, view));
+    view::ViewOptions shown;
+    shown.partitions = options.partitions;
+    f.views.push_back(view::build_view_model(doc, g, options.categories, shown));
   }
   if (options.progress) options.progress("encoding the page data");
   auto data = encode_page_data(doc, source, options.categories, f.views, options.allow_compression,

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "formats/json/json_string.h"
 #include "render/html/page_data.h"
 #include "render/json_text.h"
 
@@ -282,7 +283,7 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
       if (base && !present(*base, u)) added.push_back(k);
       if (view.nodes[k].graph != merged_graph) continue;
       const Node& mine = g.nodes[static_cast<size_t>(step.member[static_cast<size_t>(u)])];
-      const std::string label = node_label(mine);
+      const std::string label = view::node_label(mine);
       if (label != view.nodes[k].label) labels[std::to_string(k)] = label;
     }
     for (const analysis::NodeChange& c : step.diff.changes) {
