@@ -46,6 +46,13 @@ class Program:
         """Names of the graphs a user can ask for, in pipeline order."""
         return list(self._doc.graphs)
 
+    @property
+    def default_graph(self):
+        """The graph meant when none is named: the one the page opens on, ``etviz export``
+        draws and :func:`etviz.diff` and :func:`etviz.memory` take (``forward`` when it has
+        nodes, else the largest graph); ``None`` when the file holds no graph."""
+        return self._doc.default_graph or None
+
     def graph_data(self):
         """Every graph as etviz read it, as plain Python data (what ``etviz export --format
         graph-json`` writes, schema ``etviz.graph/1``): nodes with their named arguments, every

@@ -58,10 +58,12 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
   std::map<std::string, OperatorDelegation> ops;
   std::map<std::string, BackendDelegation> backends;
   // An ETRecord holds several stages of one program; get_delegation_info is run on the
-  // lowered (edge dialect) one, so that is the default when present.
+  // lowered one, so what the report means is a stage, not the file's default graph: the
+  // edge-dialect stage of each method (with the bodies it nests), when the file has one.
+  // Else every method.
   const bool prefer_edge =
-      method.empty() && std::any_of(doc.graphs.begin(), doc.graphs.end(), [](const Graph& g) {
-        return g.is_top_level() && g.stage.role == StageRole::kEdgeDialect;
+      method.empty() && std::any_of(doc.graphs.begin(), doc.graphs.end(), [&](const Graph& g) {
+        return doc.find_stage(StageRole::kEdgeDialect, g.stage.method) != nullptr;
       });
   const auto selected = [&](const Graph& g) {
     if (g.kind == GraphKind::kDelegate) return false;

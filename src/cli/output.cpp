@@ -88,6 +88,31 @@ void Progress::operator()(const std::string& what, bool always) const {
   });
 }
 
+void report_written(const std::string& path, size_t bytes, const std::string& details, bool quiet,
+                    const std::string& after) {
+  if (quiet || path.empty() || path == "-") return;
+  fmt::print(stderr, "etviz: wrote {} ({:.1f} KiB{}{}){}\n", terminal_safe(path), bytes / 1024.0,
+             details.empty() ? "" : ", ", details, after);
+}
+
+void add_page_options(CLI::App* cmd, view::Request& request, session::Command command) {
+  for (const session::PageOption& o : session::page_options()) {
+    if (!o.takes(command)) continue;
+    if (std::string* text = o.target(request))
+      cmd->add_option(o.flag, *text, o.help);
+    else if (o.list)
+      cmd->add_option(o.flag, request.*o.list, o.help);
+    else
+      cmd->add_flag(o.flag, request.*o.set, o.help);
+  }
+}
+
+void add_profile_options(CLI::App* cmd, view::ProfileRequest& profile) {
+  for (const session::PageOption& o : session::page_options())
+    if (o.takes(session::kProfileCommand))
+      if (std::string* text = o.target(profile)) cmd->add_option(o.flag, *text, o.help);
+}
+
 void add_budget_options(CLI::App* cmd) {
   Budget& b = run_budget();
   auto* group = cmd->add_option_group("Budget", "What one run may spend (docs/limits.md)");

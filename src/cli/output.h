@@ -7,6 +7,7 @@
 
 #include "core/status.h"
 #include "formats/open_document.h"
+#include "session/page_options.h"
 
 namespace etviz::cli {
 
@@ -36,6 +37,11 @@ enum class OutputKind { kText, kJson, kPage, kBinary };
 int write_output(const std::string& path, const std::string& text,
                  OutputKind kind = OutputKind::kText);
 
+// The summary a command that writes a page, picture or export prints when done: "etviz: wrote
+// PATH (12.5 KiB, DETAILS)AFTER" on stderr; nothing when quiet or written to stdout.
+void report_written(const std::string& path, size_t bytes, const std::string& details, bool quiet,
+                    const std::string& after = {});
+
 // Progress on stderr for runs that take a while: "etviz: [2.3s] laying out ...". A step is
 // printed when it starts once the run (from construction) has taken over a second, or always
 // when `always`; a step still running when the run reaches one second is printed then (a
@@ -53,6 +59,12 @@ class Progress {
 
 // The --max-* options of the run's budget (core/budget.h) on a command that reads files.
 void add_budget_options(CLI::App* cmd);
+
+// The request options `command` takes (session/page_options.h), parsed into `request`.
+void add_page_options(CLI::App* cmd, view::Request& request, session::Command command);
+// The profile options `etviz profile` shares with the page (--etrecord, --method, units),
+// parsed into `profile`.
+void add_profile_options(CLI::App* cmd, view::ProfileRequest& profile);
 
 // Columns of the terminal stdout writes to: its window size when stdout is a terminal, else
 // $COLUMNS when set, else 0 (no limit: a pipe or file gets whole lines).

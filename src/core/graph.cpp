@@ -37,6 +37,23 @@ std::string value_text(const Value& v) {
   return to_string(v.kind);
 }
 
+std::vector<Attribute> with_failure(const Node& node) {
+  std::vector<Attribute> out;
+  out.reserve(node.attributes.size() + 1);
+  if (node.failure) out.push_back({"error", node.failure->message});
+  out.insert(out.end(), node.attributes.begin(), node.attributes.end());
+  return out;
+}
+
+std::vector<Attribute> with_failure(const Graph& graph) {
+  std::vector<Attribute> out = graph.attributes;
+  if (graph.failure) {
+    out.push_back({"error", graph.failure->message});
+    if (!graph.failure->traceback.empty()) out.push_back({"traceback", graph.failure->traceback});
+  }
+  return out;
+}
+
 const char* to_string(ValueKind k) {
   switch (k) {
     case ValueKind::kNull:

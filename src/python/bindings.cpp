@@ -25,8 +25,8 @@
 #include "render/profile_report.h"
 #include "render/summary_report.h"
 #include "session/page_options.h"
-#include "session/page_session.h"
 #include "session/profile_session.h"
+#include "session/view_session.h"
 
 namespace py = pybind11;
 
@@ -95,49 +95,57 @@ std::string keyword(const session::PageOption& o) {
   return key;
 }
 
+// visualize()'s keywords: the page options of `etviz view` with one value (files given as
+// --data are the documents' own, opened with them).
 std::vector<std::string> page_option_keywords() {
   std::vector<std::string> out;
-  for (const session::PageOption& o : session::page_options()) out.push_back(keyword(o));
+  for (const session::PageOption& o : session::page_options())
+    if (o.takes(session::kViewCommand) && o.single()) out.push_back(keyword(o));
   return out;
 }
 
-session::PageRequest page_request(const py::dict& options) {
-  session::PageRequest r;
+view::Request page_request(const py::dict& options) {
+  view::Request r;
   for (const session::PageOption& o : session::page_options()) {
     const std::string key = keyword(o);
-    if (!options.contains(key.c_str()) || options[key.c_str()].is_none()) continue;
-    if (o.text)
-      r.*o.text = py::str(options[key.c_str()]);
+    if (!o.takes(session::kViewCommand) || !o.single() || !options.contains(key.c_str()) ||
+        options[key.c_str()].is_none())
+      continue;
+    if (std::string* text = o.target(r))
+      *text = py::str(options[key.c_str()]);
     else
       r.*o.set = py::bool_(options[key.c_str()]);
   }
-  if (options.contains("compress")) r.compress = py::bool_(options["compress"]);
   return r;
 }
 
 std::string page_html(const std::vector<HandlePtr>& handles, const py::dict& options) {
   if (handles.empty()) throw PyError("no program to show");
-  session::PageRequest request = page_request(options);
-  std::vector<session::PageInput> inputs;
+  const view::Request request = page_request(options);
+  session::PageSettings settings;
+  if (options.contains("compress")) settings.compress = py::bool_(options["compress"]);
+  std::vector<session::ViewFile> inputs;
   for (const HandlePtr& h : handles) inputs.push_back({&h->doc, h->name, h->size});
   Result<std::string> html = [&] {
     py::gil_scoped_release release;
-    return session::render_page(inputs, request);
+    return session::render_page(inputs, request, settings);
   }();
   return take(std::move(html));
 }
 
+// The Inspector's report: the profile options `etviz profile` takes as keywords (etrecord,
+// method, source_unit, unit), and program and debug_buffer (its --pte and --debug-buffer).
 std::string profile_report(const std::string& etdump, const py::dict& options, bool json) {
   session::ProfileSessionOptions load;
-  load.etdump = etdump;
-  auto text = [&](const char* key, std::string& into) {
-    if (options.contains(key) && !options[key].is_none()) into = py::str(options[key]);
+  auto text = [&](const std::string& key, std::string& into) {
+    if (options.contains(key.c_str()) && !options[key.c_str()].is_none())
+      into = py::str(options[key.c_str()]);
   };
+  for (const session::PageOption& o : session::page_options())
+    if (std::string* field = o.takes(session::kProfileCommand) ? o.target(load) : nullptr)
+      text(keyword(o), *field);
+  load.etdump = etdump;
   text("program", load.program);
-  text("etrecord", load.etrecord);
-  text("method", load.method);
-  text("source_unit", load.source_unit);
-  text("unit", load.unit);
   text("debug_buffer", load.debug_buffer);
   py::gil_scoped_release release;
   auto s = session::load_profile_session(load);
@@ -145,18 +153,12 @@ std::string profile_report(const std::string& etdump, const py::dict& options, b
     py::gil_scoped_acquire acquire;
     throw PyError(s.error().message());
   }
-  render::ProfileReport report;
-  report.profile = &s->profile;
-  report.stats = &s->stats;
-  report.scale = s->scale;
-  report.warnings = s->warnings;
-  report.program_path = load.program;
-  report.etrecord_path = load.etrecord;
-  if (s->join) report.join = &*s->join;
-  report.rows = s->stats.events;
-  report.module_totals = true;
-  report.modules = analysis::module_totals(report.rows);
-  report.raw_samples = true;
+  session::ProfileReportOptions shown;
+  shown.module_totals = true;
+  shown.raw_samples = true;
+  shown.program_path = load.program;
+  shown.etrecord_path = load.etrecord;
+  const render::ProfileReport report = session::profile_report(*s, shown);
   return json ? render::profile_json(report) : render::profile_text(report);
 }
 
@@ -201,6 +203,14 @@ PYBIND11_MODULE(_etviz, m) {
                                  names.push_back(h.doc.graphs[static_cast<size_t>(g)].name);
                                return names;
                              })
+      .def_property_readonly(
+          "default_graph",
+          [](const Handle& h) {
+            const int32_t g = h.doc.default_graph();
+            return g < 0 ? std::string() : h.doc.graphs[static_cast<size_t>(g)].name;
+          },
+          "The graph the page opens on and `etviz export` draws (Document::default_graph); "
+          "\"\" when the file holds none")
       .def(
           "info_json",
           [](const Handle& h, const std::string& method) {

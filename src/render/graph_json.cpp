@@ -76,9 +76,9 @@ Json node_json(const Node& n, size_t index) {
   }
   o["inputs"] = arguments(n.inputs);
   o["outputs"] = arguments(n.outputs);
-  if (!n.attributes.empty()) {
+  if (!n.attributes.empty() || n.failure) {
     Json a = Json::array();
-    for (const Attribute& attr : n.attributes)
+    for (const Attribute& attr : with_failure(n))
       a.push_back({{"name", attr.name}, {"value", attr.value}});
     o["attributes"] = std::move(a);
   }

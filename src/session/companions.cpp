@@ -8,8 +8,10 @@
 
 #include "analysis/categories.h"
 #include "core/mapped_file.h"
-#include "formats/model_explorer/node_data_reader.h"
 #include "formats/open_document.h"
+#include "formats/side_files/categories_file.h"
+#include "formats/side_files/groups_file.h"
+#include "formats/side_files/node_data_file.h"
 #include "formats/torch_export/archive_reader.h"
 
 namespace etviz::session {
@@ -21,21 +23,23 @@ std::string base_name(const std::string& path) {
 
 // What the CLI's --categories reads (a JSON object of "rules" and "colors"), within its size.
 bool is_categories(std::span<const uint8_t> bytes) {
-  if (bytes.empty() || bytes.size() > analysis::kMaxCategoriesFileBytes) return false;
-  return analysis::parse_category_config(std::string(bytes.begin(), bytes.end())).ok();
+  if (bytes.empty() || bytes.size() > side_files::kMaxCategoriesFileBytes) return false;
+  auto file = side_files::parse_categories(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return file && analysis::category_config(*file).ok();
 }
 
 // What the CLI's --groups reads ({node name: group name}, at least one), within its size.
 bool is_groups(std::span<const uint8_t> bytes, const std::string& path) {
-  if (bytes.empty() || bytes.size() > kMaxGroupsFileBytes) return false;
-  auto groups = parse_partitions(bytes, path);
+  if (bytes.empty() || bytes.size() > side_files::kMaxGroupsFileBytes) return false;
+  auto groups = side_files::parse_groups(bytes, path);
   return groups && !groups->empty();
 }
 
 // What the CLI's --node-data reads (Model Explorer node data with at least one result).
 bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
-  if (bytes.empty() || bytes.size() > model_explorer::kMaxNodeDataFileBytes) return false;
-  auto data = model_explorer::parse_node_data(
+  if (bytes.empty() || bytes.size() > side_files::kMaxNodeDataFileBytes) return false;
+  auto data = side_files::parse_node_data(
       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
   if (!data) return false;
   for (const auto& g : data->graphs)
@@ -140,32 +144,32 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   return out;
 }
 
-Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRequest request) {
+Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, view::Request request,
+                                   const PageSettings& settings) {
   auto roles = pair_companions(paths);
   if (!roles) return roles.error();
   PagedFiles out;
   out.roles = std::move(*roles);
   std::deque<Document> docs;  // stable addresses for the page inputs
-  std::vector<PageInput> inputs;
+  std::vector<ViewFile> inputs;
   for (size_t k = 0; k < out.roles.shown.size(); ++k) {
     OpenOptions open;
     if (k == 0) open.data_files = out.roles.data;
     const std::string& path = out.roles.shown[k];
     auto doc = open_document(path, open);
     if (!doc) return doc.error();
-    if (request.progress) request.progress("read " + base_name(path));
+    if (settings.progress) settings.progress("read " + base_name(path));
     docs.push_back(std::move(*doc));
     // The mapped size: the app's large programs are in memory, not in a file system.
     auto file = MappedFile::open(path);
     inputs.push_back({&docs.back(), base_name(path), file ? (*file)->size() : 0});
   }
-  request.etdump = out.roles.etdump;
-  request.etrecord = out.roles.etrecord;
+  request.profile.etdump = out.roles.etdump;
+  request.profile.etrecord = out.roles.etrecord;
   request.categories = out.roles.categories;
   request.groups = out.roles.groups;
   request.node_data = out.roles.node_data;
-  auto html = render_page(inputs, request);
-  out.warnings = request.warnings;
+  auto html = render_page(inputs, request, settings, &out.warnings);
   if (!html) return html.error();
   out.html = std::move(*html);
   return out;

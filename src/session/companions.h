@@ -2,16 +2,17 @@
 // Files given together, sorted into the roles the CLI's options give them: a FlatTensor
 // (.ptd) holds the external weights of the program beside it (`--data`), an ETDump is the
 // profile of that program (`--etdump`) and an ETRecord beside an ETDump is its debug record
-// (`--etrecord`), a JSON file that analysis::parse_category_config reads is the page's
-// `--categories`, one that parse_partitions reads ({node name: group name}) its `--groups` and
-// one that model_explorer::parse_node_data reads (with results) its `--node-data`; everything
-// else is a file of its own in the page. Roles come from the bytes (never the
-// names). The app page (docs/app.md) opens dropped files through here.
+// (`--etrecord`), a JSON file that side_files::parse_categories reads (with categories
+// analysis::category_config knows) is the page's `--categories`, one that side_files::
+// parse_groups reads ({node name: group name}) its `--groups` and one that side_files::
+// parse_node_data reads (with results) its `--node-data`: the readers of those options
+// (formats/side_files). Everything else is a file of its own in the page. Roles come from
+// the bytes (never the names). The app page (docs/app.md) opens dropped files through here.
 #include <string>
 #include <vector>
 
 #include "core/status.h"
-#include "session/page_session.h"
+#include "session/view_session.h"
 
 namespace etviz::session {
 
@@ -33,6 +34,8 @@ struct PagedFiles {
   CompanionFiles roles;
   std::vector<std::string> warnings;
 };
-Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRequest request);
+// `request`'s files and side files are those the pairing found; its other options apply.
+Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, view::Request request,
+                                   const PageSettings& settings);
 
 }  // namespace etviz::session
