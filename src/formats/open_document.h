@@ -10,7 +10,7 @@ namespace etviz {
 
 struct OpenOptions {
   std::vector<std::string> data_files;  // .ptd files holding a program's external tensors
-  bool decode_delegates = true;         // decode backend payloads into subgraphs
+  bool decode_delegates = true;  // decode backend payloads into subgraphs
 };
 
 // What a file looks like, from its first bytes.
@@ -22,6 +22,7 @@ enum class FileKind {
   kZip,
   kTrace,
   kModelExplorerJson,
+  kTosa,
   kUnknown
 };
 FileKind sniff_file_kind(std::span<const uint8_t> head);
