@@ -13,6 +13,7 @@
 #include "formats/model_explorer/model_explorer_reader.h"
 #include "formats/torch_export/archive_reader.h"
 #include "formats/tosa/tosa_reader.h"
+#include "formats/tosa/tosa_side_files.h"
 #include "formats/trace/trace_reader.h"
 
 namespace etviz {
@@ -90,7 +91,7 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
   }
   if (!doc) return doc;
   // The run's node budget (core/budget.h) for every format; the .pte reader checks before
-  // building its graphs, the others once read.
+  // building its graphs, the others once read, and again once side files added theirs.
   auto check_nodes = [&]() -> Status {
     uint64_t nodes = 0;
     for (const Graph& g : doc->graphs) nodes += g.nodes.size();
@@ -109,6 +110,11 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
   }
   // After --data files are attached: XNNPACK constants may live in a .ptd's named data.
   if (options.decode_delegates) delegates::decode_delegates(*doc);
+  // After decoding: a TOSA file describes a delegate whose payload shows no operators.
+  if (!options.tosa_files.empty()) {
+    if (auto s = tosa::attach_tosa_files(*doc, options.tosa_files); !s) return s.error();
+    if (auto s = check_nodes(); !s) return s.error();
+  }
   return doc;
 }
 

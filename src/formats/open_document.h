@@ -10,6 +10,10 @@ namespace etviz {
 
 struct OpenOptions {
   std::vector<std::string> data_files;  // .ptd files holding a program's external tensors
+  // TOSA graphs the Arm compiler wrote beside the program, or directories of them (their
+  // *.tosa files), each attached to the delegate whose inputs and outputs it matches
+  // (formats/tosa/tosa_side_files.h).
+  std::vector<std::string> tosa_files;
   bool decode_delegates = true;  // decode backend payloads into subgraphs
 };
 
