@@ -40,6 +40,7 @@ struct ExportOptions {
   std::optional<double> scale;
   bool shapes = false;
   std::vector<std::string> data;
+  std::vector<std::string> tosa;
   std::string categories;
   std::string groups;
   bool quiet = false;
@@ -123,6 +124,7 @@ int run_export(const ExportOptions& opt) {
 
   OpenOptions open;
   open.data_files = opt.data;
+  open.tosa_files = opt.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   progress("read " + opt.file);
@@ -308,6 +310,10 @@ void register_export(CLI::App& app) {
   cmd->add_flag("--shapes", opt->shapes, "Tensor shapes on edges, as the page's shape labels");
   cmd->add_option("--data", opt->data,
                   "FlatTensor data file (.ptd) with the program's external tensors");
+  cmd->add_option(
+      "--tosa", opt->tosa,
+      "A TOSA graph the Arm compiler wrote beside the program (.tosa), or a directory of them: "
+      "each attaches to the delegate whose inputs and outputs it matches (repeatable)");
   cmd->add_option("--categories", opt->categories,
                   "JSON file overriding op categories and colours (see docs/viewer.md)");
   cmd->add_option("--groups", opt->groups,

@@ -19,6 +19,7 @@ namespace {
 struct ProfileOptions {
   std::string file;
   std::string pte;
+  std::vector<std::string> tosa;
   std::string etrecord;
   std::string debug_buffer;
   std::string method;
@@ -32,10 +33,13 @@ struct ProfileOptions {
 };
 
 int run_profile(const ProfileOptions& opt) {
+  if (!opt.tosa.empty() && opt.pte.empty())
+    return report_error(Error("--tosa describes delegates of the program: give it with --pte"));
   session::ProfileSessionOptions load;
   load.etdump = opt.file;
   load.debug_buffer = opt.debug_buffer;
   load.program = opt.pte;
+  load.tosa_files = opt.tosa;
   load.etrecord = opt.etrecord;
   load.method = opt.method;
   load.source_unit = opt.source_unit;
@@ -83,6 +87,10 @@ void register_profile(CLI::App& app) {
       ->required();
   cmd->add_option("--pte", opt->pte,
                   "The program that was profiled (.pte or .bpte): ops, delegates, backends");
+  cmd->add_option(
+      "--tosa", opt->tosa,
+      "A TOSA graph the Arm compiler wrote beside the program (.tosa), or a directory of them: "
+      "each attaches to the delegate whose inputs and outputs it matches (repeatable)");
   cmd->add_option("--etrecord", opt->etrecord,
                   "ETRecord of the program: module hierarchy and stack traces");
   cmd->add_option("--debug-buffer", opt->debug_buffer,

@@ -28,6 +28,7 @@ struct ViewOptions {
   std::string file;
   std::vector<std::string> more_files;  // further files in the same page
   std::vector<std::string> data;
+  std::vector<std::string> tosa;
   std::string output;
   bool no_compress = false;
   bool quiet = false;
@@ -54,6 +55,7 @@ int run_view(const ViewOptions& opt) {
   progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.data;
+  open.tosa_files = opt.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   auto size_of = [](const std::string& f) {
@@ -111,6 +113,10 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
                   "HTML file to write (default: FILE's name + .html; - for stdout)");
   cmd->add_option("--data", opt->data,
                   "FlatTensor data file (.ptd) with the program's external tensors");
+  cmd->add_option(
+      "--tosa", opt->tosa,
+      "A TOSA graph the Arm compiler wrote beside the program (.tosa), or a directory of them: "
+      "each attaches to the delegate whose inputs and outputs it matches (repeatable)");
   cmd->add_flag("--no-compress", opt->no_compress, "Embed the graph data as plain JSON");
   for (const session::PageOption& o : session::page_options()) {
     if (o.text)

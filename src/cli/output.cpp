@@ -116,7 +116,17 @@ void report_damage(const Document& doc, const std::string& path) {
 Result<Document> open_input(const std::string& path, const OpenOptions& options) {
   auto doc = open_document(path, options);
   if (doc) report_damage(*doc, path);
+  if (doc)
+    for (const Diagnostic& d : doc->diagnostics)
+      if (printed_on_open(*doc, d)) warn(d.message);
   return doc;
+}
+
+bool printed_on_open(const Document& doc, const Diagnostic& d) {
+  if (d.severity != Severity::kWarning) return false;
+  for (const SideFile& f : doc.side_files)
+    if ((f.delegate < 0 || f.ambiguous) && d.message.ends_with(f.note)) return true;
+  return false;
 }
 
 namespace {

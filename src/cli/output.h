@@ -19,7 +19,12 @@ void warn(const std::string& message);
 // Opens a file a command reads (formats/open_document.h). Damage the reader found (a part cut
 // off or out of range, Severity::kError: the rest is shown) is printed at once as
 // "etviz: error: FILE: ..." and makes the run exit 1 once its output is written.
+// Side files that did not attach, or attached by the order given (--tosa), are printed as
+// warnings.
 Result<Document> open_input(const std::string& path, const OpenOptions& options = {});
+// True for the diagnostics open_input printed already (side files), so a command that prints
+// the document's warnings does not repeat them.
+bool printed_on_open(const Document& doc, const Diagnostic& d);
 // The same report for a document opened elsewhere (a session's program): prints each damage
 // line and makes the run exit 1 once its output is written.
 void report_damage(const Document& doc, const std::string& path);

@@ -23,6 +23,8 @@ struct ProfileSessionOptions {
   std::string method;        // method that ran; empty: forward, or the only method
   std::string source_unit;   // what one tick is ("ns", ...); empty: raw ticks
   std::string unit;          // unit to show; default microseconds when source_unit is given
+  // TOSA graphs of the program's Arm delegates (OpenOptions::tosa_files).
+  std::vector<std::string> tosa_files;
 };
 
 struct ProfileSession {
