@@ -361,12 +361,13 @@ class Reader {
       b.add_tensor(name, std::move(info));
       dtype.push_back(kShape);
     }
-    auto lookup = [&](const flatbuffers::String* s, const std::string& context) -> Result<ValueId> {
+    // `context` says who names it, for the error; made only then (100k-operator graphs).
+    auto lookup = [&](const flatbuffers::String* s, auto&& context) -> Result<ValueId> {
       const std::string_view name = s ? s->string_view() : std::string_view();
       auto it = names.find(name);
       if (it == names.end())
         return Error(fmt::format("{}: {} '{}', which is no tensor or shape of the block", where,
-                                 context, name));
+                                 context(), name));
       return it->second;
     };
     // Block inputs first: the viewer draws them at the top.
@@ -374,7 +375,7 @@ class Reader {
       if (auto s = charge(ins->size()); !s) return s.error();
       for (size_t i = 0; i < ins->size(); ++i) {
         auto v = lookup(ins->Get(static_cast<flatbuffers::uoffset_t>(i)),
-                        fmt::format("input {} names", i));
+                        [&] { return fmt::format("input {} names", i); });
         if (!v) return v.error();
         b.add_input(*v, g.values[static_cast<size_t>(*v)].name);
       }
@@ -390,7 +391,7 @@ class Reader {
       const OpInfo* info = number < kOpCount && number > 0 ? &kOps[number] : nullptr;
       const std::string op_name =
           info ? std::string(info->name) : fmt::format("TOSA_op_{}", number);
-      const std::string context = fmt::format("operator {} ({})", i, op_name);
+      const auto context = [&] { return fmt::format("operator {} ({})", i, op_name); };
       const auto* ins = op->inputs();
       const auto* outs = op->outputs();
       if (auto s = charge(1 + (ins ? ins->size() : 0) + (outs ? outs->size() : 0)); !s)
@@ -398,13 +399,13 @@ class Reader {
       std::vector<ValueId> in_values, out_values;
       for (size_t j = 0; ins && j < ins->size(); ++j) {
         auto v = lookup(ins->Get(static_cast<flatbuffers::uoffset_t>(j)),
-                        fmt::format("{} reads input {}", context, j));
+                        [&] { return fmt::format("{} reads input {}", context(), j); });
         if (!v) return v.error();
         in_values.push_back(*v);
       }
       for (size_t j = 0; outs && j < outs->size(); ++j) {
         auto v = lookup(outs->Get(static_cast<flatbuffers::uoffset_t>(j)),
-                        fmt::format("{} writes output {}", context, j));
+                        [&] { return fmt::format("{} writes output {}", context(), j); });
         if (!v) return v.error();
         out_values.push_back(*v);
       }
@@ -476,7 +477,7 @@ class Reader {
       if (auto s = charge(outs->size()); !s) return s.error();
       for (size_t i = 0; i < outs->size(); ++i) {
         auto v = lookup(outs->Get(static_cast<flatbuffers::uoffset_t>(i)),
-                        fmt::format("output {} names", i));
+                        [&] { return fmt::format("output {} names", i); });
         if (!v) return v.error();
         b.add_output(*v, g.values[static_cast<size_t>(*v)].name);
       }
