@@ -106,6 +106,7 @@ int run_export(const ExportOptions& opt) {
 
   OpenOptions open;
   open.data_files = opt.request.data;
+  open.tosa_files = opt.request.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   g_progress("read " + opt.file);

@@ -17,6 +17,7 @@ namespace {
 struct ProfileOptions {
   std::string file;
   std::string pte;
+  std::vector<std::string> tosa;
   std::string debug_buffer;
   // --etrecord, --method and the units, as the page takes them (session/page_options.h).
   view::ProfileRequest profile;
@@ -28,11 +29,14 @@ struct ProfileOptions {
 };
 
 int run_profile(const ProfileOptions& opt) {
+  if (!opt.tosa.empty() && opt.pte.empty())
+    return report_error(Error("--tosa describes delegates of the program: give it with --pte"));
   session::ProfileSessionOptions load;
   static_cast<view::ProfileRequest&>(load) = opt.profile;
   load.etdump = opt.file;
   load.debug_buffer = opt.debug_buffer;
   load.program = opt.pte;
+  load.tosa_files = opt.tosa;
   auto s = session::load_profile_session(load);
   if (!s) return report_error(s.error());
   if (s->program) report_damage(*s->program, opt.pte);
@@ -72,6 +76,7 @@ void register_profile(CLI::App& app) {
   cmd->add_option("--pte", opt->pte,
                   "The program that was profiled (.pte or .bpte): ops, delegates, backends");
   add_profile_options(cmd, opt->profile);
+  add_program_files(cmd, nullptr, &opt->tosa);
   cmd->add_option("--debug-buffer", opt->debug_buffer,
                   "Debug buffer file holding intermediate tensors");
   cmd->add_option("--by", opt->by, "Rows per event (name + instruction) or per event name")

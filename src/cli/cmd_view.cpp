@@ -53,6 +53,7 @@ int run_view(const ViewOptions& opt) {
   progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.request.data;
+  open.tosa_files = opt.request.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   auto size_of = [](const std::string& f) {

@@ -113,6 +113,12 @@ void add_profile_options(CLI::App* cmd, view::ProfileRequest& profile) {
       if (std::string* text = o.target(profile)) cmd->add_option(o.flag, *text, o.help);
 }
 
+void add_program_files(CLI::App* cmd, std::vector<std::string>* data,
+                       std::vector<std::string>* tosa) {
+  if (data) cmd->add_option("--data", *data, session::page_option("--data").help);
+  if (tosa) cmd->add_option("--tosa", *tosa, session::page_option("--tosa").help);
+}
+
 void add_budget_options(CLI::App* cmd) {
   Budget& b = run_budget();
   auto* group = cmd->add_option_group("Budget", "What one run may spend (docs/limits.md)");
@@ -141,7 +147,17 @@ void report_damage(const Document& doc, const std::string& path) {
 Result<Document> open_input(const std::string& path, const OpenOptions& options) {
   auto doc = open_document(path, options);
   if (doc) report_damage(*doc, path);
+  if (doc)
+    for (const Diagnostic& d : doc->diagnostics)
+      if (printed_on_open(*doc, d)) warn(d.message);
   return doc;
+}
+
+bool printed_on_open(const Document& doc, const Diagnostic& d) {
+  if (d.severity != Severity::kWarning) return false;
+  for (const SideFile& f : doc.side_files)
+    if ((f.delegate < 0 || f.ambiguous) && d.message.ends_with(f.note)) return true;
+  return false;
 }
 
 namespace {

@@ -136,6 +136,7 @@ int32_t Document::absorb_graph(const Document& from, int32_t graph) {
   const auto first = static_cast<int32_t>(graphs.size());
   for (int32_t g : order) {
     Graph copy = from.graphs[static_cast<size_t>(g)];
+    for (ConstantData& c : copy.constant_data) c.blob.source = map_source(c.blob.source);
     for (Node& n : copy.nodes) {
       if (n.subgraph >= 0)
         n.subgraph = static_cast<size_t>(n.subgraph) < graph_map.size()
@@ -189,6 +190,8 @@ const char* to_string(DocumentFormat f) {
       return "pass_trace";
     case DocumentFormat::kModelExplorerJson:
       return "model_explorer_json";
+    case DocumentFormat::kTosa:
+      return "tosa_flatbuffer";
   }
   return "unknown";
 }

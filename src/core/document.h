@@ -14,14 +14,6 @@
 
 namespace etviz {
 
-// A byte range of one of the document's source files, read only when someone asks.
-struct BlobRef {
-  int32_t source = -1;  // index into Document::sources
-  uint64_t offset = 0;
-  uint64_t size = 0;
-  bool valid() const { return source >= 0; }
-};
-
 // A named region of a file, for size reports ("flatbuffer", "segment 3", "padding").
 struct Section {
   std::string name;
@@ -90,8 +82,19 @@ enum class DocumentFormat {
   kETRecord,           // ETRecord zip
   kTrace,              // compiler-pass trace (JSON: ours or ExecuTorch's trace_passes.py)
   kModelExplorerJson,  // Model Explorer graph JSON (a GraphCollection)
+  kTosa,               // TOSA flatbuffer (.tosa), a graph Arm's compiler wrote
 };
 const char* to_string(DocumentFormat f);
+
+// A file given beside a program to describe part of it (a TOSA graph written by the Arm
+// compiler for one of its delegates), and where it went: OpenOptions::tosa_files.
+struct SideFile {
+  std::string path;
+  std::string kind;        // "tosa"
+  int32_t delegate = -1;   // Document::delegates index it describes; -1 when not attached
+  bool ambiguous = false;  // another delegate or file had the same inputs and outputs
+  std::string note;        // why it went there (or nowhere), one line
+};
 
 struct Document {
   std::vector<std::shared_ptr<const MappedFile>> sources;  // [0] is the main file
@@ -105,6 +108,7 @@ struct Document {
   std::vector<TestSuite> test_suites;
   std::vector<Diagnostic> diagnostics;
   std::optional<ETRecordMaps> etrecord;  // set when the file is an ETRecord
+  std::vector<SideFile> side_files;      // in the order given
 
   const std::string& path() const;
   // Bytes of a blob; empty if the reference is invalid or out of range.

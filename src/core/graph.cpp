@@ -1,6 +1,14 @@
 #include "core/graph.h"
 
+#include <algorithm>
+
 namespace etviz {
+
+const BlobRef* Graph::constant_blob(ValueId v) const {
+  auto it = std::lower_bound(constant_data.begin(), constant_data.end(), v,
+                             [](const ConstantData& c, ValueId id) { return c.value < id; });
+  return it != constant_data.end() && it->value == v ? &it->blob : nullptr;
+}
 
 void Graph::link_values() {
   for (Value& v : values) {

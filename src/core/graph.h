@@ -111,6 +111,22 @@ struct Node {
       -1;  // index into Document::graphs of a nested graph (decoded payload, HOP body)
 };
 
+// A byte range of one of the document's source files (Document::sources), read only when
+// someone asks (Document::bytes).
+struct BlobRef {
+  int32_t source = -1;  // index into Document::sources
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  bool valid() const { return source >= 0; }
+};
+
+// Where a constant tensor's bytes are, for readers that know (TOSA constants). Kept beside
+// the values, not in TensorInfo: millions of activations would carry an empty one each.
+struct ConstantData {
+  ValueId value = kNoId;
+  BlobRef blob;
+};
+
 enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition, kRepeat, kOther };
 
 // What a graph is. Only kMethod and kExportedProgram graphs are "top level" (a user asks for
@@ -164,6 +180,7 @@ struct Graph {
   std::vector<Attribute> attributes;
   std::optional<Failure> failure;            // a pass that did not run (Failure)
   std::vector<int64_t> memory_buffer_sizes;  // planned arena size per memory id (index = id)
+  std::vector<ConstantData> constant_data;   // sorted by value; see constant_blob()
 
   NodeId add_node(Node node) {
     nodes.push_back(std::move(node));
@@ -177,6 +194,8 @@ struct Graph {
     groups.push_back(std::move(group));
     return static_cast<GroupId>(groups.size() - 1);
   }
+  // The bytes of constant `v` when the reader recorded where they are, else null.
+  const BlobRef* constant_blob(ValueId v) const;
   // Fills Value::producer/consumers from the nodes' argument lists.
   void link_values();
   // A method or exported program, as opposed to a nested graph reached through a node.

@@ -17,6 +17,7 @@
 #include "analysis/summary.h"
 #include "core/mapped_file.h"
 #include "etviz/version.h"
+#include "formats/delegates/delegate_decoder.h"
 #include "formats/open_document.h"
 #include "render/delegation_report.h"
 #include "render/diff_report.h"
@@ -52,9 +53,11 @@ struct Handle {
 };
 using HandlePtr = std::shared_ptr<Handle>;
 
-HandlePtr open_path(const std::string& path, const std::vector<std::string>& data) {
+HandlePtr open_path(const std::string& path, const std::vector<std::string>& data,
+                    const std::vector<std::string>& tosa) {
   OpenOptions options;
   options.data_files = data;
+  options.tosa_files = tosa;
   Result<Document> doc = [&] {
     py::gil_scoped_release release;
     return open_document(path, options);
@@ -196,6 +199,27 @@ PYBIND11_MODULE(_etviz, m) {
           },
           "[(severity, message)]: severity is note, warning or error (part of the file is "
           "damaged and left out; the rest is shown)")
+      .def_property_readonly(
+          "side_files",
+          [](const Handle& h) {
+            py::list out;
+            for (const SideFile& f : h.doc.side_files) {
+              py::dict d;
+              d["path"] = f.path;
+              d["kind"] = f.kind;
+              const bool attached =
+                  f.delegate >= 0 && static_cast<size_t>(f.delegate) < h.doc.delegates.size();
+              d["delegate"] = attached ? py::object(py::str(delegates::delegate_label(
+                                             h.doc.delegates[static_cast<size_t>(f.delegate)])))
+                                       : py::object(py::none());
+              d["ambiguous"] = f.ambiguous;
+              d["note"] = f.note;
+              out.append(std::move(d));
+            }
+            return out;
+          },
+          "Files given beside the program (tosa=): where each went, as [{path, kind, delegate, "
+          "ambiguous, note}]")
       .def_property_readonly("graphs",
                              [](const Handle& h) {
                                std::vector<std::string> names;
@@ -259,7 +283,8 @@ PYBIND11_MODULE(_etviz, m) {
           },
           py::arg("method") = "");
 
-  m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{});
+  m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{},
+        py::arg("tosa") = std::vector<std::string>{});
   m.def("open_bytes", &open_bytes, py::arg("name"), py::arg("data"));
   m.def("page_html", &page_html, py::arg("documents"), py::arg("options") = py::dict());
   m.def("page_options", &page_option_keywords);

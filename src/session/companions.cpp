@@ -52,14 +52,17 @@ bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
 Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   if (paths.empty()) return Error("no file to open");
   CompanionFiles out;
-  std::vector<std::string> flat_tensors, etrecords;
+  std::vector<std::string> flat_tensors, tosa_graphs, etrecords;
   bool has_program = false;
+  std::string first_program;
   for (const std::string& path : paths) {
     auto file = MappedFile::open(path);
     if (!file) return file.error();
     const FileKind kind = sniff_file_kind((*file)->bytes());
     if (kind == FileKind::kFlatTensor) {
       flat_tensors.push_back(path);
+    } else if (kind == FileKind::kTosa) {
+      tosa_graphs.push_back(path);
     } else if (kind == FileKind::kETDump) {
       if (!out.etdump.empty())
         return Error(fmt::format("{} and {} are both ETDumps; a page shows one profile",
@@ -87,7 +90,9 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
                                  base_name(out.node_data), base_name(path)));
       out.node_data = path;
     } else {
-      has_program |= kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
+      const bool program = kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
+      if (program && !has_program) first_program = path;
+      has_program |= program;
       out.shown.push_back(path);
     }
   }
@@ -99,6 +104,16 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
           fmt::format("{}: external weights of {}", base_name(d), base_name(out.shown.front())));
   } else {
     out.shown.insert(out.shown.end(), flat_tensors.begin(), flat_tensors.end());
+  }
+  // TOSA graphs likewise: beside a program they describe its Arm delegates (each is matched
+  // to a delegate by its inputs and outputs when the program is read), alone they are graphs.
+  if (has_program) {
+    out.tosa = tosa_graphs;
+    for (const std::string& t : tosa_graphs)
+      out.notes.push_back(fmt::format("{}: TOSA graph for a delegate of {}", base_name(t),
+                                      base_name(first_program)));
+  } else {
+    out.shown.insert(out.shown.end(), tosa_graphs.begin(), tosa_graphs.end());
   }
   if (!out.etdump.empty()) {
     if (!has_program)
@@ -154,7 +169,10 @@ Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, view::
   std::vector<ViewFile> inputs;
   for (size_t k = 0; k < out.roles.shown.size(); ++k) {
     OpenOptions open;
-    if (k == 0) open.data_files = out.roles.data;
+    if (k == 0) {
+      open.data_files = out.roles.data;
+      open.tosa_files = out.roles.tosa;
+    }
     const std::string& path = out.roles.shown[k];
     auto doc = open_document(path, open);
     if (!doc) return doc.error();

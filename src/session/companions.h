@@ -1,6 +1,7 @@
 #pragma once
 // Files given together, sorted into the roles the CLI's options give them: a FlatTensor
-// (.ptd) holds the external weights of the program beside it (`--data`), an ETDump is the
+// (.ptd) holds the external weights of the program beside it (`--data`), a TOSA flatbuffer
+// (.tosa) the graph of one of its Arm delegates (`--tosa`), an ETDump is the
 // profile of that program (`--etdump`) and an ETRecord beside an ETDump is its debug record
 // (`--etrecord`), a JSON file that side_files::parse_categories reads (with categories
 // analysis::category_config knows) is the page's `--categories`, one that side_files::
@@ -19,6 +20,7 @@ namespace etviz::session {
 struct CompanionFiles {
   std::vector<std::string> shown;  // the page's files; the first is the one the others join
   std::vector<std::string> data;   // .ptd files of the first program
+  std::vector<std::string> tosa;   // .tosa files of the first program's delegates
   std::string etdump, etrecord;
   std::string categories, groups, node_data;  // --categories, --groups, --node-data
   std::vector<std::string> notes;             // how the files were paired, one line each
@@ -27,7 +29,7 @@ struct CompanionFiles {
 // An error names the file when roles clash (two ETDumps, a profile without a program).
 Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths);
 
-// Opens paired files and writes the page `etviz FIRST MORE... --data D --etdump E
+// Opens paired files and writes the page `etviz FIRST MORE... --data D --tosa T --etdump E
 // --etrecord R -o page.html` writes; the page names files by their paths' file names.
 struct PagedFiles {
   std::string html;

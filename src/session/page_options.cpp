@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace etviz::session {
 
 using view::ProfileRequest;
@@ -14,6 +16,10 @@ const std::vector<PageOption>& page_options() {
   static const std::vector<PageOption> options = {
       {"--data", "FlatTensor data file (.ptd) with the program's external tensors", kShown, nullptr,
        nullptr, &Request::data, nullptr, true},
+      {"--tosa",
+       "A TOSA graph the Arm compiler wrote beside the program (.tosa), or a directory of them: "
+       "each attaches to the delegate whose inputs and outputs it matches (repeatable)",
+       kShown, nullptr, nullptr, &Request::tosa, nullptr, true},
       {"--categories", "JSON file overriding op categories and colours (see docs/viewer.md)",
        kShown, &Request::categories, nullptr, nullptr, nullptr, true},
       {"--etdump",
@@ -57,6 +63,12 @@ std::string* PageOption::target(Request& r) const {
   if (text) return &(r.*text);
   if (profile) return &(r.profile.*profile);
   return nullptr;
+}
+
+const PageOption& page_option(std::string_view flag) {
+  for (const PageOption& o : page_options())
+    if (flag == o.flag) return o;
+  throw std::logic_error(fmt::format("page_option: no option {}", flag));
 }
 
 Status apply_page_option(Request& request, std::string_view flag, const std::string& value) {

@@ -44,6 +44,8 @@ struct PageOption {
 };
 
 const std::vector<PageOption>& page_options();
+// The option with this flag ("--tosa"); every flag asked for is in the table.
+const PageOption& page_option(std::string_view flag);
 
 // `flag` with `value` into `request` ("" for a flag, whose value is "true", or "" or "false"
 // to clear it; a list option's value is appended); an error names an unknown flag.

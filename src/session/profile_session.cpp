@@ -71,8 +71,13 @@ Result<ProfileSession> load_profile_session(const ProfileSessionOptions& options
   if (program) {
     s.program = program;
   } else if (!options.program.empty()) {
-    auto doc = open_document(options.program);
+    OpenOptions open;
+    open.tosa_files = options.tosa_files;
+    auto doc = open_document(options.program, open);
     if (!doc) return doc.error();
+    // Side files the program could not use are the session's warnings.
+    for (const SideFile& f : doc->side_files)
+      if (f.delegate < 0 || f.ambiguous) s.warnings.push_back(f.path + ": " + f.note);
     if (doc->graphs.empty())
       return Error(options.program +
                    ": expected a program (.pte) or bundled program (.bpte) to join the profile "

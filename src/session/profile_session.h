@@ -22,6 +22,8 @@ namespace etviz::session {
 struct ProfileSessionOptions : view::ProfileRequest {
   std::string debug_buffer;  // intermediate outputs, optional
   std::string program;       // .pte / .bpte path; unused when a program Document is passed
+  // TOSA graphs of the program's Arm delegates (OpenOptions::tosa_files).
+  std::vector<std::string> tosa_files;
 };
 
 struct ProfileSession {

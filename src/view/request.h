@@ -22,6 +22,7 @@ struct ProfileRequest {
 
 struct Request {
   std::vector<std::string> data;  // FlatTensor files (.ptd) of the first file's program
+  std::vector<std::string> tosa;  // TOSA files or directories of its Arm delegates
   std::string categories;         // JSON categories and colours (docs/viewer.md)
   std::string groups;             // JSON {node name: group name}
   std::string node_data;          // Model Explorer node data JSON

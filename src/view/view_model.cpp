@@ -106,6 +106,10 @@ class Builder {
         vg.label =
             n.kind == NodeKind::kDelegate ? n.op.str() : (sg.name.empty() ? n.name : sg.name);
         vg.kind = n.kind == NodeKind::kDelegate ? GroupKind::kDelegate : GroupKind::kControlFlow;
+        // What the decoder said of the payload (format, target, the Ethos-U command stream's
+        // NPU operations beside a TOSA graph's operators) shows in the group's panel, above
+        // what the group holds.
+        if (n.kind == NodeKind::kDelegate) vg.attributes = sg.attributes;
         vg.parent = m_.nodes[owner_node].group;
         vg.owner = owner_node;
         const int32_t gid = static_cast<int32_t>(m_.groups.size());

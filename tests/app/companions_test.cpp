@@ -47,6 +47,35 @@ TEST(Companions, WeightsAloneAreAFileToLookAt) {
   EXPECT_TRUE(r->data.empty());
 }
 
+const std::string kEthosU = corpus(
+    "pte/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
+    "mobilenet_v2_ethosu__input.pte");
+const std::string kEthosUTosa = corpus(
+    "tosa/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
+    "mobilenet_v2_ethosu__output_tag1_TOSA-1.0+INT+int16+u55.tosa");
+
+// A TOSA file beside a program is a graph for one of its delegates (--tosa), alone a graph.
+TEST(Companions, TosaGraphsJoinTheProgram) {
+  auto r = pair_companions({kEthosUTosa, kEthosU});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kEthosU});
+  EXPECT_EQ(r->tosa, std::vector<std::string>{kEthosUTosa});
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_EQ(r->notes[0], std::filesystem::path(kEthosUTosa).filename().string() +
+                             ": TOSA graph for a delegate of " +
+                             std::filesystem::path(kEthosU).filename().string());
+  auto alone = pair_companions({kEthosUTosa});
+  ASSERT_TRUE(alone) << alone.error().message();
+  EXPECT_EQ(alone->shown, std::vector<std::string>{kEthosUTosa});
+  EXPECT_TRUE(alone->tosa.empty());
+  // The page the app writes for them shows the delegate's TOSA operators.
+  PageRequest request;
+  request.compress = false;
+  auto page = page_from_files({kEthosUTosa, kEthosU}, request);
+  ASSERT_TRUE(page) << page.error().message();
+  EXPECT_NE(page->html.find("tosa_operations"), std::string::npos);
+}
+
 TEST(Companions, ProfileAndRecordJoinTheProgram) {
   auto r = pair_companions({kETRecord, kETDump, kBundled});
   ASSERT_TRUE(r) << r.error().message();

@@ -810,6 +810,15 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
               doc.graphs[static_cast<size_t>(d.subgraph)].opaque);
     w.key("note");
     w.str(d.decoder_note);
+    // The TOSA side file whose graph shows this delegate's operators (--tosa), if any.
+    w.key("tosaFile");
+    w.str(d.subgraph >= 0 && static_cast<size_t>(d.subgraph) < doc.graphs.size()
+              ? [&] {
+                  for (const Attribute& a : doc.graphs[static_cast<size_t>(d.subgraph)].attributes)
+                    if (a.name == "tosa_file") return a.value;
+                  return std::string();
+                }()
+              : std::string());
     w.key("specs");
     w.open('[');
     for (const auto& s : d.compile_specs) {
