@@ -1,6 +1,14 @@
 #include "core/graph.h"
 
+#include <algorithm>
+
 namespace etviz {
+
+const BlobRef* Graph::constant_blob(ValueId v) const {
+  auto it = std::lower_bound(constant_data.begin(), constant_data.end(), v,
+                             [](const ConstantData& c, ValueId id) { return c.value < id; });
+  return it != constant_data.end() && it->value == v ? &it->blob : nullptr;
+}
 
 void Graph::link_values() {
   for (Value& v : values) {
@@ -35,6 +43,23 @@ std::string value_text(const Value& v) {
   if (!v.literal.empty()) return v.literal.str();
   if (!v.name.empty()) return v.name;
   return to_string(v.kind);
+}
+
+std::vector<Attribute> with_failure(const Node& node) {
+  std::vector<Attribute> out;
+  out.reserve(node.attributes.size() + 1);
+  if (node.failure) out.push_back({"error", node.failure->message});
+  out.insert(out.end(), node.attributes.begin(), node.attributes.end());
+  return out;
+}
+
+std::vector<Attribute> with_failure(const Graph& graph) {
+  std::vector<Attribute> out = graph.attributes;
+  if (graph.failure) {
+    out.push_back({"error", graph.failure->message});
+    if (!graph.failure->traceback.empty()) out.push_back({"traceback", graph.failure->traceback});
+  }
+  return out;
 }
 
 const char* to_string(ValueKind k) {
