@@ -16,102 +16,11 @@
 #include <vector>
 
 #include "analysis/profile_stats.h"
+#include "analysis/tensor_compare.h"
 #include "core/document.h"
 #include "core/profile.h"
 
 namespace etviz::analysis {
-
-// Affine quantization of integer data: real = (q - zero_point) * scale, per tensor (one scale)
-// or per channel along `axis` (one scale per index of that dimension).
-struct QuantParams {
-  std::vector<double> scales;
-  std::vector<int64_t> zero_points;   // as many as scales; missing ones are 0
-  int64_t axis = -1;                  // per channel: the dimension the scales run along
-  std::optional<int64_t> qmin, qmax;  // the integer range, when the program states it
-  std::string source;                 // where they come from, for reports ("quantize_per_tensor")
-};
-
-// A tensor's bytes with what it takes to read them as numbers.
-struct TensorData {
-  std::string dtype;  // canonical name ("float32", "int8", ...)
-  std::vector<int64_t> sizes;
-  std::vector<int64_t> strides;    // element strides; empty: contiguous
-  std::span<const uint8_t> bytes;  // numel x element size, in storage order
-  std::optional<QuantParams> quant;
-
-  int64_t numel() const;  // product of sizes (1 for a scalar)
-};
-
-// Dtypes read as numbers: float16/32/64, bfloat16, (u)int8..64, bool, qint8, quint8, qint32.
-bool numeric_dtype(std::string_view dtype);
-// The integer ones among them (bool included).
-bool integer_dtype(std::string_view dtype);
-
-// The gap between a reference tensor `a` and a run's tensor `b`, as ExecuTorch's comparators
-// define it (devtools/inspector/numerical_comparator: a = the reference, b = the run), in
-// float64 over the elements where both are finite:
-//   mse     mean((a - b)^2)
-//   l1      sum(|a - b|)
-//   snr_db  10 log10(mean(a^2) / mean((a - b)^2)); +inf when a == b everywhere
-//   cosine  sum(a b) / (|a| |b|); 1 when both are all zero, 0 when only one is
-//   max_abs max(|a - b|)
-// NaN and Inf are counted per side, never summed: ExecuTorch turns NaN into 0 before it
-// compares; etviz leaves such positions out of the figures and counts, in
-// `nonfinite_mismatch`, the positions where the two sides disagree about them (one finite,
-// the other not, or a different NaN/Inf), which makes a pair divergent whatever its figures.
-struct GapMetrics {
-  uint64_t elements = 0;  // positions compared (both finite)
-  double mse = 0, l1 = 0, snr_db = 0, cosine = 1, max_abs = 0;
-  uint64_t nan_reference = 0, inf_reference = 0, nan_run = 0, inf_run = 0;
-  uint64_t nonfinite_mismatch = 0;
-  bool has_nonfinite() const { return nan_reference + inf_reference + nan_run + inf_run > 0; }
-};
-
-// How a pair is read: both as stored (floats, or integers in their own domain), or integers
-// dequantized first. Empty when the pair cannot be compared (see pair_domain).
-enum class Domain { kFloat, kInteger, kDequantized };
-const char* to_string(Domain d);  // "float", "integer", "dequantized"
-
-// Why a pair cannot be compared, or nullopt and the domain it is compared in. Shapes first,
-// then dtypes: equal dtypes compare as stored (integers in their integer domain unless both
-// sides carry scale and zero point); an integer side with known quantization parameters
-// against a float side is dequantized; anything else is a dtype mismatch.
-struct PairCheck {
-  std::optional<Domain> domain;
-  std::string mismatch;  // "shape [1, 8] vs [1, 16]", "dtype int8 vs float32", ...
-  enum class Kind { kNone, kShape, kDtype, kLayout } kind = Kind::kNone;
-};
-PairCheck check_pair(const TensorData& reference, const TensorData& run);
-
-// The metrics of one pair; `domain` from check_pair. Blocks of the two spans are read in turn,
-// converted (half and bfloat16 widened, integers dequantized when the domain says so) and
-// accumulated in float64 by a loop the compiler vectorises.
-GapMetrics compare_tensors(const TensorData& reference, const TensorData& run, Domain domain);
-
-// Summary statistics of one tensor (an intermediate output, or a constant on request).
-// Integers with quantization parameters are summarised as stored (their integer values);
-// `dequantized` says the figures were taken after dequantization instead.
-struct TensorStats {
-  uint64_t count = 0;  // elements
-  uint64_t finite = 0, nan = 0, inf = 0, zeros = 0;
-  double min = 0, max = 0, mean = 0, std = 0, abs_max = 0;  // over finite elements
-  // Equal-width bins over [min, max] of the finite elements (empty when there are none).
-  std::vector<uint64_t> histogram;
-  // Quantized data: the integer range and how many elements sit at each end (saturation).
-  std::optional<int64_t> qmin, qmax;
-  uint64_t at_qmin = 0, at_qmax = 0;
-  bool dequantized = false;
-};
-TensorStats tensor_stats(const TensorData& tensor, int bins = 32, bool dequantize = false);
-
-// A histogram of run - reference over the pair's compared positions, `bins` equal bins over
-// [lo, hi] = [-max_abs, max_abs] (the page's panel draws it).
-struct DiffHistogram {
-  double lo = 0, hi = 0;
-  std::vector<uint64_t> counts;
-};
-DiffHistogram diff_histogram(const TensorData& reference, const TensorData& run, Domain domain,
-                             double max_abs, int bins = 24);
 
 // What decides that a pair has diverged: a metric past a value (mse, l1 and max_abs above it;
 // snr and cosine below it).
@@ -120,7 +29,7 @@ const char* to_string(Metric m);  // "mse", "l1", "snr", "cosine", "max_abs"
 struct Threshold {
   Metric metric = Metric::kSnr;
   double value = 20;
-  bool crossed(const GapMetrics& m) const;
+  bool crossed(const TensorComparison& m) const;
   std::string describe() const;  // "snr < 20 dB"
 };
 // The default: SNR below 20 dB, the error's power over 1% of the signal's. int8 quantization
@@ -180,7 +89,7 @@ struct NumericsRow {
   RowStatus status = RowStatus::kCompared;
   std::string note;  // the mismatch or what is missing
   std::optional<Domain> domain;
-  GapMetrics metrics;
+  TensorComparison metrics;
   bool divergent = false;
   std::string crossed;  // the threshold that made it divergent ("snr < 20 dB", "non-finite")
   EventJoin join;       // what the program says of the instruction (join_numerics)

@@ -50,7 +50,7 @@ std::string tensor_text(const analysis::DebugEntry& e) {
   return fmt::format("{}[{}]", e.dtype, fmt::join(e.sizes, ", "));
 }
 
-std::string nonfinite_text(const analysis::GapMetrics& m) {
+std::string nonfinite_text(const analysis::TensorComparison& m) {
   if (!m.has_nonfinite()) return "";
   return fmt::format("{}/{} | {}/{}{}", m.nan_reference, m.inf_reference, m.nan_run, m.inf_run,
                      m.nonfinite_mismatch ? fmt::format(" ({} differ)", m.nonfinite_mismatch) : "");

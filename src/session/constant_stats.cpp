@@ -48,7 +48,12 @@ ConstantStatsResult constant_stats(const Document& doc, const ConstantStatsOptio
     } else if (!analysis::numeric_dtype(c.dtype)) {
       c.missing = "dtype not read as numbers";
     } else {
-      analysis::TensorData data{c.dtype, concrete_sizes(t), {}, bytes, quant};
+      analysis::TensorData data;
+      data.dtype = c.dtype;
+      data.sizes = concrete_sizes(t);
+      data.dim_order = t.dim_order;
+      data.bytes = bytes;
+      data.quant = quant;
       c.stats = analysis::tensor_stats(data, options.bins, options.dequantize);
     }
     out.constants.push_back(std::move(c));

@@ -141,7 +141,10 @@ Result<NumericsSession> load_numerics_session(const NumericsSessionOptions& opti
         e.scalar = t.scalar;
       } else {
         e.kind = ProfileValue::Kind::kTensor;
-        analysis::TensorData data{t.dtype, t.sizes, {}, t.bytes, {}};
+        analysis::TensorData data;
+        data.dtype = t.dtype;
+        data.sizes = t.sizes;
+        data.bytes = t.bytes;
         const int64_t element = dtype_element_size(t.dtype);
         if (!analysis::numeric_dtype(t.dtype))
           e.missing = "dtype not read as numbers";
