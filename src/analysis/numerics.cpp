@@ -510,7 +510,7 @@ void compare_rows(NumericsReport& report, const NumericsOptions& options) {
     }
     r.status = RowStatus::kCompared;
     r.domain = c.domain;
-    r.metrics = compare_tensors(*ta, *tb, *c.domain);
+    r.metrics = compare_tensors(*ta, *tb, *c.domain, CompareOptions{options.first_differences});
     ++report.compared;
     if (r.metrics.nonfinite_mismatch > 0) {
       r.divergent = true;

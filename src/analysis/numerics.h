@@ -102,6 +102,7 @@ struct NumericsOptions {
   std::vector<Threshold> thresholds = default_thresholds();
   bool statistics = false;  // per row: TensorStats of both sides and a DiffHistogram
   int histogram_bins = 24;
+  size_t first_differences = 5;  // per row: the first differing elements kept (CompareOptions)
 };
 
 struct NumericsReport {

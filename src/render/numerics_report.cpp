@@ -131,6 +131,15 @@ json row_json(const NumericsRow& r, size_t index) {
     j["snr"] = metric_json(m.snr_db);
     j["cosine"] = metric_json(m.cosine);
     j["max_abs"] = metric_json(m.max_abs);
+    j["mean_abs"] = metric_json(m.mean_abs);
+    j["max_rel"] = metric_json(m.max_rel);
+    j["differing"] = m.differing;
+    json first = json::array();
+    for (const auto& d : m.first)
+      first.push_back({{"index", d.index},
+                       {"reference", metric_json(d.reference)},
+                       {"run", metric_json(d.run)}});
+    j["first_differences"] = std::move(first);
     j["nan_run"] = m.nan_run;
     j["inf_run"] = m.inf_run;
     j["nan_reference"] = m.nan_reference;
