@@ -301,6 +301,7 @@ std::string numerics_csv(const NumericsReportView& v) {
 std::string numerics_json(const NumericsReportView& v) {
   const analysis::NumericsReport& r = *v.report;
   json root;
+  root["schema"] = "etviz.numerics/1";
   root["run"] = v.run_path;
   root["run_label"] = v.run_label;
   root["reference"] = v.reference_path;
