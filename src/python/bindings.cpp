@@ -23,8 +23,10 @@
 #include "render/diff_report.h"
 #include "render/graph_json.h"
 #include "render/memory_report.h"
+#include "render/numerics_report.h"
 #include "render/profile_report.h"
 #include "render/summary_report.h"
+#include "session/numerics_session.h"
 #include "session/page_options.h"
 #include "session/profile_session.h"
 #include "session/view_session.h"
@@ -166,6 +168,48 @@ std::string profile_report(const std::string& etdump, const py::dict& options, b
 }
 
 }  // namespace
+// The Inspector's numeric gap: `etviz numerics ETDUMP` with the keywords debug_buffer,
+// reference, reference_debug_buffer, program, method, thresholds (list), run, test_case, as
+// etviz.numerics/1 JSON.
+std::string numerics_report_json(const std::string& etdump, const py::dict& o) {
+  session::NumericsSessionOptions load;
+  load.run = etdump;
+  auto text = [&](const char* key, std::string& into) {
+    if (o.contains(key) && !o[key].is_none()) into = py::str(o[key]);
+  };
+  text("debug_buffer", load.debug_buffer);
+  text("reference", load.reference);
+  text("reference_debug_buffer", load.reference_debug_buffer);
+  text("program", load.program);
+  text("method", load.method);
+  if (o.contains("run") && !o["run"].is_none()) load.run_index = py::int_(o["run"]);
+  if (o.contains("test_case") && !o["test_case"].is_none())
+    load.test_case = py::int_(o["test_case"]);
+  if (o.contains("thresholds") && !o["thresholds"].is_none()) {
+    load.analysis.thresholds.clear();
+    for (const auto& t : o["thresholds"]) {
+      auto parsed = analysis::parse_threshold(std::string(py::str(t)));
+      if (!parsed) throw PyError(parsed.error().message());
+      load.analysis.thresholds.push_back(*parsed);
+    }
+  }
+  Result<session::NumericsSession> s = [&] {
+    py::gil_scoped_release release;
+    return session::load_numerics_session(load);
+  }();
+  if (!s) throw PyError(s.error().message());
+  render::NumericsReportView view;
+  view.report = &s->report;
+  view.run_path = etdump;
+  view.run_label = std::filesystem::path(etdump).filename().string();
+  view.reference_path = load.reference;
+  view.reference_label = s->reference_label;
+  view.reference_kind = s->reference_kind;
+  if (s->program) view.program_path = s->program->path();
+  view.warnings = s->warnings;
+  return render::numerics_json(view);
+}
+
 }  // namespace etviz::python
 
 PYBIND11_MODULE(_etviz, m) {
@@ -311,6 +355,7 @@ PYBIND11_MODULE(_etviz, m) {
       "profile_json",
       [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, true); },
       py::arg("etdump"), py::arg("options") = py::dict());
+  m.def("numerics_json", &numerics_report_json, py::arg("etdump"), py::arg("options") = py::dict());
   m.def(
       "profile_text",
       [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, false); },

@@ -1,0 +1,64 @@
+"""Inspector.calculate_numeric_gap on generated runs with a planted drift and NaN: the gap
+figures are numpy's over the arrays the DataFrame exposes (mapped from the debug buffers at the
+offsets `etviz numerics` reads; tests/numerics checks those offsets against flatc)."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import etviz
+
+GEN = os.environ.get("ETVIZ_GEN", "etviz-gen")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("numerics")
+    def gen(*args):
+        subprocess.run([GEN, *map(str, args)], check=True, capture_output=True)
+    gen("program", "--blocks", 1, "--dim", 16, "--hidden", 32, "--vocab", 32, "--heads", 2,
+        "-o", d / "p.pte")
+    common = ["etdump", "--program", d / "p.pte", "--runs", 1, "--outputs"]
+    gen(*common, "--debug-buffer", d / "ref.bin", "-o", d / "ref.etdp")
+    gen(*common, "--drift-from", 9, "--nan-at", 30, "--debug-buffer", d / "run.bin",
+        "-o", d / "run.etdp")
+    return d
+
+
+def test_calculate_numeric_gap_is_numpy(runs):
+    run = etviz.Inspector(etdump_path=runs / "run.etdp", debug_buffer_path=runs / "run.bin",
+                          program=runs / "p.pte")
+    ref = etviz.Inspector(etdump_path=runs / "ref.etdp", debug_buffer_path=runs / "ref.bin")
+    df = run.calculate_numeric_gap(distance="MSE", reference=ref)
+    for col in ("runtime_ops", "runtime_intermediate_output", "aot_intermediate_output", "gap",
+                "mse", "l1", "snr", "cosine", "max_abs", "divergent", "first_divergent"):
+        assert col in df.columns
+    checked = 0
+    for _, r in df.iterrows():
+        if r["status"] != "compared" or r["domain"] != "float":
+            continue
+        a = np.asarray(r["aot_intermediate_output"], dtype=np.float64)
+        b = np.asarray(r["runtime_intermediate_output"], dtype=np.float64)
+        fin = np.isfinite(a) & np.isfinite(b)
+        d = a[fin] - b[fin]
+        assert r["gap"][0] == pytest.approx(np.mean(d ** 2), rel=1e-12, abs=1e-15)
+        assert r["l1"] == pytest.approx(np.sum(np.abs(d)), rel=1e-12, abs=1e-15)
+        checked += 1
+    assert checked > 30
+    first = df[df["first_divergent"]]
+    assert list(first["instruction"]) == [30]
+    snr = run.calculate_numeric_gap(distance="SNR", reference=runs / "ref.etdp",
+                                    reference_debug_buffer_path=runs / "ref.bin")
+    row = snr[snr["instruction"] == 12].iloc[0]
+    a = np.asarray(row["aot_intermediate_output"], dtype=np.float64)
+    b = np.asarray(row["runtime_intermediate_output"], dtype=np.float64)
+    assert row["gap"][0] == pytest.approx(10 * np.log10(np.mean(a ** 2) / np.mean((a - b) ** 2)))
+
+
+def test_unknown_distance_and_missing_reference_say_so(runs):
+    run = etviz.Inspector(etdump_path=runs / "run.etdp", debug_buffer_path=runs / "run.bin")
+    with pytest.raises(ValueError, match="unknown distance"):
+        run.calculate_numeric_gap(distance="KL", reference=runs / "ref.etdp")
+    with pytest.raises(ValueError, match="needs a reference"):
+        run.calculate_numeric_gap()
