@@ -62,3 +62,46 @@ def test_unknown_distance_and_missing_reference_say_so(runs):
         run.calculate_numeric_gap(distance="KL", reference=runs / "ref.etdp")
     with pytest.raises(ValueError, match="needs a reference"):
         run.calculate_numeric_gap()
+
+
+def test_notebook_computes_the_gap_and_shows_the_overlay(runs, tmp_path):
+    """A real notebook in a real Jupyter kernel: the DataFrame, then the page with the
+    numerics overlay (etviz.show with the page options etdump, debug_buffer, reference,
+    reference_debug_buffer, as the CLI takes them)."""
+    import json
+    import sys
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    p = {k: str(runs / v) for k, v in {"pte": "p.pte", "run": "run.etdp", "rbin": "run.bin",
+                                        "ref": "ref.etdp", "fbin": "ref.bin"}.items()}
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "import etviz\n"
+            f"run = etviz.Inspector(etdump_path={p['run']!r}, debug_buffer_path={p['rbin']!r}, program={p['pte']!r})\n"
+            f"ref = etviz.Inspector(etdump_path={p['ref']!r}, debug_buffer_path={p['fbin']!r})\n"
+            "df = run.calculate_numeric_gap(distance='MSE', reference=ref)\n"
+            "print(int(df[df.first_divergent].instruction.iloc[0]), len(df))"),
+        nbformat.v4.new_code_cell(
+            f"etviz.show({p['pte']!r}, etdump={p['run']!r}, debug_buffer={p['rbin']!r}, "
+            f"reference={p['ref']!r}, reference_debug_buffer={p['fbin']!r}, height=400)"),
+    ]
+    spec = tmp_path / "jupyter" / "kernels" / "etviz-python"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "etviz test", "language": "python"}))
+    os.environ["JUPYTER_PATH"] = str(tmp_path / "jupyter")
+    import pathlib
+    package_root = str(pathlib.Path(etviz.__file__).resolve().parent.parent)
+    os.environ["PYTHONPATH"] = os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")])
+    client = NotebookClient(nb, timeout=120, kernel_name="etviz-python",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    first, rows = nb.cells[0].outputs[0]["text"].split()
+    assert first == "30"
+    assert int(rows) == 45
+    html = [o["data"]["text/html"] for o in nb.cells[1].outputs if "text/html" in o.get("data", {})]
+    assert html and "etviz-numerics" in html[0]
