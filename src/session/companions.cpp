@@ -47,6 +47,11 @@ bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
   return false;
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return a == b || std::filesystem::equivalent(a, b, ec);
+}
+
 }  // namespace
 
 Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
@@ -69,6 +74,10 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
             "{}, {} and {} are all ETDumps; a page shows one run, compared with at most one "
             "reference run",
             base_name(etdumps[0]), base_name(etdumps[1]), base_name(path)));
+      if (!etdumps.empty() && same_file(etdumps.front(), path))
+        return Error(fmt::format(
+            "{} and {} are both ETDumps of one file: a run is compared with another run",
+            base_name(etdumps.front()), base_name(path)));
       etdumps.push_back(path);
     } else if (kind == FileKind::kZip) {
       auto zip = torch_export::ZipArchive::open((*file)->bytes(), path);
