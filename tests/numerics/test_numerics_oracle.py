@@ -224,3 +224,26 @@ def test_different_programs_warn(runs, tmp_path):
     out = json.loads(p.stdout)
     assert out["summary"]["unmatched_reference"] > 0
     assert "different programs" in p.stderr
+
+
+def test_bundled_reference_takes_the_logged_test_case(runs, tmp_path):
+    # etviz-gen's bundles hold placeholder test data ([1, N] floats), so the run's output
+    # [1, 1, vocab] is reported as a shape mismatch, not compared; the case is the one the
+    # run's bundled_input_index names.
+    gen("program", "--blocks", 1, "--dim", 16, "--hidden", 32, "--vocab", 32, "--heads", 2,
+        "--bundle", "-o", tmp_path / "b.bpte")
+    gen("etdump", "--program", tmp_path / "b.bpte", "--runs", 1, "--outputs",
+        "--bundled-input-index", 0, "--debug-buffer", tmp_path / "b.bin", "-o", tmp_path / "b.etdp")
+    p = subprocess.run([ETVIZ, "numerics", tmp_path / "b.etdp", "--debug-buffer", tmp_path / "b.bin",
+                        "--reference", tmp_path / "b.bpte", "--format", "json"],
+                       capture_output=True, text=True, check=True)
+    out = json.loads(p.stdout)
+    assert out["reference_kind"] == "bundled_program"
+    assert "case 0, as the run logged" in out["reference_label"]
+    assert [r["status"] for r in out["rows"]] == ["shape_mismatch"]
+    assert out["rows"][0]["output"] is True
+    # A test case the bundle does not have is an error naming the bundle.
+    p = subprocess.run([ETVIZ, "numerics", tmp_path / "b.etdp", "--debug-buffer", tmp_path / "b.bin",
+                        "--reference", tmp_path / "b.bpte", "--test-case", "3"],
+                       capture_output=True, text=True)
+    assert p.returncode != 0 and "b.bpte" in p.stderr
