@@ -229,7 +229,11 @@ struct MatchKey {
   int32_t instruction = -1;
   std::string id;
   int32_t tensor = 0;
-  auto operator<=>(const MatchKey&) const = default;
+  // std::tie, not a defaulted <=>: the app's libc++ (clang 14) has no <=> for std::string.
+  bool operator<(const MatchKey& o) const {
+    return std::tie(output, chain, instruction, id, tensor) <
+           std::tie(o.output, o.chain, o.instruction, o.id, o.tensor);
+  }
 };
 
 MatchKey key_of(const DebugEntry& e) {
