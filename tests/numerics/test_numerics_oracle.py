@@ -247,3 +247,43 @@ def test_bundled_reference_takes_the_logged_test_case(runs, tmp_path):
                         "--reference", tmp_path / "b.bpte", "--test-case", "3"],
                        capture_output=True, text=True)
     assert p.returncode != 0 and "b.bpte" in p.stderr
+
+
+CORPUS = Path(os.environ.get("ETVIZ_CORPUS_DIR", "/work/shared/corpus"))
+KWS = "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"
+
+
+def test_constant_statistics_match_numpy(tmp_path):
+    """`etviz tensors` against numpy over the constant bytes flatc locates: the extended
+    header's segment base, the constant segment's offset and each buffer's offset in it."""
+    path = CORPUS / KWS
+    raw = path.read_bytes()
+    assert raw[8:12] == b"eh00"
+    segment_base = int.from_bytes(raw[24:32], "little")
+    program = flatc_json(SCHEMAS / "program.fbs", path, tmp_path)
+    cs = program["constant_segment"]
+    seg_offset = program["segments"][cs["segment_index"]]["offset"]
+    values = program["execution_plan"][0]["values"]
+    p = subprocess.run([ETVIZ, "tensors", path, "--format", "json"], capture_output=True,
+                       text=True, check=True)
+    ours = json.loads(p.stdout)["constants"]
+    checked = 0
+    for c in ours:
+        if c["location"] != "constant_segment" or "stats" not in c:
+            continue
+        t = values[int(c["name"][1:])]["val"]  # etviz names a constant vN: value N
+        dtype = np.dtype(SCALAR[t["scalar_type"]])
+        n = int(np.prod(t["sizes"]))
+        start = segment_base + seg_offset + cs["offsets"][t["data_buffer_idx"]]
+        x = np.frombuffer(raw, dtype=dtype, count=n, offset=start).astype(np.float64)
+        s = c["stats"]
+        assert s["count"] == n
+        for k, want in (("min", x.min()), ("max", x.max()), ("mean", x.mean()), ("std", x.std()),
+                        ("abs_max", np.abs(x).max())):
+            assert math.isclose(s[k], float(want), rel_tol=1e-9, abs_tol=1e-12), (c["name"], k)
+        assert s["zeros"] == int((x == 0).sum())
+        hist, _ = np.histogram(x, bins=32, range=(x.min(), x.max())) if x.max() > x.min() else (None, None)
+        if hist is not None:
+            assert s["histogram"] == [int(h) for h in hist], c["name"]
+        checked += 1
+    assert checked >= 60
