@@ -106,25 +106,13 @@ int run_tensors(const TensorsCommandOptions& opt) {
   options.bins = opt.bins;
   options.dequantize = opt.dequantize;
   auto stats = session::constant_stats(*doc, options);
-  std::vector<render::ConstantStatsRow> rows;
-  for (auto& c : stats.constants) {
-    render::ConstantStatsRow r;
-    r.graph = c.graph;
-    r.name = c.name;
-    r.dtype = c.dtype;
-    r.shape = c.shape;
-    r.nbytes = c.nbytes;
-    r.location = c.location;
-    r.quantization = c.quantization;
-    r.missing = c.missing;
-    r.stats = std::move(c.stats);
-    rows.push_back(std::move(r));
-  }
+  const std::vector<std::string> warnings = stats.warnings;
+  std::vector<render::ConstantStatsRow> rows = session::constant_stats_rows(std::move(stats));
   if (opt.format != "json")
-    for (const auto& w : stats.warnings) warn(w);
+    for (const auto& w : warnings) warn(w);
   std::string text;
   if (opt.format == "json")
-    text = render::constant_stats_json(rows, opt.file, stats.warnings);
+    text = render::constant_stats_json(rows, opt.file, warnings);
   else if (opt.format == "csv")
     text = render::constant_stats_csv(rows);
   else

@@ -26,6 +26,7 @@
 #include "render/numerics_report.h"
 #include "render/profile_report.h"
 #include "render/summary_report.h"
+#include "session/constant_stats.h"
 #include "session/numerics_session.h"
 #include "session/page_options.h"
 #include "session/profile_session.h"
@@ -168,6 +169,28 @@ std::string profile_report(const std::string& etdump, const py::dict& options, b
 }
 
 }  // namespace
+// `etviz tensors PATH` as JSON: keywords data (list of .ptd), name (glob), bins, dequantize.
+std::string tensors_report_json(const std::string& path, const py::dict& o) {
+  OpenOptions open;
+  if (o.contains("data") && !o["data"].is_none())
+    for (const auto& d : o["data"]) open.data_files.push_back(py::str(d));
+  session::ConstantStatsOptions options;
+  if (o.contains("name") && !o["name"].is_none()) options.name_glob = py::str(o["name"]);
+  if (o.contains("bins") && !o["bins"].is_none()) options.bins = py::int_(o["bins"]);
+  if (options.bins < 1 || options.bins > 4096) throw PyError("bins: 1 to 4096");
+  if (o.contains("dequantize")) options.dequantize = py::bool_(o["dequantize"]);
+  py::gil_scoped_release release;
+  auto doc = open_document(path, open);
+  if (!doc) {
+    py::gil_scoped_acquire acquire;
+    throw PyError(doc.error().message());
+  }
+  auto stats = session::constant_stats(*doc, options);
+  const std::vector<std::string> warnings = stats.warnings;
+  return render::constant_stats_json(session::constant_stats_rows(std::move(stats)), path,
+                                     warnings);
+}
+
 // The Inspector's numeric gap: `etviz numerics ETDUMP` with the keywords debug_buffer,
 // reference, reference_debug_buffer, program, method, thresholds (list), run, test_case, as
 // etviz.numerics/1 JSON.
@@ -355,6 +378,7 @@ PYBIND11_MODULE(_etviz, m) {
       "profile_json",
       [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, true); },
       py::arg("etdump"), py::arg("options") = py::dict());
+  m.def("tensors_json", &tensors_report_json, py::arg("path"), py::arg("options") = py::dict());
   m.def("numerics_json", &numerics_report_json, py::arg("etdump"), py::arg("options") = py::dict());
   m.def(
       "profile_text",

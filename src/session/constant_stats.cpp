@@ -91,4 +91,22 @@ ConstantStatsResult constant_stats(const Document& doc, const ConstantStatsOptio
   return out;
 }
 
+std::vector<render::ConstantStatsRow> constant_stats_rows(ConstantStatsResult&& stats) {
+  std::vector<render::ConstantStatsRow> rows;
+  for (auto& c : stats.constants) {
+    render::ConstantStatsRow r;
+    r.graph = std::move(c.graph);
+    r.name = std::move(c.name);
+    r.dtype = std::move(c.dtype);
+    r.shape = std::move(c.shape);
+    r.nbytes = c.nbytes;
+    r.location = std::move(c.location);
+    r.quantization = std::move(c.quantization);
+    r.missing = std::move(c.missing);
+    r.stats = std::move(c.stats);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 }  // namespace etviz::session

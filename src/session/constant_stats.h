@@ -7,6 +7,7 @@
 
 #include "analysis/numerics.h"
 #include "core/document.h"
+#include "render/numerics_report.h"
 
 namespace etviz::session {
 
@@ -28,5 +29,8 @@ struct ConstantStatsResult {
 };
 
 ConstantStatsResult constant_stats(const Document& doc, const ConstantStatsOptions& options);
+
+// The rows `etviz tensors` and Python's tensor_stats print.
+std::vector<render::ConstantStatsRow> constant_stats_rows(ConstantStatsResult&& stats);
 
 }  // namespace etviz::session

@@ -105,3 +105,15 @@ def test_notebook_computes_the_gap_and_shows_the_overlay(runs, tmp_path):
     assert int(rows) == 45
     html = [o["data"]["text/html"] for o in nb.cells[1].outputs if "text/html" in o.get("data", {})]
     assert html and "etviz-numerics" in html[0]
+
+
+def test_tensor_stats_is_the_cli_json():
+    corpus = os.environ.get("ETVIZ_CORPUS_DIR", "/work/shared/corpus")
+    kws = os.path.join(corpus, "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte")
+    etviz_bin = os.environ.get("ETVIZ_BIN", "etviz")
+    import json
+    cli = json.loads(subprocess.run([etviz_bin, "tensors", kws, "--format", "json", "--bins", "8"],
+                                    check=True, capture_output=True).stdout)["constants"]
+    assert etviz.tensor_stats(kws, bins=8) == cli
+    some = etviz.tensor_stats(kws, name="v1*")
+    assert some and all(c["name"].startswith("v1") for c in some)
