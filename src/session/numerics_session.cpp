@@ -148,7 +148,8 @@ Result<NumericsSession> load_numerics_session(const NumericsSessionOptions& opti
         const int64_t element = dtype_element_size(t.dtype);
         if (!analysis::numeric_dtype(t.dtype))
           e.missing = "dtype not read as numbers";
-        else if (data.numel() * element != static_cast<int64_t>(t.bytes.size()))
+        else if (element <= 0 || data.numel() < 0 || t.bytes.size() % element != 0 ||
+                 static_cast<uint64_t>(data.numel()) != t.bytes.size() / element)
           e.missing = fmt::format("{} bytes of data for {} elements of {}", t.bytes.size(),
                                   data.numel(), t.dtype);
         else

@@ -285,5 +285,23 @@ TEST(TensorCompare, SaturationAndDiffHistogram) {
   EXPECT_EQ(h.counts, (std::vector<uint64_t>{1, 0, 2, 1}));
 }
 
+TEST(TensorCompare, HostileShapesReadNothing) {
+  // A shape whose element count wraps 64 bits, or is negative, over a few bytes: nothing is
+  // read past the span, nothing compared.
+  const std::vector<float> a = {1, 2, 3, 4};
+  const TensorData huge = tensor("float32", {int64_t{1} << 40, int64_t{1} << 40}, a);
+  EXPECT_EQ(huge.numel(), std::numeric_limits<int64_t>::max());
+  const TensorComparison c = compare_tensors(huge, huge, Domain::kFloat);
+  EXPECT_EQ(c.positions, 0u);
+  EXPECT_EQ(tensor_stats(huge).count, 0u);
+  EXPECT_EQ(diff_histogram(huge, huge, Domain::kFloat, 1.0).counts, std::vector<uint64_t>(24, 0));
+  const TensorData negative = tensor("float32", {-4}, a);
+  EXPECT_EQ(compare_tensors(negative, negative, Domain::kFloat).positions, 0u);
+  // 2^62 float32 elements: count x 4 wraps to 0 bytes.
+  const TensorData wraps = tensor("float32", {int64_t{1} << 62}, a);
+  EXPECT_EQ(compare_tensors(wraps, wraps, Domain::kFloat).positions, 0u);
+  EXPECT_EQ(tensor_stats(wraps).count, 0u);
+}
+
 }  // namespace
 }  // namespace etviz::analysis
