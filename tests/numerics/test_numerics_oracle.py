@@ -287,3 +287,20 @@ def test_constant_statistics_match_numpy(tmp_path):
             assert s["histogram"] == [int(h) for h in hist], c["name"]
         checked += 1
     assert checked >= 60
+
+
+def test_csv_carries_the_figures(runs):
+    import csv
+    import io
+    p = subprocess.run([ETVIZ, "numerics", runs / "run.etdp", "--debug-buffer", runs / "run.bin",
+                        "--reference", runs / "ref.etdp", "--reference-debug-buffer",
+                        runs / "ref.bin", "--format", "csv"], capture_output=True, text=True,
+                       check=True)
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    expected = expected_rows(runs)
+    assert len(rows) == len(expected)
+    for row, (instr, want) in zip(rows, expected):
+        assert int(row["instruction"]) == instr
+        for k in ("mse", "l1", "max_abs", "mean_abs", "max_rel"):
+            assert math.isclose(float(row[k]), want[k], rel_tol=1e-5, abs_tol=1e-9), (instr, k)
+        assert int(row["differing"]) == want["differing"]
