@@ -13,13 +13,18 @@ const BIN = process.env.ETVIZ_BIN;
 const CORPUS = process.env.ETVIZ_CORPUS_DIR;
 const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 fs.mkdirSync(OUT, { recursive: true });
-const FIXTURE = 'arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_ethosu__';
+const FIXTURE =
+  'arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_ethosu__';
 const PTE = () => path.join(CORPUS, 'pte', `${FIXTURE}input.pte`);
 const TOSA = () => path.join(CORPUS, 'tosa', `${FIXTURE}output_tag1_TOSA-1.0+INT+int16+u55.tosa`);
 
 let browser;
-before(async () => { browser = await launch(); });
-after(async () => { if (browser) await browser.close(); });
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
 
 test('an Ethos-U delegate expands into its TOSA graph', async () => {
   const html = path.join(OUT, 'ethosu_tosa.html');
@@ -31,7 +36,8 @@ test('an Ethos-U delegate expands into its TOSA graph', async () => {
     assert.equal(await waitForEngine(page), true);
     const box = await page.evaluate(() => {
       const t = window.etvizTest;
-      for (let g = 0; g < t.groupCount(); g++) if (t.group(g).kind === 'delegate') return { g, ...t.group(g), contents: t.groupContents(g) };
+      for (let g = 0; g < t.groupCount(); g++)
+        if (t.group(g).kind === 'delegate') return { g, ...t.group(g), contents: t.groupContents(g) };
       return null;
     });
     assert.ok(box, 'a delegate box');
@@ -51,7 +57,9 @@ test('an Ethos-U delegate expands into its TOSA graph', async () => {
     assert.equal((await toggle(box.g)).expanded, true);
     const after = await page.evaluate(() => window.etvizTest.visibleNodes());
     assert.ok(after > before + 20, `expanding shows the TOSA operators (${before} -> ${after} nodes)`);
-    const convs = await page.evaluate(() => window.etvizTest.findNodes('Conv2D').map((i) => window.etvizTest.node(i).visible));
+    const convs = await page.evaluate(() =>
+      window.etvizTest.findNodes('Conv2D').map((i) => window.etvizTest.node(i).visible),
+    );
     assert.equal(convs.length, 36);
     assert.ok(convs.some(Boolean), 'Conv2D nodes visible once expanded');
     // The group's panel: the NPU histogram beside what the group holds, the call's TOSA file.

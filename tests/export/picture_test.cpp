@@ -58,7 +58,9 @@ Drawn simple() {
 
 TEST(Picture, ThemeColoursAreTheViewersCss) {
   const std::string css = read_text(std::string(ETVIZ_SOURCE_DIR) + "/web/src/viewer.css");
-  const size_t dark_at = css.find("[data-theme=\"dark\"]");
+  // The dark block, quoted either way (Prettier writes single quotes).
+  size_t dark_at = css.find("[data-theme='dark'] {");
+  if (dark_at == std::string::npos) dark_at = css.find("[data-theme=\"dark\"] {");
   ASSERT_NE(dark_at, std::string::npos);
   for (pic::Theme theme : {pic::Theme::kLight, pic::Theme::kDark}) {
     const std::string block =
