@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 namespace etviz {
 
@@ -59,6 +60,24 @@ std::string Document::top_level_names() const {
   return names;
 }
 
+void Document::resolve_named_constants() {
+  if (named_data.empty()) return;
+  std::unordered_map<std::string_view, const BlobRef*> by_key;
+  for (const NamedBlob& b : named_data) by_key.emplace(b.key, &b.blob);  // the first one wins
+  for (Graph& g : graphs)
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      const TensorInfo& t = g.values[v].tensor;
+      if (g.values[v].kind != ValueKind::kTensor || t.data_key.empty() ||
+          (t.data_location != DataLocation::kNamedData &&
+           t.data_location != DataLocation::kExternal))
+        continue;
+      const auto id = static_cast<ValueId>(v);
+      if (const TensorStorage* s = g.storage_of(id); s && s->data.valid()) continue;
+      auto it = by_key.find(std::string_view(t.data_key));
+      if (it != by_key.end() && it->second->valid()) g.storage_for(id).data = *it->second;
+    }
+}
+
 int32_t Document::absorb_graph(const Document& from, int32_t graph) {
   // The source files `from` has: shared, so blob references stay valid.
   std::vector<int32_t> source_map(from.sources.size(), -1);
@@ -107,6 +126,7 @@ int32_t Document::absorb_graph(const Document& from, int32_t graph) {
   const auto first = static_cast<int32_t>(graphs.size());
   for (int32_t g : order) {
     Graph copy = from.graphs[static_cast<size_t>(g)];
+    for (TensorStorage& t : copy.storage) t.data.source = map_source(t.data.source);
     for (Node& n : copy.nodes) {
       if (n.subgraph >= 0)
         n.subgraph = static_cast<size_t>(n.subgraph) < graph_map.size()

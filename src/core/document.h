@@ -8,19 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/blob_ref.h"
 #include "core/etrecord_maps.h"
 #include "core/graph.h"
 #include "core/mapped_file.h"
 
 namespace etviz {
-
-// A byte range of one of the document's source files, read only when someone asks.
-struct BlobRef {
-  int32_t source = -1;  // index into Document::sources
-  uint64_t offset = 0;
-  uint64_t size = 0;
-  bool valid() const { return source >= 0; }
-};
 
 // A named region of a file, for size reports ("flatbuffer", "segment 3", "padding").
 struct Section {
@@ -126,6 +119,10 @@ struct Document {
   // "forward, encode" - the graphs a user can name (methods, exported programs, stages), for
   // messages that list what exists.
   std::string top_level_names() const;
+  // Gives each constant that names its data by key (named data, a .ptd's tensors, a .pt2's
+  // weights) the bytes of that key's blob (Graph::storage), once every file is attached, so
+  // the bytes stay reachable when graphs of several documents share one (absorb_graph).
+  void resolve_named_constants();
   // Copies graph `graph` of `from` into this document with everything it reaches (nested
   // graphs, its delegates and their payload sources), indices remapped; returns its index
   // here. Used to put graphs of several files side by side (traces, diffs).

@@ -1,6 +1,27 @@
 #include "core/graph.h"
 
+#include <algorithm>
+
 namespace etviz {
+
+const TensorStorage* Graph::storage_of(ValueId v) const {
+  auto it = std::lower_bound(storage.begin(), storage.end(), v,
+                             [](const TensorStorage& s, ValueId id) { return s.value < id; });
+  return it != storage.end() && it->value == v ? &*it : nullptr;
+}
+
+TensorStorage& Graph::storage_for(ValueId v) {
+  // Readers add entries in value order, so this appends; a later pass (named data resolved
+  // after reading) may insert.
+  if (storage.empty() || storage.back().value < v) {
+    storage.push_back(TensorStorage{v});
+    return storage.back();
+  }
+  auto it = std::lower_bound(storage.begin(), storage.end(), v,
+                             [](const TensorStorage& s, ValueId id) { return s.value < id; });
+  if (it != storage.end() && it->value == v) return *it;
+  return *storage.insert(it, TensorStorage{v});
+}
 
 void Graph::link_values() {
   for (Value& v : values) {

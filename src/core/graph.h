@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/blob_ref.h"
 #include "core/tensor_info.h"
 
 namespace etviz {
@@ -101,6 +102,16 @@ struct Node {
       -1;  // index into Document::graphs of a nested graph (decoded payload, HOP body)
 };
 
+// Where a tensor's bytes are, and the layout facts ExecuTorch states that are almost always
+// their defaults: one entry per constant (and per tensor with a storage offset or layout of its
+// own), not a field of every Value (a 1M-op program holds 2.2M values; docs/limits.md).
+struct TensorStorage {
+  ValueId value = kNoId;
+  int32_t storage_offset = 0;  // in elements, as the program states it
+  int8_t layout = 0;           // torch.layout: 0 strided
+  BlobRef data;                // the constant's bytes; invalid when not reachable
+};
+
 enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition, kRepeat, kOther };
 
 // What a graph is. Only kMethod and kExportedProgram graphs are "top level" (a user asks for
@@ -153,6 +164,7 @@ struct Graph {
   std::vector<ValueId> outputs;
   std::vector<Attribute> attributes;
   std::vector<int64_t> memory_buffer_sizes;  // planned arena size per memory id (index = id)
+  std::vector<TensorStorage> storage;        // sorted by value: see TensorStorage
 
   NodeId add_node(Node node) {
     nodes.push_back(std::move(node));
@@ -166,6 +178,9 @@ struct Graph {
     groups.push_back(std::move(group));
     return static_cast<GroupId>(groups.size() - 1);
   }
+  // The storage entry of value `v`, or null (a tensor with default layout and no bytes).
+  const TensorStorage* storage_of(ValueId v) const;
+  TensorStorage& storage_for(ValueId v);  // found or inserted in order
   // Fills Value::producer/consumers from the nodes' argument lists.
   void link_values();
   // A method or exported program, as opposed to a nested graph reached through a node.

@@ -100,6 +100,7 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
   }
   // After --data files are attached: XNNPACK constants may live in a .ptd's named data.
   if (options.decode_delegates) delegates::decode_delegates(*doc);
+  doc->resolve_named_constants();
   return doc;
 }
 
