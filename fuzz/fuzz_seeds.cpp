@@ -1,16 +1,54 @@
-// Writes seed inputs for the fuzzers into two folders: exported-program JSON in several schema
-// forms and sizes, and .pt2 / .etrecord archives.
+// Writes seed inputs for the fuzzers into folders: exported-program JSON in several schema
+// forms and sizes, .pt2 / .etrecord archives, and (given a third folder) TOSA flatbuffers:
+// partitions of a few layers and a graph with control flow.
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "export_model.h"
+#include "tosa_writer.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr, "usage: fuzz_seeds JSON_DIR ARCHIVE_DIR\n");
+  if (argc != 3 && argc != 4) {
+    fmt::print(stderr, "usage: fuzz_seeds JSON_DIR ARCHIVE_DIR [TOSA_DIR]\n");
     return 2;
+  }
+  if (argc == 4) {
+    namespace gen = etviz::gen;
+    const std::filesystem::path tosa_dir = argv[3];
+    std::filesystem::create_directories(tosa_dir);
+    auto save = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
+      std::ofstream(tosa_dir / name, std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()));
+    };
+    for (int layers : {1, 3})
+      save(fmt::format("partition_{}.tosa", layers),
+           gen::write_tosa(gen::conv_partition({1, 3, 4, 4}, 8, layers, 1)));
+    // COND_IF over two bodies.
+    gen::TosaBlockSpec main;
+    main.tensors = {{"p", gen::tosa_type::kBool, {1}},
+                    {"x", gen::tosa_type::kInt8, {4}},
+                    {"y", gen::tosa_type::kInt8, {4}}};
+    gen::TosaOpSpec cond(gen::tosa_op::kCondIf, {"p", "x"}, {"y"});
+    cond.then_graph = "then";
+    cond.else_graph = "else";
+    main.ops = {cond};
+    main.inputs = {"p", "x"};
+    main.outputs = {"y"};
+    gen::TosaFileSpec f;
+    f.regions.push_back({"main", {main}});
+    for (const char* name : {"then", "else"}) {
+      gen::TosaBlockSpec b;
+      b.name = name;
+      b.tensors = {{"a", gen::tosa_type::kInt8, {4}}, {"b", gen::tosa_type::kInt8, {4}}};
+      b.ops = {{gen::tosa_op::kIdentity, {"a"}, {"b"}}};
+      b.inputs = {"a"};
+      b.outputs = {"b"};
+      f.regions.push_back({name, {b}});
+    }
+    save("cond_if.tosa", gen::write_tosa(f));
   }
   const std::filesystem::path json_dir = argv[1], archive_dir = argv[2];
   std::filesystem::create_directories(json_dir);

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "export_model.h"
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 
 namespace {
 
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   // The baseline process's own footprint (the input text lives in every child).
   const Figures base = measure([] { return true; });
   const Figures ours = measure([&] {
-    auto tree = etviz::torch_export::JsonTree::parse(json);
+    auto tree = etviz::JsonTree::parse(json);
     return tree.ok() && tree->node_count() > 0;
   });
   const Figures simd = measure([&] {

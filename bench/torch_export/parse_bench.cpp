@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "export_model.h"
+#include "formats/json/json_tree.h"
 #include "formats/torch_export/exported_program_reader.h"
-#include "formats/torch_export/json_tree.h"
 
 namespace {
 
@@ -28,14 +28,14 @@ const std::string& program_json() {
 void JsonTreeParse(benchmark::State& state) {
   const std::string& json = program_json();
   for (auto _ : state) {
-    auto tree = etviz::torch_export::JsonTree::parse(json);
+    auto tree = etviz::JsonTree::parse(json);
     if (!tree) state.SkipWithError(tree.error().message().c_str());
     benchmark::DoNotOptimize(tree);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
                           static_cast<int64_t>(json.size()));
   state.counters["json_MB"] = static_cast<double>(json.size()) / 1e6;
-  auto tree = etviz::torch_export::JsonTree::parse(json);
+  auto tree = etviz::JsonTree::parse(json);
   state.counters["json_values"] = tree ? static_cast<double>(tree->node_count()) : 0.0;
 }
 BENCHMARK(JsonTreeParse)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -32,6 +32,14 @@ class Program:
         return any(severity == "error" for severity, _ in self._doc.diagnostics)
 
     @property
+    def side_files(self):
+        """Files given beside the program (``tosa=``) and where each went, as a list of dicts:
+        ``path``, ``kind`` (``tosa``), ``delegate`` (``forward/EthosUBackend#0``, or None when
+        it attached nowhere), ``ambiguous`` (another file or delegate had the same inputs and
+        outputs; paired in the order given) and ``note`` (why)."""
+        return list(self._doc.side_files)
+
+    @property
     def name(self):
         """The file name (or the name given with bytes)."""
         return self._doc.name
@@ -45,6 +53,13 @@ class Program:
     def graphs(self):
         """Names of the graphs a user can ask for, in pipeline order."""
         return list(self._doc.graphs)
+
+    @property
+    def default_graph(self):
+        """The graph meant when none is named: the one the page opens on, ``etviz export``
+        draws and :func:`etviz.diff` and :func:`etviz.memory` take (``forward`` when it has
+        nodes, else the largest graph); ``None`` when the file holds no graph."""
+        return self._doc.default_graph or None
 
     def graph_data(self):
         """Every graph as etviz read it, as plain Python data (what ``etviz export --format
@@ -87,22 +102,37 @@ def _torch_bytes(obj):
 Error = _etviz.Error
 
 
+def _paths(value):
+    """A path or a list of paths, as a list (tosa="dir" and tosa=["a.tosa", "b.tosa"])."""
+    if value is None:
+        return []
+    if isinstance(value, (str, os.PathLike)):
+        return [value]
+    return list(value)
+
+
 class DamagedFileWarning(UserWarning):
     """A file opened in part: a piece of it (a segment cut off by the end of the file) is
     missing and left out; ``Program.diagnostics`` says which."""
 
 
-def open(program, *, data=None, name=None):
+def open(program, *, data=None, tosa=None, name=None):
     """Reads `program`: a path (str or os.PathLike), ``bytes``/``bytearray``/``memoryview`` of
     any format etviz reads, an object with a ``.buffer`` holding .pte bytes (ExecuTorch's
     ExecutorchProgramManager), an ``ExportedProgram`` or an object with
     ``.exported_program()`` (EdgeProgramManager; needs torch.export), or a Program (returned
-    as is). `data`: .ptd files with the program's external weights."""
+    as is). `data`: .ptd files with the program's external weights. `tosa`: TOSA graphs the
+    Arm compiler wrote beside the program (.tosa files, or directories of them), each attached
+    to the delegate whose inputs and outputs it matches (``Program.side_files`` says where)."""
     if isinstance(program, Program):
         return program
     if isinstance(program, (str, os.PathLike)):
         path = os.fspath(program)
-        return Program(_etviz.open_path(path, [os.fspath(d) for d in (data or [])]), path)
+        return Program(_etviz.open_path(path, [os.fspath(d) for d in (data or [])],
+                                        [os.fspath(t) for t in _paths(tosa)]), path)
+    if tosa:
+        raise TypeError("etviz.open: tosa= needs the program as a path (the side files are "
+                        "matched to its delegates when it is read)")
     if isinstance(program, (bytes, bytearray, memoryview)):
         return Program(_etviz.open_bytes(name or "program", bytes(program)))
     buffer = getattr(program, "buffer", None)

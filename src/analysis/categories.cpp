@@ -4,11 +4,8 @@
 
 #include <array>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
-
-#include "core/mapped_file.h"
 
 namespace etviz::analysis {
 namespace {
@@ -67,13 +64,6 @@ Result<Category> category_from_id(const std::string& id, const std::vector<Categ
   std::string known;
   for (const auto& c : cats) known += (known.empty() ? "" : ", ") + c.id;
   return Error("unknown category \"" + id + "\" (known: " + known + ")");
-}
-
-bool is_hex_color(const std::string& s) {
-  if (s.size() != 7 || s[0] != '#') return false;
-  for (size_t i = 1; i < s.size(); ++i)
-    if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
 }
 
 }  // namespace
@@ -206,53 +196,18 @@ Category categorize(const Node& node, const CategoryConfig& config) {
   return Category::kOther;
 }
 
-Result<CategoryConfig> parse_category_config(const std::string& json_text) {
+Result<CategoryConfig> category_config(const side_files::CategoriesFile& file) {
   CategoryConfig config = default_category_config();
-  nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error("not valid JSON");
-  if (!j.is_object()) return Error("expected a JSON object with \"rules\" and/or \"colors\"");
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "rules" && it.key() != "colors")
-      return Error("unknown key \"" + it.key() + "\" (expected \"rules\" or \"colors\")");
-  if (j.contains("rules")) {
-    const auto& rules = j["rules"];
-    if (!rules.is_array()) return Error("\"rules\" must be an array");
-    for (size_t i = 0; i < rules.size(); ++i) {
-      const auto& r = rules[i];
-      const std::string where = "rules[" + std::to_string(i) + "]";
-      if (!r.is_object() || !r.contains("match") || !r.contains("category") ||
-          !r["match"].is_string() || !r["category"].is_string())
-        return Error(where + ": expected {\"match\": \"glob\", \"category\": \"id\"}");
-      auto cat = category_from_id(r["category"].get<std::string>(), config.categories);
-      if (!cat) return cat.error().within(where);
-      config.rules.push_back({r["match"].get<std::string>(), *cat});
-    }
+  for (size_t i = 0; i < file.rules.size(); ++i) {
+    auto cat = category_from_id(file.rules[i].category, config.categories);
+    if (!cat) return cat.error().within("rules[" + std::to_string(i) + "]");
+    config.rules.push_back({file.rules[i].match, *cat});
   }
-  if (j.contains("colors")) {
-    const auto& colors = j["colors"];
-    if (!colors.is_object()) return Error("\"colors\" must be an object of id -> \"#rrggbb\"");
-    for (auto it = colors.begin(); it != colors.end(); ++it) {
-      auto cat = category_from_id(it.key(), config.categories);
-      if (!cat) return cat.error().within("colors");
-      if (!it->is_string() || !is_hex_color(it->get<std::string>()))
-        return Error("colors." + it.key() + ": expected a colour like \"#4c78a8\"");
-      config.categories[static_cast<size_t>(*cat)].color = it->get<std::string>();
-    }
+  for (const auto& [id, colour] : file.colors) {
+    auto cat = category_from_id(id, config.categories);
+    if (!cat) return cat.error().within("colors");
+    config.categories[static_cast<size_t>(*cat)].color = colour;
   }
-  return config;
-}
-
-Result<CategoryConfig> load_category_config(const std::string& path) {
-  // The size is checked before anything is read (a FIFO or /dev/zero is refused, not drained).
-  auto file = MappedFile::open(path);
-  if (!file) return Error(file.error().message() + " (categories file)");
-  if ((*file)->size() > kMaxCategoriesFileBytes)
-    return Error(
-        fmt::format("{}: categories file is {} bytes; the limit is 1 MiB", path, (*file)->size()));
-  const auto bytes = (*file)->bytes();
-  auto config =
-      parse_category_config(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-  if (!config) return config.error().within(path);
   return config;
 }
 

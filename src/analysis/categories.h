@@ -11,7 +11,8 @@
 //      or the namespace is dim_order_ops
 //   4. compute: namespace aten, prims, quantized_decomposed, executorch_prim or none
 //   5. backend: any other namespace (cortex_m::, cadence::, llama::, ...)
-// A JSON file (--categories) can prepend rules and recolour categories:
+// A JSON file (--categories, formats/side_files/categories_file.h) can prepend rules and
+// recolour categories:
 //   {"rules": [{"match": "llama::*", "category": "compute"}], "colors": {"backend": "#aa55cc"}}
 // `match` is a glob over the full op name ("ns::name.overload"); `*` matches any run.
 #include <cstdint>
@@ -20,6 +21,7 @@
 
 #include "core/graph.h"
 #include "core/status.h"
+#include "formats/side_files/categories_file.h"
 
 namespace etviz::analysis {
 
@@ -56,10 +58,9 @@ struct CategoryConfig {
 
 CategoryConfig default_category_config();
 
-// Reads overrides from a JSON file on top of the defaults. Errors name the file and the field.
-inline constexpr uint64_t kMaxCategoriesFileBytes = 1u << 20;
-Result<CategoryConfig> load_category_config(const std::string& path);
-Result<CategoryConfig> parse_category_config(const std::string& json_text);
+// The defaults with a --categories file's rules and colours on top (the file is read by
+// formats/side_files/categories_file.h); an error names the field and the unknown id.
+Result<CategoryConfig> category_config(const side_files::CategoriesFile& file);
 
 Category categorize(const Node& node, const CategoryConfig& config);
 Category categorize_op(const std::string& op, const CategoryConfig& config);

@@ -39,6 +39,36 @@ std::vector<std::string> edge_ops(const Document& etrecord, const std::string& m
   return out;
 }
 
+// A decoded payload's graph and the graphs its nodes open (control-flow bodies of a TOSA
+// graph), each once; bounded by the document's graph count.
+std::vector<const Graph*> payload_graphs(const Document& doc, const Graph* sub) {
+  std::vector<const Graph*> out{sub};
+  std::vector<bool> seen(doc.graphs.size(), false);
+  if (sub >= doc.graphs.data() && sub < doc.graphs.data() + doc.graphs.size())
+    seen[static_cast<size_t>(sub - doc.graphs.data())] = true;
+  auto visit = [&](const Graph* g) {
+    if (!g) return;
+    const auto k = static_cast<size_t>(g - doc.graphs.data());
+    if (k >= seen.size() || seen[k]) return;
+    seen[k] = true;
+    out.push_back(g);
+  };
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const Node& n : out[i]->nodes) {
+      visit(doc.subgraph_of(n));
+      for (const Attribute& a : n.attributes)
+        if (a.name.rfind("subgraph.", 0) == 0) visit(doc.find_graph(a.value));
+    }
+  return out;
+}
+
+std::string graph_attribute(const Graph* g, std::string_view name) {
+  if (!g) return {};
+  for (const Attribute& a : g->attributes)
+    if (a.name == name) return a.value;
+  return {};
+}
+
 // The instruction of the call of delegate `index` in `method`, or -1.
 int64_t call_instruction(const Graph& method, int32_t index) {
   for (const Node& n : method.nodes)
@@ -58,10 +88,12 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
   std::map<std::string, OperatorDelegation> ops;
   std::map<std::string, BackendDelegation> backends;
   // An ETRecord holds several stages of one program; get_delegation_info is run on the
-  // lowered (edge dialect) one, so that is the default when present.
+  // lowered one, so what the report means is a stage, not the file's default graph: the
+  // edge-dialect stage of each method (with the bodies it nests), when the file has one.
+  // Else every method.
   const bool prefer_edge =
-      method.empty() && std::any_of(doc.graphs.begin(), doc.graphs.end(), [](const Graph& g) {
-        return g.is_top_level() && g.stage.role == StageRole::kEdgeDialect;
+      method.empty() && std::any_of(doc.graphs.begin(), doc.graphs.end(), [&](const Graph& g) {
+        return doc.find_stage(StageRole::kEdgeDialect, g.stage.method) != nullptr;
       });
   const auto selected = [&](const Graph& g) {
     if (g.kind == GraphKind::kDelegate) return false;
@@ -127,6 +159,13 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
     const Graph* sub = d.subgraph >= 0 && static_cast<size_t>(d.subgraph) < doc.graphs.size()
                            ? &doc.graphs[d.subgraph]
                            : nullptr;
+    e.tosa_file = graph_attribute(sub, "tosa_file");
+    e.tosa_operations = graph_attribute(sub, "tosa_operations");
+    e.npu_operations = graph_attribute(sub, "npu_operations");
+    if (e.npu_operations.empty() && sub && sub->opaque)
+      for (const Node& n : sub->nodes)
+        for (const Attribute& a : n.attributes)
+          if (a.name == "npu_operations") e.npu_operations = a.value;
     // With an ETRecord: the edge-dialect ops its delegate map says the call covers.
     std::vector<std::string> mapped;
     if (etrecord && owner) {
@@ -162,18 +201,27 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
       e.status = "decoded";
       e.nodes = 0;
       ++b.decoded;
-      for (const Node& n : sub->nodes) {
-        if (!counts_as_payload_operator(n)) continue;
-        auto& op = ops[n.op];
-        op.op_type = n.op;
-        ++op.delegated;
-        ++op.delegated_by_backend[d.backend_id];
-        ++e.nodes;
-      }
+      for (const Graph* pg : payload_graphs(doc, sub))
+        for (const Node& n : pg->nodes) {
+          if (!counts_as_payload_operator(n)) continue;
+          auto& op = ops[n.op];
+          op.op_type = n.op;
+          ++op.delegated;
+          ++op.delegated_by_backend[d.backend_id];
+          ++e.nodes;
+        }
       b.delegated_nodes += e.nodes;
       info.num_delegated_nodes += e.nodes;
     }
     info.delegates.push_back(std::move(e));
+  }
+  for (const SideFile& f : doc.side_files) {
+    SideFileEntry s{f.path, "", f.ambiguous, f.note};
+    if (f.delegate >= 0 && static_cast<size_t>(f.delegate) < doc.delegates.size()) {
+      const Delegate& d = doc.delegates[static_cast<size_t>(f.delegate)];
+      s.delegate = fmt::format("{}/{}#{}", d.method, d.backend_id, d.index_in_method);
+    }
+    info.side_files.push_back(std::move(s));
   }
   for (auto& [name, op] : ops) info.operators.push_back(std::move(op));
   for (auto& [name, b] : backends) info.backends.push_back(std::move(b));

@@ -38,6 +38,20 @@ struct DelegateEntry {
   std::string status;  // "decoded", "summary", "undecodable"
   int64_t nodes = -1;  // ops in the decoded subgraph, -1 when opaque
   std::string note;
+  // What the graph says of the payload beside its operators: the TOSA side file it came from,
+  // its operator histogram and, for Ethos-U, the command stream's NPU operation histogram
+  // (graph attributes tosa_file, tosa_operations, npu_operations; empty when absent).
+  std::string tosa_file;
+  std::string tosa_operations;
+  std::string npu_operations;
+};
+
+// A file given beside the program (Document::side_files), for the report.
+struct SideFileEntry {
+  std::string path;
+  std::string delegate;  // "forward/EthosUBackend#0", empty when not attached
+  bool ambiguous = false;
+  std::string note;
 };
 
 struct DelegationInfo {
@@ -48,6 +62,7 @@ struct DelegationInfo {
   std::vector<OperatorDelegation> operators;  // sorted by op_type
   std::vector<BackendDelegation> backends;    // sorted by backend id
   std::vector<DelegateEntry> delegates;       // in document order
+  std::vector<SideFileEntry> side_files;      // in the order given
   std::vector<std::string> graphs;            // the graphs counted (methods, ETRecord stage)
   // How operators are named: the program's own ("" = kernels and backend ops), or "edge
   // dialect (ETRecord)" when an ETRecord mapped instructions to the ops they came from.

@@ -488,26 +488,30 @@ std::vector<int32_t> pipeline_graphs(const Document& doc) {
 }
 
 Result<int32_t> select_graph(const Document& doc, const std::string& name) {
-  const std::vector<int32_t> top = pipeline_graphs(doc);
-  if (top.empty()) return Error("the file holds no graph");
   if (name.empty()) {
-    for (int32_t g : top)
-      if (doc.graphs[static_cast<size_t>(g)].name == "forward") return g;
-    for (int32_t g : top)
-      if (doc.graphs[static_cast<size_t>(g)].stage.role == StageRole::kEdgeDialect) return g;
-    int32_t best = top.front();
-    for (int32_t g : top)
-      if (doc.graphs[static_cast<size_t>(g)].nodes.size() >
-          doc.graphs[static_cast<size_t>(best)].nodes.size())
-        best = g;
-    return best;
+    const int32_t g = doc.default_graph();
+    if (g < 0) return Error("the file holds no graph");
+    return g;
   }
+  // A graph by its name: a root graph (what the page lists), else any method or stage.
+  for (int32_t g : doc.root_graphs())
+    if (doc.graphs[static_cast<size_t>(g)].name == name) return g;
+  const std::vector<int32_t> top = pipeline_graphs(doc);
   for (int32_t g : top)
     if (doc.graphs[static_cast<size_t>(g)].name == name) return g;
-  // A stage by its role ("edge_dialect") or a pass by its name or index ("3").
+  // A stage by its role ("edge_dialect": the stage of the file's main method when an ETRecord
+  // holds several) or a pass by its name or index ("3").
   for (int32_t g : top) {
     const Graph& graph = doc.graphs[static_cast<size_t>(g)];
-    if (to_string(graph.stage.role) == name) return g;
+    if (to_string(graph.stage.role) == name) {
+      const int32_t main = doc.default_graph();
+      if (const Graph* stage =
+              main < 0 ? nullptr
+                       : doc.find_stage(graph.stage.role,
+                                        doc.graphs[static_cast<size_t>(main)].stage.method))
+        return static_cast<int32_t>(stage - doc.graphs.data());
+      return g;
+    }
     for (const Attribute& a : graph.attributes)
       if ((a.name == "pass" || a.name == "pass_index") && a.value == name) return g;
   }

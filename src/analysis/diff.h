@@ -87,9 +87,10 @@ namespace etviz::analysis {
 // ETRecord read this way is a trace of the stages a user lowered through.
 std::vector<int32_t> pipeline_graphs(const Document& doc);
 
-// The graph of `doc` a user means by `name`: a graph name, a method or stage name, or a pass
-// index; with no name the document's main graph (forward, else the edge-dialect stage, else
-// the largest top-level graph). Fails with the names there are.
+// The graph of `doc` a user means by `name` (`diff FILE#GRAPH`, `export --method`, `memory
+// --method`): a graph name, a stage role ("edge_dialect") or a pass name or index; with no
+// name Document::default_graph(), the graph the page opens on. Fails with the names there
+// are.
 Result<int32_t> select_graph(const Document& doc, const std::string& name);
 
 }  // namespace etviz::analysis

@@ -54,10 +54,10 @@ std::string number_label(double v) {
 
 // The colour of a position t (0..1) on gradient stops that carry `pick`'s colour.
 template <typename Pick>
-std::optional<Colour> along(const std::vector<model_explorer::NodeDataStop>& stops, double t,
+std::optional<Colour> along(const std::vector<side_files::NodeDataStop>& stops, double t,
                             Pick pick) {
-  const model_explorer::NodeDataStop* below = nullptr;
-  const model_explorer::NodeDataStop* above = nullptr;
+  const side_files::NodeDataStop* below = nullptr;
+  const side_files::NodeDataStop* above = nullptr;
   for (const auto& s : stops) {
     if (!pick(s)) continue;
     if (s.stop <= t) below = &s;
@@ -98,7 +98,7 @@ NodeDataStyle node_data_style(const Colour& fill, const std::optional<Colour>& t
   return s;
 }
 
-NodeDataJoin join_node_data(const model_explorer::NodeData& data, const Document& doc) {
+NodeDataJoin join_node_data(const side_files::NodeData& data, const Document& doc) {
   NodeDataJoin out;
   out.file = data.path;
   std::map<int32_t, GraphKeys> keys;
@@ -109,7 +109,7 @@ NodeDataJoin join_node_data(const model_explorer::NodeData& data, const Document
   };
   std::set<std::pair<int32_t, NodeId>> taken;
   for (size_t si = 0; si < data.graphs.size(); ++si) {
-    const model_explorer::GraphNodeData& gd = data.graphs[si];
+    const side_files::GraphNodeData& gd = data.graphs[si];
     NodeDataSet set;
     set.graph_id = gd.graph;
     set.results = gd.results.size();
@@ -187,7 +187,7 @@ NodeDataJoin join_node_data(const model_explorer::NodeData& data, const Document
         break;
     }
     std::map<std::string, Colour> label_colour;
-    auto style_of = [&](const model_explorer::NodeDataResult& r) -> std::optional<NodeDataStyle> {
+    auto style_of = [&](const side_files::NodeDataResult& r) -> std::optional<NodeDataStyle> {
       if (r.bg) return node_data_style(*r.bg, r.fg);
       if (!r.number) {
         auto it = label_colour.find(r.text);

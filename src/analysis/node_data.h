@@ -1,5 +1,5 @@
 #pragma once
-// Model Explorer node data (formats/model_explorer/node_data_reader.h) joined with a document:
+// Model Explorer node data (formats/side_files/node_data_file.h) joined with a document:
 // which node each key names and the colour its value gets. The page's node data overlay and
 // `etviz export --node-data` both draw these colours, so a picture and the page agree.
 #include <optional>
@@ -8,7 +8,7 @@
 
 #include "core/colour.h"
 #include "core/document.h"
-#include "formats/model_explorer/node_data_reader.h"
+#include "formats/side_files/node_data_file.h"
 
 namespace etviz::analysis {
 
@@ -67,7 +67,7 @@ struct NodeDataJoin {
 // Keys match a node by its name (Model Explorer's node id; etviz's me-json writes node names
 // as ids) or by the name of a value it produces (Model Explorer's output tensor_name). A set
 // with a graph id applies to the document graph of that name only.
-NodeDataJoin join_node_data(const model_explorer::NodeData& data, const Document& doc);
+NodeDataJoin join_node_data(const side_files::NodeData& data, const Document& doc);
 
 // Gradient colours are quantised to this many steps, so a page can style nodes by bucket.
 inline constexpr int kNodeDataGradientSteps = 64;

@@ -34,30 +34,35 @@ std::string short_stack(const std::vector<StackFrame>& stack) {
   return fmt::format("{}:{} in {}", file, f.line, f.function);
 }
 
-const Graph* choose_method(const Document& doc, const std::string& wanted, std::string& error) {
+// The method `wanted`, else the program's default graph (Document::default_graph: forward,
+// else the largest method), the one the page opens on and `etviz export` draws. `guessed` is
+// set when the program has several methods and none is forward: the ETDump does not say which
+// ran, so the report says which was taken.
+const Graph* choose_method(const Document& doc, const std::string& wanted, std::string& error,
+                           bool& guessed) {
   std::vector<const Graph*> methods;
   for (const Graph& g : doc.graphs)
     if (g.kind == GraphKind::kMethod) methods.push_back(&g);
+  std::vector<std::string> names;
+  for (const Graph* g : methods) names.push_back(g->name);
   if (!wanted.empty()) {
     for (const Graph* g : methods)
       if (g->name == wanted) return g;
-    std::vector<std::string> names;
-    for (const Graph* g : methods) names.push_back(g->name);
     error =
         fmt::format("the program has no method '{}' (methods: {})", wanted, fmt::join(names, ", "));
     return nullptr;
   }
-  for (const Graph* g : methods)
-    if (g->name == "forward") return g;
-  if (methods.size() == 1) return methods.front();
-  std::vector<std::string> names;
-  for (const Graph* g : methods) names.push_back(g->name);
-  error = methods.empty() ? "the program has no methods to join the profile with"
-                          : fmt::format(
-                                "an ETDump does not record which method ran and the program has {} "
-                                "methods and no 'forward'; choose one with --method ({})",
-                                methods.size(), fmt::join(names, ", "));
-  return nullptr;
+  if (methods.empty()) {
+    error = "the program has no methods to join the profile with";
+    return nullptr;
+  }
+  const int32_t shown = doc.default_graph();
+  const Graph* chosen =
+      shown >= 0 && doc.graphs[static_cast<size_t>(shown)].kind == GraphKind::kMethod
+          ? &doc.graphs[static_cast<size_t>(shown)]
+          : methods.front();
+  guessed = methods.size() > 1 && chosen->name != "forward";
+  return chosen;
 }
 
 // Resolves debug handles into ops, module paths and the innermost stack frame.
@@ -95,9 +100,15 @@ Result<JoinReport> join_profile(ProfileStats& stats, const JoinSources& sources)
   std::map<std::pair<int32_t, int64_t>, NodeId> by_instruction;
   if (doc) {
     std::string error;
-    graph = choose_method(*doc, sources.method, error);
+    bool guessed = false;
+    graph = choose_method(*doc, sources.method, error, guessed);
     if (!graph) return Error(error);
     report.method = graph->name;
+    if (guessed)
+      report.warnings.push_back(fmt::format(
+          "an ETDump does not record which method ran: joined with '{}', the program's largest "
+          "method (choose another with --method)",
+          graph->name));
     for (NodeId n = 0; n < static_cast<NodeId>(graph->nodes.size()); ++n) {
       const Provenance& p = graph->nodes[static_cast<size_t>(n)].provenance;
       if (p.instruction >= 0) by_instruction.emplace(std::pair{p.chain, p.instruction}, n);

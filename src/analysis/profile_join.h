@@ -20,7 +20,8 @@ namespace etviz::analysis {
 
 struct JoinSources {
   const Document* program = nullptr;  // .pte or .bpte document
-  std::string method;                 // empty: "forward", else the only method
+  std::string method;  // empty: the program's Document::default_graph() (forward, else the
+                       // largest method)
   // An ETRecord document (Document::etrecord set): its debug_handle_map and delegate_map tie
   // instructions and delegate debug ids to debug handles, which resolve to the edge-dialect
   // nodes of the method (ops, module paths, stack traces).

@@ -208,7 +208,8 @@ Result<Summary> summarize(const Document& doc, const std::string& method) {
     s.test_suites.push_back(std::move(ss));
   }
   summarize_exported_programs(doc, method, s);
-  if (doc.format == DocumentFormat::kModelExplorerJson) summarize_imported_graphs(doc, method, s);
+  if (doc.format == DocumentFormat::kModelExplorerJson || doc.format == DocumentFormat::kTosa)
+    summarize_imported_graphs(doc, method, s);
   return s;
 }
 

@@ -13,12 +13,6 @@ uint64_t read_key(NodeId consumer, ValueId value) {
          static_cast<uint32_t>(value);
 }
 
-std::string attribute(const Graph& g, const char* name) {
-  for (const Attribute& a : g.attributes)
-    if (a.name == name) return a.value;
-  return "";
-}
-
 // Builds the union graph from the chains of matched nodes.
 class Merger {
  public:
@@ -225,7 +219,7 @@ Timeline build_timeline(const Document& doc, const std::vector<int32_t>& graphs)
     TimelineStep step;
     step.graph = gi;
     step.name = step_name(g);
-    step.error = attribute(g, "error");
+    step.error = g.failure ? g.failure->message : "";
     // A failed pass without a graph is not a step back to nothing: the next step is compared
     // with the last step that has nodes.
     for (size_t k = t.steps.size(); k-- > 0;) {

@@ -332,8 +332,8 @@ class ValueComparer {
     field("sizes", shape_text(s), shape_text(t));
     if (!(contiguous(s.dim_order) && contiguous(t.dim_order)))
       field("dim_order", dim_order_text(s), dim_order_text(t));
-    const TensorStorage* ss = a_.storage_of(va);
-    const TensorStorage* st = b_.storage_of(vb);
+    const ConstantData* ss = a_.constant_data_of(va);
+    const ConstantData* st = b_.constant_data_of(vb);
     field("storage_offset", std::to_string(ss ? ss->storage_offset : 0),
           std::to_string(st ? st->storage_offset : 0));
     field("layout", std::to_string(ss ? ss->layout : 0), std::to_string(st ? st->layout : 0));
@@ -376,9 +376,9 @@ class ValueComparer {
     const auto bytes_b = constant_bytes(db_, b_, vb, &note_b);
     td.expected_a = s.nbytes;
     td.expected_b = t.nbytes;
-    const TensorStorage* sa = a_.storage_of(va);
-    const TensorStorage* sb = b_.storage_of(vb);
-    const bool reachable_a = sa && sa->data.valid(), reachable_b = sb && sb->data.valid();
+    const ConstantData* sa = a_.constant_data_of(va);
+    const ConstantData* sb = b_.constant_data_of(vb);
+    const bool reachable_a = sa && sa->blob.valid(), reachable_b = sb && sb->blob.valid();
     if (!reachable_a || !reachable_b) {
       td.data = DataStatus::kUnavailable;
       td.data_note = !reachable_a ? "A: " + note_a : "B: " + note_b;
@@ -391,10 +391,10 @@ class ValueComparer {
     std::string cut;
     if (!note_a.empty()) cut += "A: " + note_a;
     if (!note_b.empty()) cut += (cut.empty() ? "" : "; ") + std::string("B: ") + note_b;
-    const bool same_place = sa->data.source >= 0 && da_.sources.size() > 0 &&
+    const bool same_place = sa->blob.source >= 0 && da_.sources.size() > 0 &&
                             db_.sources.size() > 0 && &da_ == &db_ &&
-                            sa->data.source == sb->data.source &&
-                            sa->data.offset == sb->data.offset && sa->data.size == sb->data.size;
+                            sa->blob.source == sb->blob.source &&
+                            sa->blob.offset == sb->blob.offset && sa->blob.size == sb->blob.size;
     out_.bytes_compared += same_place ? 0 : bytes_a.size() + bytes_b.size();
     if (cut.empty() && bytes_a.size() == bytes_b.size() &&
         (same_place || std::memcmp(bytes_a.data(), bytes_b.data(), bytes_a.size()) == 0)) {
@@ -617,8 +617,8 @@ bool ValueDiff::empty() const {
 std::span<const uint8_t> constant_bytes(const Document& doc, const Graph& g, ValueId v,
                                         std::string* note) {
   const Value* value = value_at(g, v);
-  const TensorStorage* s = g.storage_of(v);
-  if (!value || !s || !s->data.valid()) {
+  const ConstantData* s = g.constant_data_of(v);
+  if (!value || !s || !s->blob.valid()) {
     if (note && value) {
       const TensorInfo& t = value->tensor;
       if (t.data_location == DataLocation::kExternal)
@@ -632,7 +632,7 @@ std::span<const uint8_t> constant_bytes(const Document& doc, const Graph& g, Val
     }
     return {};
   }
-  const auto bytes = doc.bytes(s->data);
+  const auto bytes = doc.bytes(s->blob);
   const int64_t want = value->tensor.nbytes;
   if (note && want >= 0 && static_cast<int64_t>(bytes.size()) < want)
     *note = fmt::format("{} of its {} bytes are in the file (cut off)", bytes.size(), want);

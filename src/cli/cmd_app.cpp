@@ -23,9 +23,8 @@ int run_app(const AppOptions& opt) {
   auto html = render::html::write_app_page("Open a file");
   if (!html) return report_error(html.error());
   if (int rc = write_output(opt.output, *html, OutputKind::kPage); rc != 0) return rc;
-  if (!opt.quiet && opt.output != "-")
-    std::fprintf(stderr, "etviz: wrote %s (%.1f KiB): open it in a browser and drop files on it\n",
-                 terminal_safe(opt.output).c_str(), html->size() / 1024.0);
+  report_written(opt.output, html->size(), "", opt.quiet,
+                 ": open it in a browser and drop files on it");
   return 0;
 }
 

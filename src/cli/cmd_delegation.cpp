@@ -21,6 +21,7 @@ namespace {
 struct DelegationOptions {
   std::string file;
   std::vector<std::string> data;
+  std::vector<std::string> tosa;
   std::string method;
   std::string etrecord;
   render::DelegationFormat format = render::DelegationFormat::kTable;
@@ -31,10 +32,11 @@ struct DelegationOptions {
 int run_delegation(const DelegationOptions& opt) {
   OpenOptions open;
   open.data_files = opt.data;
+  open.tosa_files = opt.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   for (const Diagnostic& d : doc->diagnostics)
-    if (d.severity == Severity::kWarning) warn(d.message);
+    if (d.severity == Severity::kWarning && !printed_on_open(*doc, d)) warn(d.message);
   if (opt.graph) {
     if (!opt.method.empty() && !doc->find_graph(opt.method))
       return report_error(Error(fmt::format("{}: no method '{}'", opt.file, opt.method)));
@@ -65,7 +67,7 @@ void register_delegation(CLI::App& app) {
       "delegation",
       "What each backend took and what stayed on the CPU (ExecuTorch's get_delegation_info)");
   cmd->add_option("file", opt->file, "Program (.pte) or bundled program (.bpte)")->required();
-  cmd->add_option("--data", opt->data, "FlatTensor data file (.ptd) with external tensors");
+  add_program_files(cmd, &opt->data, &opt->tosa);
   cmd->add_option("--method", opt->method, "Only this method");
   cmd->add_option("--etrecord", opt->etrecord,
                   "The program's ETRecord: name operators by the edge-dialect ops they came "

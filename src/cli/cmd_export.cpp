@@ -10,20 +10,17 @@
 #include <optional>
 #include <string>
 
-#include "analysis/categories.h"
-#include "analysis/node_data.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "core/text.h"
-#include "formats/model_explorer/node_data_reader.h"
 #include "formats/open_document.h"
 #include "render/export/model_explorer_json.h"
 #include "render/export/overlays.h"
 #include "render/export/picture.h"
 #include "render/graph_json.h"
-#include "render/html/view_model.h"
-#include "session/page_session.h"
-#include "session/profile_session.h"
+#include "session/page_options.h"
+#include "session/view_session.h"
+#include "view/view_model.h"
 
 namespace etviz::cli {
 namespace {
@@ -34,18 +31,14 @@ struct ExportOptions {
   std::string file;
   std::string output;
   std::string format;  // empty: from the output's extension, else svg
-  std::string method;  // which top-level graph (default: the first)
   std::string expand = "initial";
   std::string theme = "light";
   std::optional<double> scale;
   bool shapes = false;
-  std::vector<std::string> data;
-  std::string categories;
-  std::string groups;
   bool quiet = false;
-  // Overlays drawn into pictures, as the page draws them.
-  std::string node_data;  // Model Explorer node data JSON
-  std::string etdump, etrecord, source_unit, unit, block;
+  // What the picture shows, as the page takes it (session/page_options.h: --data, categories,
+  // groups, node data and the profile drawn in); --method is its graph (Request::graph).
+  view::Request request;
   std::string heat = "avg";
   std::string heat_scale = "linear";
   // PDF pagination.
@@ -71,20 +64,10 @@ Result<pic::ExpandRequest> parse_expand(const std::string& text) {
   return pic::ExpandRequest{pic::ExpandMode::kDepth, depth};
 }
 
-// `--etdump` loaded as `etviz view` loads it, for the drawn graph's method.
-Result<std::unique_ptr<session::ProfileOverlaySession>> load_profile(const ExportOptions& opt,
-                                                                     const Document& doc,
-                                                                     const std::string& method) {
-  session::ProfileSessionOptions load;
-  load.etdump = opt.etdump;
-  load.etrecord = opt.etrecord;
-  load.method = method;
-  load.source_unit = opt.source_unit;
-  load.unit = opt.unit;
-  auto p = session::load_profile_overlay(load, opt.block, doc);
-  if (p && !opt.quiet)
-    for (const auto& w : (*p)->session.warnings) warn(w);
-  return p;
+// The session reports through a plain function, as `etviz view`'s does.
+Progress g_progress;
+void progress(const std::string& what) {
+  g_progress(what);
 }
 
 // Where the node data beside a graph JSON goes: model.json -> model.node_data.json.
@@ -95,7 +78,7 @@ std::string node_data_path(const std::string& graph_json) {
 }
 
 int run_export(const ExportOptions& opt) {
-  const Progress progress(opt.quiet);
+  g_progress = Progress(opt.quiet);
   pic::PictureOptions options;
   const std::string ext = std::filesystem::path(opt.output).extension().string();
   if (!opt.format.empty()) {
@@ -122,121 +105,88 @@ int run_export(const ExportOptions& opt) {
     return report_error(Error(fmt::format("--paper {}: expected a4, letter or a3", opt.paper)));
 
   OpenOptions open;
-  open.data_files = opt.data;
+  open.data_files = opt.request.data;
+  open.tosa_files = opt.request.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
-  progress("read " + opt.file);
-  analysis::CategoryConfig categories = analysis::default_category_config();
-  if (!opt.categories.empty()) {
-    auto c = analysis::load_category_config(opt.categories);
-    if (!c) return report_error(c.error());
-    categories = std::move(*c);
-  }
-  render::html::ViewOptions view;
-  if (!opt.groups.empty()) {
-    auto partitions = session::load_partitions(opt.groups);
-    if (!partitions) return report_error(partitions.error());
-    view.partitions = std::move(*partitions);
-  }
-  const std::vector<int32_t> tops = render::html::top_level_graphs(*doc);
-  int32_t graph = tops.empty() ? -1 : tops.front();
-  if (!opt.method.empty()) {
-    graph = -1;
-    for (int32_t g : tops)
-      if (doc->graphs[static_cast<size_t>(g)].name == opt.method) graph = g;
-    if (graph < 0)
-      return report_error(Error(fmt::format("{}: no graph '{}' (graphs: {})", opt.file, opt.method,
-                                            doc->top_level_names())));
-  }
-  if (graph < 0) return report_error(Error(opt.file + ": holds no graph to draw"));
-  const std::string out = opt.output.empty() ? std::filesystem::path(opt.file).stem().string() +
-                                                   "." + pic::file_extension(options.format)
-                                             : opt.output;
-  const bool profile = !opt.etdump.empty();
-  if (!profile && (!opt.etrecord.empty() || !opt.source_unit.empty() || !opt.unit.empty() ||
-                   !opt.block.empty()))
-    return report_error(
-        Error("--etrecord, --source-unit, --unit and --block describe a profile: they need "
-              "--etdump RUN.etdp"));
-  if (profile && !opt.node_data.empty())
+  g_progress("read " + opt.file);
+  // What the options ask for is checked before any side file is read.
+  const bool profile = !opt.request.profile.etdump.empty();
+  const bool node_data = !opt.request.node_data.empty();
+  if (profile && node_data)
     return report_error(Error(
         "--etdump and --node-data both colour the nodes; a picture shows one of them (the page "
         "shows both: `etviz view`)"));
-  if (options.format == pic::ExportFormat::kMeJson && !opt.node_data.empty())
+  if (options.format == pic::ExportFormat::kMeJson && node_data)
     return report_error(
         Error("--node-data colours pictures (svg, png, pdf, dot); Model Explorer loads a node data "
               "file itself, beside the graph JSON"));
-  pic::HeatMode heat{};
-  if (!pic::parse_heat_mode(opt.heat, heat))
+  view::HeatMode heat{};
+  if (!view::parse_heat_mode(opt.heat, heat))
     return report_error(Error(fmt::format("--heat {}: expected avg, p90 or share", opt.heat)));
+  if (options.format == pic::ExportFormat::kGraphJson && (profile || node_data))
+    return report_error(Error(
+        "graph-json writes the file's graphs as read; --etdump and --node-data colour pictures"));
+  auto shown =
+      session::resolve_view({{&*doc, std::filesystem::path(opt.file).filename().string(), 0}},
+                            opt.request, session::kExportCommand, &progress);
+  if (!shown) return report_error(shown.error());
+  if (!opt.quiet)
+    for (const auto& w : shown->warnings) warn(w);
+  const int32_t graph = shown->graph;
+  if (graph < 0) return report_error(Error(opt.file + ": holds no graph to draw"));
+  const analysis::CategoryConfig& categories = shown->categories;
+  const std::string out = opt.output.empty() ? std::filesystem::path(opt.file).stem().string() +
+                                                   "." + pic::file_extension(options.format)
+                                             : opt.output;
   if (options.format == pic::ExportFormat::kGraphJson) {
-    if (profile || !opt.node_data.empty())
-      return report_error(Error(
-          "graph-json writes the file's graphs as read; --etdump and --node-data colour pictures"));
     render::GraphJsonOptions gj;
     gj.path = opt.file;
-    if (!opt.method.empty()) gj.graphs = {graph};
+    if (!opt.request.graph.empty()) gj.graphs = {graph};
     const std::string json = render::graph_json(*doc, gj);
     if (int rc = write_output(out, json, OutputKind::kJson); rc != 0) return rc;
-    if (!opt.quiet && out != "-")
-      std::fprintf(stderr, "etviz: wrote %s (%s, etviz graph JSON)\n", terminal_safe(out).c_str(),
-                   fmt::format("{:.1f} KiB", json.size() / 1024.0).c_str());
+    report_written(out, json.size(), "etviz graph JSON", opt.quiet);
     return 0;
   }
   if (options.format == pic::ExportFormat::kMeJson) {
     render::MeJsonOptions me;
     me.label = std::filesystem::path(opt.file).filename().string();
-    if (!opt.method.empty()) me.graphs = {graph};
+    if (!opt.request.graph.empty()) me.graphs = {graph};
     render::MeJsonStats stats;
     const std::string json = render::model_explorer_json(*doc, me, &stats);
     if (int rc = write_output(out, json, OutputKind::kJson); rc != 0) return rc;
-    if (!opt.quiet && out != "-")
-      std::fprintf(
-          stderr,
-          "etviz: wrote %s (%s, Model Explorer graph JSON: %zu graphs, %zu nodes, %zu edges)\n",
-          terminal_safe(out).c_str(), fmt::format("{:.1f} KiB", json.size() / 1024.0).c_str(),
-          stats.graphs, stats.nodes, stats.edges);
+    report_written(out, json.size(),
+                   fmt::format("Model Explorer graph JSON: {} graphs, {} nodes, {} edges",
+                               stats.graphs, stats.nodes, stats.edges),
+                   opt.quiet);
     if (!profile) return 0;
     // The profile as Model Explorer node data beside the graph JSON, naming its ids.
     if (out == "-")
       return report_error(
           Error("--etdump with me-json writes the profile as node data beside the graph JSON: name "
                 "the graph JSON with -o FILE.json"));
-    auto p = load_profile(opt, *doc, doc->graphs[static_cast<size_t>(graph)].name);
-    if (!p) return report_error(p.error());
-    const auto model = render::html::build_view_model(*doc, graph, categories, view);
+    const auto model = view::build_view_model(*doc, graph, categories, shown->options);
     size_t valued = 0;
     const std::string nd =
-        pic::profile_me_node_data((*p)->overlay, *doc, model, heat, stats.ids, &valued);
+        pic::profile_me_node_data(shown->profile->overlay, *doc, model, heat, stats.ids, &valued);
     const std::string nd_path = node_data_path(out);
     if (int rc = write_output(nd_path, nd, OutputKind::kJson); rc != 0) return rc;
     if (!opt.quiet)
       std::fprintf(stderr, "etviz: wrote %s (Model Explorer node data: %zu nodes, %s%s)\n",
                    terminal_safe(nd_path).c_str(), valued, opt.heat.c_str(),
-                   heat == pic::HeatMode::kShare
+                   heat == view::HeatMode::kShare
                        ? " share of Method::execute"
-                       : fmt::format(" in {}", (*p)->overlay.scale.label()).c_str());
+                       : fmt::format(" in {}", shown->profile->overlay.scale.label()).c_str());
     return 0;
   }
-  const auto model = render::html::build_view_model(*doc, graph, categories, view);
-  progress(fmt::format("laid out {} boxes", model.nodes.size()));
+  const auto model = view::build_view_model(*doc, graph, categories, shown->options);
+  g_progress(fmt::format("laid out {} boxes", model.nodes.size()));
   const pic::Palette palette = pic::palette(options.theme, categories);
   pic::PictureOverlay overlay;
-  if (!opt.node_data.empty()) {
-    auto data = model_explorer::read_node_data(opt.node_data);
-    if (!data) return report_error(data.error());
-    const analysis::NodeDataJoin join = analysis::join_node_data(*data, *doc);
-    if (!opt.quiet)
-      for (const auto& w : join.warnings) warn(w);
-    overlay = pic::node_data_picture_overlay(join, model, palette);
-    progress(fmt::format("node data: {} of {} boxes have values", join.nodes.size(),
-                         model.nodes.size()));
-  }
+  if (shown->node_data) overlay = pic::node_data_picture_overlay(*shown->node_data, model, palette);
   if (profile) {
-    auto p = load_profile(opt, *doc, doc->graphs[static_cast<size_t>(graph)].name);
-    if (!p) return report_error(p.error());
     overlay = pic::profile_picture_overlay(
-        (*p)->overlay, *doc, model, heat,
+        shown->profile->overlay, *doc, model, heat,
         opt.heat_scale == "log" ? analysis::HeatScale::kLog : analysis::HeatScale::kLinear,
         options.theme, palette);
   }
@@ -259,19 +209,17 @@ int run_export(const ExportOptions& opt) {
   if (int rc = write_output(out, picture->bytes, binary ? OutputKind::kBinary : OutputKind::kPage);
       rc != 0)
     return rc;
-  if (!opt.quiet && out != "-")
-    std::fprintf(stderr, "etviz: wrote %s (%s, %zu boxes, %zu groups, %zu edges%s)\n",
-                 terminal_safe(out).c_str(),
-                 fmt::format("{:.1f} KiB", picture->bytes.size() / 1024.0).c_str(), picture->nodes,
-                 picture->groups, picture->edges,
-                 options.format == pic::ExportFormat::kDot ? ""
-                 : picture->pages > 1
-                     ? fmt::format(", {} pages of {:.0f} x {:.0f} pt at scale {:.3g}",
-                                   picture->pages, picture->width, picture->height, picture->scale)
-                           .c_str()
-                     : fmt::format(", {:.0f} x {:.0f} {}", picture->width, picture->height,
-                                   options.format == pic::ExportFormat::kPdf ? "pt" : "px")
-                           .c_str());
+  report_written(
+      out, picture->bytes.size(),
+      fmt::format("{} boxes, {} groups, {} edges{}", picture->nodes, picture->groups,
+                  picture->edges,
+                  options.format == pic::ExportFormat::kDot ? ""
+                  : picture->pages > 1
+                      ? fmt::format(", {} pages of {:.0f} x {:.0f} pt at scale {:.3g}",
+                                    picture->pages, picture->width, picture->height, picture->scale)
+                      : fmt::format(", {:.0f} x {:.0f} {}", picture->width, picture->height,
+                                    options.format == pic::ExportFormat::kPdf ? "pt" : "px")),
+      opt.quiet);
   return 0;
 }
 
@@ -293,9 +241,9 @@ void register_export(CLI::App& app) {
                       " (me-json: Model Explorer graph JSON, every graph, delegate payloads "
                       "linked; graph-json: etviz's own, every node, value and tensor as read, "
                       "docs/cli.md); default: from -o's extension (.json: me-json), else svg");
-  cmd->add_option("--method", opt->method,
-                  "Which graph: a method or top-level graph name (default: the first; me-json and "
-                  "graph-json: every graph)");
+  cmd->add_option("--method", opt->request.graph,
+                  "Which graph: a method, stage or graph name (default: the graph the page "
+                  "opens on: forward, else the largest; me-json and graph-json: every graph)");
   cmd->add_option("--expand", opt->expand,
                   "Open groups: initial (the page's first view; default), all, none, or a depth "
                   "N (groups less deep than N)");
@@ -306,23 +254,7 @@ void register_export(CLI::App& app) {
                   "capped, with a warning, at 16384 px / 14400 pt a side")
       ->check(CLI::Range(0.05, 16.0));
   cmd->add_flag("--shapes", opt->shapes, "Tensor shapes on edges, as the page's shape labels");
-  cmd->add_option("--data", opt->data,
-                  "FlatTensor data file (.ptd) with the program's external tensors");
-  cmd->add_option("--categories", opt->categories,
-                  "JSON file overriding op categories and colours (see docs/viewer.md)");
-  cmd->add_option("--groups", opt->groups,
-                  "JSON {node name: group name}: nodes of one group become one box");
-  cmd->add_option("--node-data", opt->node_data,
-                  "Model Explorer node data JSON ({results, thresholds|gradient} or {graph id: "
-                  "...}): nodes coloured by their values, with a legend");
-  cmd->add_option("--etdump", opt->etdump,
-                  "Runtime profile (.etdp) of FILE: nodes heat-coloured by time, as the page");
-  cmd->add_option("--etrecord", opt->etrecord,
-                  "ETRecord of the program (with --etdump): delegate maps, module paths");
-  cmd->add_option("--source-unit", opt->source_unit,
-                  "What one tick of the ETDump is: ns, us, ms or s (default: raw ticks)");
-  cmd->add_option("--unit", opt->unit, "Profile times in ns, us, ms or s (needs --source-unit)");
-  cmd->add_option("--block", opt->block, "ETDump event block (run name; default: Execute)");
+  add_page_options(cmd, opt->request, session::kExportCommand);
   cmd->add_option("--heat", opt->heat,
                   "What the heat colours measure: avg (default), p90 or share of "
                   "Method::execute")

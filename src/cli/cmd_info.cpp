@@ -18,6 +18,7 @@ namespace {
 struct InfoOptions {
   std::string file;
   std::vector<std::string> data;
+  std::vector<std::string> tosa;
   std::string method;
   bool json = false;
   std::string output;
@@ -29,6 +30,7 @@ int run_info(const InfoOptions& opt) {
   progress("reading " + opt.file);
   OpenOptions open;
   open.data_files = opt.data;
+  open.tosa_files = opt.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   size_t nodes = 0;
@@ -49,8 +51,7 @@ void register_info(CLI::App& app) {
       "info", "Summarise a program: methods, operators, delegates, constants, memory plan, sizes");
   cmd->add_option("file", opt->file, "Program (.pte), bundled program (.bpte) or data file (.ptd)")
       ->required();
-  cmd->add_option("--data", opt->data,
-                  "FlatTensor data file (.ptd) with the program's external tensors");
+  add_program_files(cmd, &opt->data, &opt->tosa);
   cmd->add_option("--method", opt->method, "Only this method");
   cmd->add_flag("--json", opt->json, "Print one JSON object (see docs/cli.md)");
   cmd->add_option("-o,--output", opt->output, "Write to this file instead of stdout");

@@ -6,8 +6,6 @@
 #include <optional>
 #include <string>
 
-#include "analysis/profile_join.h"
-#include "analysis/profile_stats.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "render/profile_report.h"
@@ -19,11 +17,10 @@ namespace {
 struct ProfileOptions {
   std::string file;
   std::string pte;
-  std::string etrecord;
+  std::vector<std::string> tosa;
   std::string debug_buffer;
-  std::string method;
-  std::string unit;
-  std::string source_unit;
+  // --etrecord, --method and the units, as the page takes them (session/page_options.h).
+  view::ProfileRequest profile;
   std::string by = "event";
   bool module_totals = false;
   bool wide = false;
@@ -32,32 +29,27 @@ struct ProfileOptions {
 };
 
 int run_profile(const ProfileOptions& opt) {
+  if (!opt.tosa.empty() && opt.pte.empty())
+    return report_error(Error("--tosa describes delegates of the program: give it with --pte"));
   session::ProfileSessionOptions load;
+  static_cast<view::ProfileRequest&>(load) = opt.profile;
   load.etdump = opt.file;
   load.debug_buffer = opt.debug_buffer;
   load.program = opt.pte;
-  load.etrecord = opt.etrecord;
-  load.method = opt.method;
-  load.source_unit = opt.source_unit;
-  load.unit = opt.unit;
+  load.tosa_files = opt.tosa;
   auto s = session::load_profile_session(load);
   if (!s) return report_error(s.error());
   if (s->program) report_damage(*s->program, opt.pte);
-  if (s->etrecord) report_damage(*s->etrecord, opt.etrecord);
+  if (s->etrecord) report_damage(*s->etrecord, load.etrecord);
 
-  render::ProfileReport report;
-  report.profile = &s->profile;
-  report.stats = &s->stats;
-  report.scale = s->scale;
-  report.warnings = s->warnings;
-  report.program_path = opt.pte;
-  report.etrecord_path = opt.etrecord;
-  if (s->join) report.join = &*s->join;
-  report.rows = opt.by == "name" ? analysis::group_by_name(s->stats.events) : s->stats.events;
-  report.module_totals = opt.module_totals;
-  report.wide = opt.wide;
-  if (!opt.wide && (opt.output.empty() || opt.output == "-")) report.max_width = terminal_width();
-  if (opt.module_totals) report.modules = analysis::module_totals(report.rows);
+  session::ProfileReportOptions shown;
+  shown.by_name = opt.by == "name";
+  shown.module_totals = opt.module_totals;
+  shown.wide = opt.wide;
+  if (opt.output.empty() || opt.output == "-") shown.max_width = terminal_width();
+  shown.program_path = opt.pte;
+  shown.etrecord_path = load.etrecord;
+  const render::ProfileReport report = session::profile_report(*s, shown);
 
   for (const auto& w : report.warnings)
     if (opt.format != "table") warn(w);
@@ -83,16 +75,10 @@ void register_profile(CLI::App& app) {
       ->required();
   cmd->add_option("--pte", opt->pte,
                   "The program that was profiled (.pte or .bpte): ops, delegates, backends");
-  cmd->add_option("--etrecord", opt->etrecord,
-                  "ETRecord of the program: module hierarchy and stack traces");
+  add_profile_options(cmd, opt->profile);
+  add_program_files(cmd, nullptr, &opt->tosa);
   cmd->add_option("--debug-buffer", opt->debug_buffer,
                   "Debug buffer file holding intermediate tensors");
-  cmd->add_option("--method", opt->method,
-                  "Method that ran (default: forward, or the only method)");
-  cmd->add_option("--unit", opt->unit,
-                  "Show times in ns, us, ms or s (needs --source-unit; default us)");
-  cmd->add_option("--source-unit", opt->source_unit,
-                  "What one tick of the file is: ns, us, ms or s (the file does not say)");
   cmd->add_option("--by", opt->by, "Rows per event (name + instruction) or per event name")
       ->check(CLI::IsMember({"event", "name"}));
   cmd->add_flag("--module-totals", opt->module_totals, "Time per nn.Module (needs --etrecord)");

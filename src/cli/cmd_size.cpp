@@ -87,7 +87,7 @@ void register_size(CLI::App& app) {
       "Where the file's bytes go: sections, constants by module, delegate payloads, named data");
   cmd->add_option("file", opt->file, "Program (.pte), bundled program, .ptd, .pt2, ...")
       ->required();
-  cmd->add_option("--data", opt->data, "A .ptd with the program's external weights (repeatable)");
+  add_program_files(cmd, &opt->data, nullptr);
   cmd->add_option("--depth", opt->depth, "Levels of the tree in the table (default 3)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--format", opt->format, "table, csv (every part, with its path) or json")

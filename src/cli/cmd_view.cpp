@@ -19,7 +19,7 @@
 #include "formats/open_document.h"
 #include "render/html/html_page.h"
 #include "session/page_options.h"
-#include "session/page_session.h"
+#include "session/view_session.h"
 
 namespace etviz::cli {
 namespace {
@@ -27,14 +27,13 @@ namespace {
 struct ViewOptions {
   std::string file;
   std::vector<std::string> more_files;  // further files in the same page
-  std::vector<std::string> data;
   std::string output;
   bool no_compress = false;
   bool quiet = false;
   bool app = false;  // carry the WebAssembly readers: the page opens more files (docs/app.md)
-  // The page options (session/page_options.h: categories, groups, the profile overlay,
-  // stages, node data), parsed straight into the request.
-  session::PageRequest request;
+  // The page options (session/page_options.h: --data, categories, groups, the profile
+  // overlay, stages, node data), parsed straight into the request.
+  view::Request request;
 };
 
 // The page session reports through a plain function; layout of a large graph announces itself,
@@ -53,7 +52,8 @@ int run_view(const ViewOptions& opt) {
   g_progress = Progress(opt.quiet);
   progress("reading " + opt.file);
   OpenOptions open;
-  open.data_files = opt.data;
+  open.data_files = opt.request.data;
+  open.tosa_files = opt.request.tosa;
   auto doc = open_input(opt.file, open);
   if (!doc) return report_error(doc.error());
   auto size_of = [](const std::string& f) {
@@ -65,7 +65,7 @@ int run_view(const ViewOptions& opt) {
   // first).
   std::vector<Document> more;
   more.reserve(opt.more_files.size());
-  std::vector<session::PageInput> files{
+  std::vector<session::ViewFile> files{
       {&*doc, std::filesystem::path(opt.file).filename().string(), size_of(opt.file)}};
   for (const std::string& f : opt.more_files) {
     progress("reading " + f);
@@ -76,14 +76,15 @@ int run_view(const ViewOptions& opt) {
   }
   if (!more.empty() && opt.output.empty())
     return report_error(Error("several files make one page: name it with -o PAGE.html"));
-  session::PageRequest request = opt.request;
-  request.compress = !opt.no_compress;
-  request.app = opt.app;
-  request.progress = &progress;
+  session::PageSettings settings;
+  settings.compress = !opt.no_compress;
+  settings.app = opt.app;
+  settings.progress = &progress;
   render::html::PageStats stats;
-  auto html = session::render_page(files, request, &stats);
+  std::vector<std::string> warnings;
+  auto html = session::render_page(files, opt.request, settings, &warnings, &stats);
   if (!opt.quiet)
-    for (const auto& w : request.warnings) warn(w);
+    for (const auto& w : warnings) warn(w);
   if (!html) return report_error(html.error());
   const std::string out = opt.output.empty() ? default_output(opt.file) : opt.output;
   // The page is HTML; a picture or data extension means the user wanted an export.
@@ -94,12 +95,12 @@ int run_view(const ViewOptions& opt) {
           ext + 1, out)));
   progress("writing " + out);
   if (int rc = write_output(out, *html, OutputKind::kPage); rc != 0) return rc;
-  if (!opt.quiet && out != "-")
-    std::fprintf(stderr, "etviz: wrote %s (%s, %s%zu graph%s%s)\n", terminal_safe(out).c_str(),
-                 fmt::format("{:.1f} KiB", html->size() / 1024.0).c_str(),
-                 more.empty() ? "" : fmt::format("{} files, ", more.size() + 1).c_str(),
-                 stats.graphs, stats.graphs == 1 ? "" : "s",
-                 stats.has_wasm ? "" : "; expand/collapse re-layout unavailable in this build");
+  report_written(
+      out, html->size(),
+      fmt::format("{}{} graph{}{}", more.empty() ? "" : fmt::format("{} files, ", more.size() + 1),
+                  stats.graphs, stats.graphs == 1 ? "" : "s",
+                  stats.has_wasm ? "" : "; expand/collapse re-layout unavailable in this build"),
+      opt.quiet);
   return 0;
 }
 
@@ -109,15 +110,8 @@ void add_view_options(CLI::App* cmd, const std::shared_ptr<ViewOptions>& opt) {
                   "Further files to show in the same page, behind a file selector (needs -o)");
   cmd->add_option("-o,--output", opt->output,
                   "HTML file to write (default: FILE's name + .html; - for stdout)");
-  cmd->add_option("--data", opt->data,
-                  "FlatTensor data file (.ptd) with the program's external tensors");
   cmd->add_flag("--no-compress", opt->no_compress, "Embed the graph data as plain JSON");
-  for (const session::PageOption& o : session::page_options()) {
-    if (o.text)
-      cmd->add_option(o.flag, opt->request.*o.text, o.help);
-    else
-      cmd->add_flag(o.flag, opt->request.*o.set, o.help);
-  }
+  add_page_options(cmd, opt->request, session::kViewCommand);
   cmd->add_flag("--app", opt->app,
                 "Carry the WebAssembly readers: the page opens more files dropped on it (larger "
                 "page; docs/app.md)");

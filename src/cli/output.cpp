@@ -88,6 +88,37 @@ void Progress::operator()(const std::string& what, bool always) const {
   });
 }
 
+void report_written(const std::string& path, size_t bytes, const std::string& details, bool quiet,
+                    const std::string& after) {
+  if (quiet || path.empty() || path == "-") return;
+  fmt::print(stderr, "etviz: wrote {} ({:.1f} KiB{}{}){}\n", terminal_safe(path), bytes / 1024.0,
+             details.empty() ? "" : ", ", details, after);
+}
+
+void add_page_options(CLI::App* cmd, view::Request& request, session::Command command) {
+  for (const session::PageOption& o : session::page_options()) {
+    if (!o.takes(command)) continue;
+    if (std::string* text = o.target(request))
+      cmd->add_option(o.flag, *text, o.help);
+    else if (o.list)
+      cmd->add_option(o.flag, request.*o.list, o.help);
+    else
+      cmd->add_flag(o.flag, request.*o.set, o.help);
+  }
+}
+
+void add_profile_options(CLI::App* cmd, view::ProfileRequest& profile) {
+  for (const session::PageOption& o : session::page_options())
+    if (o.takes(session::kProfileCommand))
+      if (std::string* text = o.target(profile)) cmd->add_option(o.flag, *text, o.help);
+}
+
+void add_program_files(CLI::App* cmd, std::vector<std::string>* data,
+                       std::vector<std::string>* tosa) {
+  if (data) cmd->add_option("--data", *data, session::page_option("--data").help);
+  if (tosa) cmd->add_option("--tosa", *tosa, session::page_option("--tosa").help);
+}
+
 void add_budget_options(CLI::App* cmd) {
   Budget& b = run_budget();
   auto* group = cmd->add_option_group("Budget", "What one run may spend (docs/limits.md)");
@@ -116,7 +147,17 @@ void report_damage(const Document& doc, const std::string& path) {
 Result<Document> open_input(const std::string& path, const OpenOptions& options) {
   auto doc = open_document(path, options);
   if (doc) report_damage(*doc, path);
+  if (doc)
+    for (const Diagnostic& d : doc->diagnostics)
+      if (printed_on_open(*doc, d)) warn(d.message);
   return doc;
+}
+
+bool printed_on_open(const Document& doc, const Diagnostic& d) {
+  if (d.severity != Severity::kWarning) return false;
+  for (const SideFile& f : doc.side_files)
+    if ((f.delegate < 0 || f.ambiguous) && d.message.ends_with(f.note)) return true;
+  return false;
 }
 
 namespace {

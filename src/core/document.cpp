@@ -48,6 +48,35 @@ const Graph* Document::find_stage(StageRole role, std::string_view method) const
   return nullptr;
 }
 
+std::vector<int32_t> Document::root_graphs() const {
+  std::vector<bool> nested(graphs.size(), false);
+  auto mark = [&](int32_t g) {
+    if (g >= 0 && static_cast<size_t>(g) < graphs.size()) nested[static_cast<size_t>(g)] = true;
+  };
+  for (const Graph& g : graphs)
+    for (const Node& n : g.nodes) mark(n.subgraph);
+  for (const Delegate& d : delegates) mark(d.subgraph);
+  std::vector<int32_t> out;
+  for (size_t i = 0; i < graphs.size(); ++i)
+    if (!nested[i]) out.push_back(static_cast<int32_t>(i));
+  if (out.empty() && !graphs.empty()) out.push_back(0);  // everything nested: a cycle
+  return out;
+}
+
+int32_t Document::default_graph() const {
+  const std::vector<int32_t> roots = root_graphs();
+  if (roots.empty()) return -1;
+  auto size = [&](int32_t g) { return graphs[static_cast<size_t>(g)].nodes.size(); };
+  const auto forward = std::find_if(roots.begin(), roots.end(), [&](int32_t g) {
+    return graphs[static_cast<size_t>(g)].name == "forward";
+  });
+  if (forward != roots.end() && size(*forward) > 0) return *forward;
+  int32_t largest = roots.front();
+  for (int32_t g : roots)
+    if (size(g) > size(largest)) largest = g;
+  return largest;
+}
+
 const Graph* Document::subgraph_of(const Node& node) const {
   if (node.subgraph < 0 || static_cast<size_t>(node.subgraph) >= graphs.size()) return nullptr;
   return &graphs[static_cast<size_t>(node.subgraph)];
@@ -72,9 +101,9 @@ void Document::resolve_named_constants() {
            t.data_location != DataLocation::kExternal))
         continue;
       const auto id = static_cast<ValueId>(v);
-      if (const TensorStorage* s = g.storage_of(id); s && s->data.valid()) continue;
+      if (const ConstantData* s = g.constant_data_of(id); s && s->blob.valid()) continue;
       auto it = by_key.find(std::string_view(t.data_key));
-      if (it != by_key.end() && it->second->valid()) g.storage_for(id).data = *it->second;
+      if (it != by_key.end() && it->second->valid()) g.constant_data_for(id).blob = *it->second;
     }
 }
 
@@ -126,7 +155,7 @@ int32_t Document::absorb_graph(const Document& from, int32_t graph) {
   const auto first = static_cast<int32_t>(graphs.size());
   for (int32_t g : order) {
     Graph copy = from.graphs[static_cast<size_t>(g)];
-    for (TensorStorage& t : copy.storage) t.data.source = map_source(t.data.source);
+    for (ConstantData& c : copy.constant_data) c.blob.source = map_source(c.blob.source);
     for (Node& n : copy.nodes) {
       if (n.subgraph >= 0)
         n.subgraph = static_cast<size_t>(n.subgraph) < graph_map.size()
@@ -180,6 +209,8 @@ const char* to_string(DocumentFormat f) {
       return "pass_trace";
     case DocumentFormat::kModelExplorerJson:
       return "model_explorer_json";
+    case DocumentFormat::kTosa:
+      return "tosa_flatbuffer";
   }
   return "unknown";
 }

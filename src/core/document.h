@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/blob_ref.h"
 #include "core/etrecord_maps.h"
 #include "core/graph.h"
 #include "core/mapped_file.h"
@@ -83,8 +82,19 @@ enum class DocumentFormat {
   kETRecord,           // ETRecord zip
   kTrace,              // compiler-pass trace (JSON: ours or ExecuTorch's trace_passes.py)
   kModelExplorerJson,  // Model Explorer graph JSON (a GraphCollection)
+  kTosa,               // TOSA flatbuffer (.tosa), a graph Arm's compiler wrote
 };
 const char* to_string(DocumentFormat f);
+
+// A file given beside a program to describe part of it (a TOSA graph written by the Arm
+// compiler for one of its delegates), and where it went: OpenOptions::tosa_files.
+struct SideFile {
+  std::string path;
+  std::string kind;        // "tosa"
+  int32_t delegate = -1;   // Document::delegates index it describes; -1 when not attached
+  bool ambiguous = false;  // another delegate or file had the same inputs and outputs
+  std::string note;        // why it went there (or nowhere), one line
+};
 
 struct Document {
   std::vector<std::shared_ptr<const MappedFile>> sources;  // [0] is the main file
@@ -98,6 +108,7 @@ struct Document {
   std::vector<TestSuite> test_suites;
   std::vector<Diagnostic> diagnostics;
   std::optional<ETRecordMaps> etrecord;  // set when the file is an ETRecord
+  std::vector<SideFile> side_files;      // in the order given
 
   const std::string& path() const;
   // Bytes of a blob; empty if the reference is invalid or out of range.
@@ -112,7 +123,25 @@ struct Document {
   bool is_damaged() const;  // any kError diagnostic
   const Graph* find_graph(const std::string& name) const;
   // The graph of `role` for `method` (e.g. the edge-dialect stage of "forward"); null if none.
+  // For a command that means a stage, not the file's main graph: the delegation report of an
+  // ETRecord (get_delegation_info runs on the edge-dialect program).
   const Graph* find_stage(StageRole role, std::string_view method) const;
+  // The graphs no node or delegate opens as a subgraph, in file order: what a user can open
+  // (the page's graph selector, `export --method`). Decoded payloads and bodies are inside them.
+  std::vector<int32_t> root_graphs() const;
+  // The one answer to "which graph does a command mean" when the user names none: the graph
+  // the page opens on, `etviz export` draws, `diff` and `memory` take, a profile joins and
+  // Python's Program shows. Among root_graphs():
+  //   - the first graph named "forward" when it has nodes: ExecuTorch's and torch.export's
+  //     main method (a .pte, a .bpte, an exported program, an ETRecord stage named so);
+  //   - else the graph with the most nodes, the first of equals: a program without "forward"
+  //     shows its largest method, not a constant getter; an ETRecord its largest stage (the
+  //     exported or ATen program, before lowering folded ops into delegate calls); a .pt2 its
+  //     model; a trace its largest snapshot (its page steps through all of them).
+  // The viewer applies the same rule to the page data (web/src/layout_control.js,
+  // defaultGraph); a browser test keeps the two equal on the corpus. -1 when the document
+  // holds no graph.
+  int32_t default_graph() const;
   // The nested graph a node opens (a decoded delegate payload, a higher-order op's body), or
   // null. Node::subgraph is the one source: decode_delegates sets it on every call node.
   const Graph* subgraph_of(const Node& node) const;

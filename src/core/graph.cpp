@@ -4,23 +4,28 @@
 
 namespace etviz {
 
-const TensorStorage* Graph::storage_of(ValueId v) const {
-  auto it = std::lower_bound(storage.begin(), storage.end(), v,
-                             [](const TensorStorage& s, ValueId id) { return s.value < id; });
-  return it != storage.end() && it->value == v ? &*it : nullptr;
+const ConstantData* Graph::constant_data_of(ValueId v) const {
+  auto it = std::lower_bound(constant_data.begin(), constant_data.end(), v,
+                             [](const ConstantData& c, ValueId id) { return c.value < id; });
+  return it != constant_data.end() && it->value == v ? &*it : nullptr;
 }
 
-TensorStorage& Graph::storage_for(ValueId v) {
+const BlobRef* Graph::constant_blob(ValueId v) const {
+  const ConstantData* c = constant_data_of(v);
+  return c && c->blob.valid() ? &c->blob : nullptr;
+}
+
+ConstantData& Graph::constant_data_for(ValueId v) {
   // Readers add entries in value order, so this appends; a later pass (named data resolved
   // after reading) may insert.
-  if (storage.empty() || storage.back().value < v) {
-    storage.push_back(TensorStorage{v});
-    return storage.back();
+  if (constant_data.empty() || constant_data.back().value < v) {
+    constant_data.push_back(ConstantData{v, {}, 0, 0});
+    return constant_data.back();
   }
-  auto it = std::lower_bound(storage.begin(), storage.end(), v,
-                             [](const TensorStorage& s, ValueId id) { return s.value < id; });
-  if (it != storage.end() && it->value == v) return *it;
-  return *storage.insert(it, TensorStorage{v});
+  auto it = std::lower_bound(constant_data.begin(), constant_data.end(), v,
+                             [](const ConstantData& c, ValueId id) { return c.value < id; });
+  if (it != constant_data.end() && it->value == v) return *it;
+  return *constant_data.insert(it, ConstantData{v, {}, 0, 0});
 }
 
 void Graph::link_values() {
@@ -56,6 +61,23 @@ std::string value_text(const Value& v) {
   if (!v.literal.empty()) return v.literal.str();
   if (!v.name.empty()) return v.name;
   return to_string(v.kind);
+}
+
+std::vector<Attribute> with_failure(const Node& node) {
+  std::vector<Attribute> out;
+  out.reserve(node.attributes.size() + 1);
+  if (node.failure) out.push_back({"error", node.failure->message});
+  out.insert(out.end(), node.attributes.begin(), node.attributes.end());
+  return out;
+}
+
+std::vector<Attribute> with_failure(const Graph& graph) {
+  std::vector<Attribute> out = graph.attributes;
+  if (graph.failure) {
+    out.push_back({"error", graph.failure->message});
+    if (!graph.failure->traceback.empty()) out.push_back({"traceback", graph.failure->traceback});
+  }
+  return out;
 }
 
 const char* to_string(ValueKind k) {

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/blob_ref.h"
 #include "core/tensor_info.h"
 
 namespace etviz {
@@ -88,28 +87,49 @@ struct Provenance {
   SharedString module_path;      // "layers.3.self_attn.q_proj"
 };
 
+// What failed where a graph or a node records it: a pass of a trace that did not run (its
+// graph), the op a live trace's forward pass raised at (etviz.trace_model). One typed field,
+// read by the timeline, the node's label (a cross) and the page's banner; pages and exports
+// still list it as the attributes "error" and "traceback" (with_failure).
+struct Failure {
+  std::string message;
+  std::string traceback;  // Python's, when the trace kept it
+};
+
 struct Node {
   std::string name;
   SharedString op;  // "aten::add.out", "XnnpackBackend", "input", ...
   NodeKind kind = NodeKind::kKernel;
+  GroupId group = kNoId;  // beside `kind`: the two share what would be padding
   std::vector<Argument> inputs;
   std::vector<Argument> outputs;
   RareVector<Attribute> attributes;
-  GroupId group = kNoId;
+  Boxed<Failure> failure;  // almost always empty: 8 bytes, not a std::optional's 72
   Provenance provenance;
   int32_t delegate = -1;  // index into Document::delegates for kDelegate nodes
   int32_t subgraph =
       -1;  // index into Document::graphs of a nested graph (decoded payload, HOP body)
 };
 
-// Where a tensor's bytes are, and the layout facts ExecuTorch states that are almost always
-// their defaults: one entry per constant (and per tensor with a storage offset or layout of its
-// own), not a field of every Value (a 1M-op program holds 2.2M values; docs/limits.md).
-struct TensorStorage {
+// A byte range of one of the document's source files (Document::sources), read only when
+// someone asks (Document::bytes).
+struct BlobRef {
+  int32_t source = -1;  // index into Document::sources
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  bool valid() const { return source >= 0; }
+};
+
+// Where a constant tensor's bytes are, for readers that know (ExecuTorch constants wherever
+// they live, XNNPACK payload constants, TOSA constants), and the layout facts ExecuTorch states
+// that are almost always their defaults. Kept beside the values, not in TensorInfo: millions of
+// activations would carry an empty one each. One entry per constant, and per tensor with a
+// storage offset or layout of its own (its blob invalid).
+struct ConstantData {
   ValueId value = kNoId;
+  BlobRef blob;                // the constant's bytes; invalid when not reachable
   int32_t storage_offset = 0;  // in elements, as the program states it
   int8_t layout = 0;           // torch.layout: 0 strided
-  BlobRef data;                // the constant's bytes; invalid when not reachable
 };
 
 enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition, kRepeat, kOther };
@@ -163,8 +183,9 @@ struct Graph {
   std::vector<ValueId> inputs;
   std::vector<ValueId> outputs;
   std::vector<Attribute> attributes;
+  std::optional<Failure> failure;            // a pass that did not run (Failure)
   std::vector<int64_t> memory_buffer_sizes;  // planned arena size per memory id (index = id)
-  std::vector<TensorStorage> storage;        // sorted by value: see TensorStorage
+  std::vector<ConstantData> constant_data;   // sorted by value; see constant_blob()
 
   NodeId add_node(Node node) {
     nodes.push_back(std::move(node));
@@ -178,9 +199,12 @@ struct Graph {
     groups.push_back(std::move(group));
     return static_cast<GroupId>(groups.size() - 1);
   }
-  // The storage entry of value `v`, or null (a tensor with default layout and no bytes).
-  const TensorStorage* storage_of(ValueId v) const;
-  TensorStorage& storage_for(ValueId v);  // found or inserted in order
+  // The bytes of constant `v` when the reader recorded where they are, else null.
+  const BlobRef* constant_blob(ValueId v) const;
+  // The entry of value `v` (bytes, storage offset, layout), or null: a tensor with default
+  // layout and no bytes.
+  const ConstantData* constant_data_of(ValueId v) const;
+  ConstantData& constant_data_for(ValueId v);  // found or inserted in order
   // Fills Value::producer/consumers from the nodes' argument lists.
   void link_values();
   // A method or exported program, as opposed to a nested graph reached through a node.
@@ -196,6 +220,11 @@ struct Graph {
 std::string value_text(const Value& v);
 // Symbolic scalars: computed while the program runs, so they have a name but no literal.
 bool is_symbolic(ValueKind k);
+
+// The attributes as pages and exports list them, with a failure where the trace reader used
+// to put it as text: a node's "error" first, a graph's "error" and "traceback" last.
+std::vector<Attribute> with_failure(const Node& node);
+std::vector<Attribute> with_failure(const Graph& graph);
 
 const char* to_string(ValueKind k);
 const char* to_string(NodeKind k);

@@ -41,6 +41,20 @@ NodeId GraphBuilder::add_output(ValueId id, std::string name, bool user) {
   return graph_.add_node(std::move(n));
 }
 
+NodeId GraphBuilder::add_output(const std::vector<ValueId>& ids, std::string name) {
+  Node n;
+  n.name = name.empty() ? "output_" + std::to_string(output_count_) : std::move(name);
+  ++output_count_;
+  n.op = "output";
+  n.kind = NodeKind::kOutput;
+  for (ValueId id : ids) {
+    use(id);
+    n.inputs.push_back({"", id});
+    graph_.outputs.push_back(id);
+  }
+  return graph_.add_node(std::move(n));
+}
+
 NodeId& GraphBuilder::constant_slot(ValueId id) {
   if (constant_node_.size() < graph_.values.size())
     constant_node_.resize(graph_.values.size(), kNoId);

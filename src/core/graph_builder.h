@@ -35,6 +35,9 @@ class GraphBuilder {
   // A graph output node reading `id`; appended to Graph::outputs unless `user` is false (an
   // exported program's buffer mutations are outputs of the graph but not of the model).
   NodeId add_output(ValueId id, std::string name = {}, bool user = true);
+  // One output node reading several values, each appended to Graph::outputs: an FX graph's
+  // single output node as a pass trace draws it.
+  NodeId add_output(const std::vector<ValueId>& ids, std::string name = {});
   // A constant node producing `id`. Each value gets at most one; a second call returns the
   // first node.
   NodeId add_constant(ValueId id, ConstantRole role);

@@ -32,4 +32,12 @@ std::string json_terminal_safe(std::string_view json);
 // isolates and marks (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069).
 bool is_bidi_control(char32_t c);
 
+// For XML and HTML (SVG text and attributes, the page's title). printable_utf8: valid,
+// printable UTF-8; invalid sequences, C0 controls but tab and newline, DEL, C1 controls and
+// U+FFFE/U+FFFF become U+FFFD (what XML allows, and what cairo and DOT tools accept).
+std::string printable_utf8(std::string_view text);
+// printable_utf8 with the markup characters as entities (' as &#39;, which XML and HTML both
+// read), for character data and quoted attribute values.
+std::string markup_escape(std::string_view text);
+
 }  // namespace etviz

@@ -12,6 +12,8 @@
 #include "formats/executorch/program_reader.h"
 #include "formats/model_explorer/model_explorer_reader.h"
 #include "formats/torch_export/archive_reader.h"
+#include "formats/tosa/tosa_reader.h"
+#include "formats/tosa/tosa_side_files.h"
 #include "formats/trace/trace_reader.h"
 
 namespace etviz {
@@ -26,6 +28,7 @@ FileKind sniff_file_kind(std::span<const uint8_t> head) {
   if (tag_at(head, 4, "BP08") || (head.size() >= 8 && std::memcmp(head.data() + 4, "BP", 2) == 0))
     return FileKind::kBundledProgram;
   if (tag_at(head, 4, "FT01")) return FileKind::kFlatTensor;
+  if (tag_at(head, 4, "TOSA")) return FileKind::kTosa;
   if (tag_at(head, 4, "ED00") || tag_at(head, 8, "ED00")) return FileKind::kETDump;
   if (head.size() >= 4 && std::memcmp(head.data(), "PK", 2) == 0) return FileKind::kZip;
   // "ET" plus two characters: ET12 today, ET02 in 2023 pre-releases; the program reader
@@ -73,24 +76,31 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
     case FileKind::kModelExplorerJson:
       doc = model_explorer::read_model_explorer_json(file);
       break;
+    case FileKind::kTosa:
+      doc = tosa::read_tosa_file(file);
+      break;
     case FileKind::kUnknown: {
       const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));
       return Error(fmt::format(
           "{}: not a file etviz recognises ({} bytes; first bytes '{}'); expected an ExecuTorch "
           "program (ET12), bundled program (BP08), FlatTensor data (FT01), ETDump (ED00), a "
-          "zip archive (.pt2, .etrecord), a pass trace (JSON with \"passes\") or Model Explorer "
-          "graph JSON (\"graphs\" of \"nodes\")",
+          "TOSA graph (TOSA), a zip archive (.pt2, .etrecord), a pass trace (JSON with "
+          "\"passes\") or Model Explorer graph JSON (\"graphs\" of \"nodes\")",
           path, bytes.size(), printable_tag(head)));
     }
   }
   if (!doc) return doc;
   // The run's node budget (core/budget.h) for every format; the .pte reader checks before
-  // building its graphs, the others once read.
-  uint64_t nodes = 0;
-  for (const Graph& g : doc->graphs) nodes += g.nodes.size();
-  if (nodes > run_budget().nodes)
-    return over_budget(path + ": graph nodes (all graphs)", nodes, run_budget().nodes,
-                       "--max-nodes", false);
+  // building its graphs, the others once read, and again once side files added theirs.
+  auto check_nodes = [&]() -> Status {
+    uint64_t nodes = 0;
+    for (const Graph& g : doc->graphs) nodes += g.nodes.size();
+    if (nodes > run_budget().nodes)
+      return over_budget(path + ": graph nodes (all graphs)", nodes, run_budget().nodes,
+                         "--max-nodes", false);
+    return Status::Ok();
+  };
+  if (auto s = check_nodes(); !s) return s.error();
   for (const std::string& data : options.data_files) {
     auto ptd = MappedFile::open(data);
     if (!ptd) return ptd.error();
@@ -100,6 +110,11 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
   }
   // After --data files are attached: XNNPACK constants may live in a .ptd's named data.
   if (options.decode_delegates) delegates::decode_delegates(*doc);
+  // After decoding: a TOSA file describes a delegate whose payload shows no operators.
+  if (!options.tosa_files.empty()) {
+    if (auto s = tosa::attach_tosa_files(*doc, options.tosa_files); !s) return s.error();
+    if (auto s = check_nodes(); !s) return s.error();
+  }
   doc->resolve_named_constants();
   return doc;
 }

@@ -10,7 +10,11 @@ namespace etviz {
 
 struct OpenOptions {
   std::vector<std::string> data_files;  // .ptd files holding a program's external tensors
-  bool decode_delegates = true;         // decode backend payloads into subgraphs
+  // TOSA graphs the Arm compiler wrote beside the program, or directories of them (their
+  // *.tosa files), each attached to the delegate whose inputs and outputs it matches
+  // (formats/tosa/tosa_side_files.h).
+  std::vector<std::string> tosa_files;
+  bool decode_delegates = true;  // decode backend payloads into subgraphs
 };
 
 // What a file looks like, from its first bytes.
@@ -22,6 +26,7 @@ enum class FileKind {
   kZip,
   kTrace,
   kModelExplorerJson,
+  kTosa,
   kUnknown
 };
 FileKind sniff_file_kind(std::span<const uint8_t> head);

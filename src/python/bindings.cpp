@@ -17,6 +17,7 @@
 #include "analysis/summary.h"
 #include "core/mapped_file.h"
 #include "etviz/version.h"
+#include "formats/delegates/delegate_decoder.h"
 #include "formats/open_document.h"
 #include "render/delegation_report.h"
 #include "render/diff_report.h"
@@ -25,8 +26,8 @@
 #include "render/profile_report.h"
 #include "render/summary_report.h"
 #include "session/page_options.h"
-#include "session/page_session.h"
 #include "session/profile_session.h"
+#include "session/view_session.h"
 
 namespace py = pybind11;
 
@@ -52,9 +53,11 @@ struct Handle {
 };
 using HandlePtr = std::shared_ptr<Handle>;
 
-HandlePtr open_path(const std::string& path, const std::vector<std::string>& data) {
+HandlePtr open_path(const std::string& path, const std::vector<std::string>& data,
+                    const std::vector<std::string>& tosa) {
   OpenOptions options;
   options.data_files = data;
+  options.tosa_files = tosa;
   Result<Document> doc = [&] {
     py::gil_scoped_release release;
     return open_document(path, options);
@@ -95,49 +98,57 @@ std::string keyword(const session::PageOption& o) {
   return key;
 }
 
+// visualize()'s keywords: the page options of `etviz view` with one value (files given as
+// --data are the documents' own, opened with them).
 std::vector<std::string> page_option_keywords() {
   std::vector<std::string> out;
-  for (const session::PageOption& o : session::page_options()) out.push_back(keyword(o));
+  for (const session::PageOption& o : session::page_options())
+    if (o.takes(session::kViewCommand) && o.single()) out.push_back(keyword(o));
   return out;
 }
 
-session::PageRequest page_request(const py::dict& options) {
-  session::PageRequest r;
+view::Request page_request(const py::dict& options) {
+  view::Request r;
   for (const session::PageOption& o : session::page_options()) {
     const std::string key = keyword(o);
-    if (!options.contains(key.c_str()) || options[key.c_str()].is_none()) continue;
-    if (o.text)
-      r.*o.text = py::str(options[key.c_str()]);
+    if (!o.takes(session::kViewCommand) || !o.single() || !options.contains(key.c_str()) ||
+        options[key.c_str()].is_none())
+      continue;
+    if (std::string* text = o.target(r))
+      *text = py::str(options[key.c_str()]);
     else
       r.*o.set = py::bool_(options[key.c_str()]);
   }
-  if (options.contains("compress")) r.compress = py::bool_(options["compress"]);
   return r;
 }
 
 std::string page_html(const std::vector<HandlePtr>& handles, const py::dict& options) {
   if (handles.empty()) throw PyError("no program to show");
-  session::PageRequest request = page_request(options);
-  std::vector<session::PageInput> inputs;
+  const view::Request request = page_request(options);
+  session::PageSettings settings;
+  if (options.contains("compress")) settings.compress = py::bool_(options["compress"]);
+  std::vector<session::ViewFile> inputs;
   for (const HandlePtr& h : handles) inputs.push_back({&h->doc, h->name, h->size});
   Result<std::string> html = [&] {
     py::gil_scoped_release release;
-    return session::render_page(inputs, request);
+    return session::render_page(inputs, request, settings);
   }();
   return take(std::move(html));
 }
 
+// The Inspector's report: the profile options `etviz profile` takes as keywords (etrecord,
+// method, source_unit, unit), and program and debug_buffer (its --pte and --debug-buffer).
 std::string profile_report(const std::string& etdump, const py::dict& options, bool json) {
   session::ProfileSessionOptions load;
-  load.etdump = etdump;
-  auto text = [&](const char* key, std::string& into) {
-    if (options.contains(key) && !options[key].is_none()) into = py::str(options[key]);
+  auto text = [&](const std::string& key, std::string& into) {
+    if (options.contains(key.c_str()) && !options[key.c_str()].is_none())
+      into = py::str(options[key.c_str()]);
   };
+  for (const session::PageOption& o : session::page_options())
+    if (std::string* field = o.takes(session::kProfileCommand) ? o.target(load) : nullptr)
+      text(keyword(o), *field);
+  load.etdump = etdump;
   text("program", load.program);
-  text("etrecord", load.etrecord);
-  text("method", load.method);
-  text("source_unit", load.source_unit);
-  text("unit", load.unit);
   text("debug_buffer", load.debug_buffer);
   py::gil_scoped_release release;
   auto s = session::load_profile_session(load);
@@ -145,18 +156,12 @@ std::string profile_report(const std::string& etdump, const py::dict& options, b
     py::gil_scoped_acquire acquire;
     throw PyError(s.error().message());
   }
-  render::ProfileReport report;
-  report.profile = &s->profile;
-  report.stats = &s->stats;
-  report.scale = s->scale;
-  report.warnings = s->warnings;
-  report.program_path = load.program;
-  report.etrecord_path = load.etrecord;
-  if (s->join) report.join = &*s->join;
-  report.rows = s->stats.events;
-  report.module_totals = true;
-  report.modules = analysis::module_totals(report.rows);
-  report.raw_samples = true;
+  session::ProfileReportOptions shown;
+  shown.module_totals = true;
+  shown.raw_samples = true;
+  shown.program_path = load.program;
+  shown.etrecord_path = load.etrecord;
+  const render::ProfileReport report = session::profile_report(*s, shown);
   return json ? render::profile_json(report) : render::profile_text(report);
 }
 
@@ -194,6 +199,27 @@ PYBIND11_MODULE(_etviz, m) {
           },
           "[(severity, message)]: severity is note, warning or error (part of the file is "
           "damaged and left out; the rest is shown)")
+      .def_property_readonly(
+          "side_files",
+          [](const Handle& h) {
+            py::list out;
+            for (const SideFile& f : h.doc.side_files) {
+              py::dict d;
+              d["path"] = f.path;
+              d["kind"] = f.kind;
+              const bool attached =
+                  f.delegate >= 0 && static_cast<size_t>(f.delegate) < h.doc.delegates.size();
+              d["delegate"] = attached ? py::object(py::str(delegates::delegate_label(
+                                             h.doc.delegates[static_cast<size_t>(f.delegate)])))
+                                       : py::object(py::none());
+              d["ambiguous"] = f.ambiguous;
+              d["note"] = f.note;
+              out.append(std::move(d));
+            }
+            return out;
+          },
+          "Files given beside the program (tosa=): where each went, as [{path, kind, delegate, "
+          "ambiguous, note}]")
       .def_property_readonly("graphs",
                              [](const Handle& h) {
                                std::vector<std::string> names;
@@ -201,6 +227,14 @@ PYBIND11_MODULE(_etviz, m) {
                                  names.push_back(h.doc.graphs[static_cast<size_t>(g)].name);
                                return names;
                              })
+      .def_property_readonly(
+          "default_graph",
+          [](const Handle& h) {
+            const int32_t g = h.doc.default_graph();
+            return g < 0 ? std::string() : h.doc.graphs[static_cast<size_t>(g)].name;
+          },
+          "The graph the page opens on and `etviz export` draws (Document::default_graph); "
+          "\"\" when the file holds none")
       .def(
           "info_json",
           [](const Handle& h, const std::string& method) {
@@ -249,7 +283,8 @@ PYBIND11_MODULE(_etviz, m) {
           },
           py::arg("method") = "");
 
-  m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{});
+  m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{},
+        py::arg("tosa") = std::vector<std::string>{});
   m.def("open_bytes", &open_bytes, py::arg("name"), py::arg("data"));
   m.def("page_html", &page_html, py::arg("documents"), py::arg("options") = py::dict());
   m.def("page_options", &page_option_keywords);

@@ -58,6 +58,31 @@ Table backend_table(const analysis::DelegationInfo& info) {
   return t;
 }
 
+// Beside the delegates table: what a TOSA side file brought to each delegate, its operators
+// next to the command stream's NPU operations.
+std::string delegate_details(const analysis::DelegationInfo& info, bool markdown) {
+  std::string s;
+  for (const auto& d : info.delegates) {
+    if (d.tosa_file.empty()) continue;
+    const std::string name = fmt::format("{}/{}#{}", d.method, d.backend, d.index_in_method);
+    s += markdown ? fmt::format("\n### {}\n\n", name) : fmt::format("\nDelegate {}\n", name);
+    const std::pair<const char*, const std::string*> rows[] = {
+        {"TOSA graph", &d.tosa_file},
+        {"TOSA operators", &d.tosa_operations},
+        {"NPU operations", &d.npu_operations}};
+    for (const auto& [label, value] : rows)
+      if (!value->empty())
+        s += markdown ? fmt::format("- {}: {}\n", label, *value)
+                      : fmt::format("  {:<15} {}\n", label, *value);
+  }
+  const bool any = !info.side_files.empty();
+  if (any) s += markdown ? "\n## Side files\n\n" : "\nSide files\n";
+  for (const auto& f : info.side_files)
+    s += markdown ? fmt::format("- {}: {}\n", f.path, f.note)
+                  : fmt::format("  {}: {}\n", f.path, f.note);
+  return s;
+}
+
 std::string summary_lines(const analysis::DelegationInfo& info) {
   std::string s;
   if (info.graphs.size() == 1) s += fmt::format("Graph: {}\n", info.graphs[0]);
@@ -96,7 +121,21 @@ std::string to_json(const std::string& file, const analysis::DelegationInfo& inf
         {"payload", d.location}, {"payload_bytes", d.payload_bytes}, {"status", d.status}};
     if (d.nodes >= 0) e["nodes"] = d.nodes;
     if (!d.note.empty()) e["note"] = d.note;
+    if (!d.tosa_file.empty()) e["tosa_file"] = d.tosa_file;
+    if (!d.tosa_operations.empty()) e["tosa_operations"] = d.tosa_operations;
+    if (!d.npu_operations.empty()) e["npu_operations"] = d.npu_operations;
     delegates.push_back(std::move(e));
+  }
+  if (!info.side_files.empty()) {
+    auto& files = j["side_files"] = nlohmann::ordered_json::array();
+    for (const auto& f : info.side_files) {
+      nlohmann::ordered_json o = {{"path", f.path}};
+      o["delegate"] =
+          f.delegate.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.delegate);
+      o["ambiguous"] = f.ambiguous;
+      o["note"] = f.note;
+      files.push_back(std::move(o));
+    }
   }
   auto& ops = j["operators"] = nlohmann::ordered_json::array();
   for (const auto& op : info.operators) {
@@ -187,6 +226,7 @@ std::string delegation_report(const std::string& file, const analysis::Delegatio
       text = fmt::format("# Delegation: {}\n\n", file) + summary_lines(info);
       if (!info.delegates.empty())
         text += "\n## Delegates\n\n" + delegate_table(info).to_markdown();
+      text += delegate_details(info, true);
       if (per_backend) text += "\n## Backends\n\n" + backend_table(info).to_markdown();
       text += "\n## Operators\n\n" + operator_table(info, per_backend).to_markdown();
       return text;
@@ -195,6 +235,7 @@ std::string delegation_report(const std::string& file, const analysis::Delegatio
   }
   text = file + "\n" + summary_lines(info);
   if (!info.delegates.empty()) text += "\nDelegates\n" + delegate_table(info).to_text("  ");
+  text += delegate_details(info, false);
   if (per_backend) text += "\nBackends\n" + backend_table(info).to_text("  ");
   text += "\nOperators\n" + operator_table(info, per_backend).to_text("  ");
   return text;

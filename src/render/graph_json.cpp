@@ -15,7 +15,8 @@ Json arguments(const std::vector<Argument>& args) {
   return a;
 }
 
-Json value_json(const Value& v, size_t index) {
+// `blob`: where the constant's bytes are, when the reader recorded it (Graph::constant_data).
+Json value_json(const Value& v, size_t index, const Document& doc, const BlobRef* blob) {
   Json o = {{"index", index}, {"name", v.name}, {"kind", to_string(v.kind)}};
   if (v.producer != kNoId) o["producer"] = v.producer;
   if (v.kind != ValueKind::kTensor) {
@@ -46,6 +47,10 @@ Json value_json(const Value& v, size_t index) {
     Json data = {{"location", to_string(t.data_location)}};
     if (t.data_index >= 0) data["index"] = t.data_index;
     if (!t.data_key.empty()) data["key"] = t.data_key.str();
+    if (blob && blob->source >= 0 && static_cast<size_t>(blob->source) < doc.sources.size())
+      data["blob"] = {{"file", doc.sources[static_cast<size_t>(blob->source)]->path()},
+                      {"offset", blob->offset},
+                      {"size", blob->size}};
     o["data"] = std::move(data);
   }
   if (t.requires_grad) o["requires_grad"] = true;
@@ -76,9 +81,9 @@ Json node_json(const Node& n, size_t index) {
   }
   o["inputs"] = arguments(n.inputs);
   o["outputs"] = arguments(n.outputs);
-  if (!n.attributes.empty()) {
+  if (!n.attributes.empty() || n.failure) {
     Json a = Json::array();
-    for (const Attribute& attr : n.attributes)
+    for (const Attribute& attr : with_failure(n))
       a.push_back({{"name", attr.name}, {"value", attr.value}});
     o["attributes"] = std::move(a);
   }
@@ -130,7 +135,9 @@ std::string graph_json(const Document& doc, const GraphJsonOptions& options) {
     out += text + ",\n    \"nodes\": ";
     append_array(out, g.nodes, node_json);
     out += ",\n    \"values\": ";
-    append_array(out, g.values, value_json);
+    append_array(out, g.values, [&](const Value& v, size_t i) {
+      return value_json(v, i, doc, g.constant_blob(static_cast<ValueId>(i)));
+    });
     out += "}";
   }
   out += "\n  ],\n  \"delegates\": [";

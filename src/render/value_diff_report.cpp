@@ -104,7 +104,7 @@ std::string constants_line(const ValueDiff& v) {
   return s;
 }
 
-void text_sections(const ValueDiff& v, const Document& da, const Graph& a, const Document& db,
+void text_sections(const ValueDiff& v, const Document& da, const Graph& /*a*/, const Document& db,
                    const Graph& b, size_t limit, bool markdown, const std::string& title,
                    std::string& out) {
   const std::string h3 = markdown ? "\n### " : "\n";

@@ -8,8 +8,10 @@
 
 #include "analysis/categories.h"
 #include "core/mapped_file.h"
-#include "formats/model_explorer/node_data_reader.h"
 #include "formats/open_document.h"
+#include "formats/side_files/categories_file.h"
+#include "formats/side_files/groups_file.h"
+#include "formats/side_files/node_data_file.h"
 #include "formats/torch_export/archive_reader.h"
 
 namespace etviz::session {
@@ -21,21 +23,23 @@ std::string base_name(const std::string& path) {
 
 // What the CLI's --categories reads (a JSON object of "rules" and "colors"), within its size.
 bool is_categories(std::span<const uint8_t> bytes) {
-  if (bytes.empty() || bytes.size() > analysis::kMaxCategoriesFileBytes) return false;
-  return analysis::parse_category_config(std::string(bytes.begin(), bytes.end())).ok();
+  if (bytes.empty() || bytes.size() > side_files::kMaxCategoriesFileBytes) return false;
+  auto file = side_files::parse_categories(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return file && analysis::category_config(*file).ok();
 }
 
 // What the CLI's --groups reads ({node name: group name}, at least one), within its size.
 bool is_groups(std::span<const uint8_t> bytes, const std::string& path) {
-  if (bytes.empty() || bytes.size() > kMaxGroupsFileBytes) return false;
-  auto groups = parse_partitions(bytes, path);
+  if (bytes.empty() || bytes.size() > side_files::kMaxGroupsFileBytes) return false;
+  auto groups = side_files::parse_groups(bytes, path);
   return groups && !groups->empty();
 }
 
 // What the CLI's --node-data reads (Model Explorer node data with at least one result).
 bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
-  if (bytes.empty() || bytes.size() > model_explorer::kMaxNodeDataFileBytes) return false;
-  auto data = model_explorer::parse_node_data(
+  if (bytes.empty() || bytes.size() > side_files::kMaxNodeDataFileBytes) return false;
+  auto data = side_files::parse_node_data(
       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
   if (!data) return false;
   for (const auto& g : data->graphs)
@@ -48,14 +52,17 @@ bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
 Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   if (paths.empty()) return Error("no file to open");
   CompanionFiles out;
-  std::vector<std::string> flat_tensors, etrecords;
+  std::vector<std::string> flat_tensors, tosa_graphs, etrecords;
   bool has_program = false;
+  std::string first_program;
   for (const std::string& path : paths) {
     auto file = MappedFile::open(path);
     if (!file) return file.error();
     const FileKind kind = sniff_file_kind((*file)->bytes());
     if (kind == FileKind::kFlatTensor) {
       flat_tensors.push_back(path);
+    } else if (kind == FileKind::kTosa) {
+      tosa_graphs.push_back(path);
     } else if (kind == FileKind::kETDump) {
       if (!out.etdump.empty())
         return Error(fmt::format("{} and {} are both ETDumps; a page shows one profile",
@@ -83,7 +90,9 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
                                  base_name(out.node_data), base_name(path)));
       out.node_data = path;
     } else {
-      has_program |= kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
+      const bool program = kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
+      if (program && !has_program) first_program = path;
+      has_program |= program;
       out.shown.push_back(path);
     }
   }
@@ -95,6 +104,16 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
           fmt::format("{}: external weights of {}", base_name(d), base_name(out.shown.front())));
   } else {
     out.shown.insert(out.shown.end(), flat_tensors.begin(), flat_tensors.end());
+  }
+  // TOSA graphs likewise: beside a program they describe its Arm delegates (each is matched
+  // to a delegate by its inputs and outputs when the program is read), alone they are graphs.
+  if (has_program) {
+    out.tosa = tosa_graphs;
+    for (const std::string& t : tosa_graphs)
+      out.notes.push_back(fmt::format("{}: TOSA graph for a delegate of {}", base_name(t),
+                                      base_name(first_program)));
+  } else {
+    out.shown.insert(out.shown.end(), tosa_graphs.begin(), tosa_graphs.end());
   }
   if (!out.etdump.empty()) {
     if (!has_program)
@@ -140,32 +159,35 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   return out;
 }
 
-Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, PageRequest request) {
+Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, view::Request request,
+                                   const PageSettings& settings) {
   auto roles = pair_companions(paths);
   if (!roles) return roles.error();
   PagedFiles out;
   out.roles = std::move(*roles);
   std::deque<Document> docs;  // stable addresses for the page inputs
-  std::vector<PageInput> inputs;
+  std::vector<ViewFile> inputs;
   for (size_t k = 0; k < out.roles.shown.size(); ++k) {
     OpenOptions open;
-    if (k == 0) open.data_files = out.roles.data;
+    if (k == 0) {
+      open.data_files = out.roles.data;
+      open.tosa_files = out.roles.tosa;
+    }
     const std::string& path = out.roles.shown[k];
     auto doc = open_document(path, open);
     if (!doc) return doc.error();
-    if (request.progress) request.progress("read " + base_name(path));
+    if (settings.progress) settings.progress("read " + base_name(path));
     docs.push_back(std::move(*doc));
     // The mapped size: the app's large programs are in memory, not in a file system.
     auto file = MappedFile::open(path);
     inputs.push_back({&docs.back(), base_name(path), file ? (*file)->size() : 0});
   }
-  request.etdump = out.roles.etdump;
-  request.etrecord = out.roles.etrecord;
+  request.profile.etdump = out.roles.etdump;
+  request.profile.etrecord = out.roles.etrecord;
   request.categories = out.roles.categories;
   request.groups = out.roles.groups;
   request.node_data = out.roles.node_data;
-  auto html = render_page(inputs, request);
-  out.warnings = request.warnings;
+  auto html = render_page(inputs, request, settings, &out.warnings);
   if (!html) return html.error();
   out.html = std::move(*html);
   return out;

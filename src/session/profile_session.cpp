@@ -33,6 +33,24 @@ Result<std::string> ProfileSession::choose_block(const std::string& requested) c
       ->first;
 }
 
+render::ProfileReport profile_report(const ProfileSession& s, const ProfileReportOptions& options) {
+  render::ProfileReport report;
+  report.profile = &s.profile;
+  report.stats = &s.stats;
+  report.scale = s.scale;
+  report.warnings = s.warnings;
+  report.program_path = options.program_path;
+  report.etrecord_path = options.etrecord_path;
+  if (s.join) report.join = &*s.join;
+  report.rows = options.by_name ? analysis::group_by_name(s.stats.events) : s.stats.events;
+  report.module_totals = options.module_totals;
+  report.wide = options.wide;
+  if (!options.wide) report.max_width = options.max_width;
+  if (options.module_totals) report.modules = analysis::module_totals(report.rows);
+  report.raw_samples = options.raw_samples;
+  return report;
+}
+
 Result<ProfileSession> load_profile_session(const ProfileSessionOptions& options,
                                             const Document* program) {
   auto source = parse_unit_option(options.source_unit, "--source-unit");
@@ -53,8 +71,13 @@ Result<ProfileSession> load_profile_session(const ProfileSessionOptions& options
   if (program) {
     s.program = program;
   } else if (!options.program.empty()) {
-    auto doc = open_document(options.program);
+    OpenOptions open;
+    open.tosa_files = options.tosa_files;
+    auto doc = open_document(options.program, open);
     if (!doc) return doc.error();
+    // Side files the program could not use are the session's warnings.
+    for (const SideFile& f : doc->side_files)
+      if (f.delegate < 0 || f.ambiguous) s.warnings.push_back(f.path + ": " + f.note);
     if (doc->graphs.empty())
       return Error(options.program +
                    ": expected a program (.pte) or bundled program (.bpte) to join the profile "

@@ -12,17 +12,18 @@
 #include "analysis/profile_stats.h"
 #include "core/document.h"
 #include "core/profile.h"
+#include "render/profile_report.h"
+#include "view/request.h"
 
 namespace etviz::session {
 
-struct ProfileSessionOptions {
-  std::string etdump;        // .etdp path (required)
+// The profile a request names (view::ProfileRequest: etdump, required here; etrecord; method,
+// empty: the program's Document::default_graph(); units; block) and what only a report reads.
+struct ProfileSessionOptions : view::ProfileRequest {
   std::string debug_buffer;  // intermediate outputs, optional
   std::string program;       // .pte / .bpte path; unused when a program Document is passed
-  std::string etrecord;      // ETRecord path, optional
-  std::string method;        // method that ran; empty: forward, or the only method
-  std::string source_unit;   // what one tick is ("ns", ...); empty: raw ticks
-  std::string unit;          // unit to show; default microseconds when source_unit is given
+  // TOSA graphs of the program's Arm delegates (OpenOptions::tosa_files).
+  std::vector<std::string> tosa_files;
 };
 
 struct ProfileSession {
@@ -46,6 +47,18 @@ struct ProfileSession {
 // opened when set.
 Result<ProfileSession> load_profile_session(const ProfileSessionOptions& options,
                                             const Document* program = nullptr);
+
+// The report `etviz profile` prints and Python's Inspector shows, from a loaded session: one
+// wiring of session, rows and module totals for both. The report points into `s`.
+struct ProfileReportOptions {
+  bool by_name = false;        // rows per event name, not per event (name + instruction)
+  bool module_totals = false;  // time per nn.Module (needs the ETRecord's module paths)
+  bool wide = false;           // every statistic, no fitting to `max_width`
+  size_t max_width = 0;        // the terminal's columns, 0: no limit
+  bool raw_samples = false;    // each event's samples (Python's Inspector keeps them)
+  std::string program_path, etrecord_path;  // as the report names them
+};
+render::ProfileReport profile_report(const ProfileSession& s, const ProfileReportOptions& options);
 
 // "--unit ms" and friends: parses a unit option; empty text is "not given".
 Result<std::optional<analysis::TimeUnit>> parse_unit_option(const std::string& text,

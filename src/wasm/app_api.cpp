@@ -202,17 +202,19 @@ EMSCRIPTEN_KEEPALIVE void etviz_app_forget() {
   g_columns.clear();
 }
 
-// The page options the app offers (session/page_options.h), as JSON [{"flag", "help",
-// "kind": "flag" | "text" | "file"}]: the page lists the flags and texts; files come from the
-// files dropped together.
+// The page options the app offers (session/page_options.h: those of `etviz view` with one
+// value), as JSON [{"flag", "help", "kind": "flag" | "text" | "file"}]: the page lists the
+// flags and texts; files come from the files dropped together.
 EMSCRIPTEN_KEEPALIVE int etviz_app_page_options() {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& o : etviz::session::page_options())
+  for (const auto& o : etviz::session::page_options()) {
+    if (!o.takes(etviz::session::kViewCommand) || !o.single()) continue;
     out.push_back({{"flag", o.flag},
                    {"help", o.help},
                    {"kind", o.set    ? "flag"
                             : o.file ? "file"
                                      : "text"}});
+  }
   g_result = out.dump();
   return 0;
 }
@@ -226,7 +228,7 @@ EMSCRIPTEN_KEEPALIVE int etviz_app_page_options() {
 // it would parse (numbers as JSON text cost this module twice what the rest of the page
 // data costs). 1: the result is the error, naming the file.
 EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths, const char* options) {
-  etviz::session::PageRequest request;
+  etviz::view::Request request;
   const auto chosen = nlohmann::json::parse(options ? options : "", nullptr, false);
   if (chosen.is_array())
     for (const auto& o : chosen) {
@@ -237,9 +239,10 @@ EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths, const char* options) 
         return fail(s.error());
     }
   g_columns.clear();
-  request.column_bytes = &g_columns;  // no zlib here: the columns as they are
-  request.progress = &progress;
-  auto page = etviz::session::page_from_files(lines(paths), request);
+  etviz::session::PageSettings settings;
+  settings.column_bytes = &g_columns;  // no zlib here: the columns as they are
+  settings.progress = &progress;
+  auto page = etviz::session::page_from_files(lines(paths), request, settings);
   if (!page) return fail(page.error());
   const nlohmann::json meta = {
       {"notes", page->roles.notes}, {"warnings", page->warnings}, {"shown", page->roles.shown}};

@@ -10,13 +10,12 @@
 
 #include "core/mapped_file.h"
 #include "formats/open_document.h"
+#include "test_support.h"
 
 namespace etviz::session {
 namespace {
 
-std::string corpus(const std::string& rel) {
-  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
-}
+using test::corpus;
 
 const std::string kLinearPte =
     corpus("pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte");
@@ -48,6 +47,35 @@ TEST(Companions, WeightsAloneAreAFileToLookAt) {
   EXPECT_TRUE(r->data.empty());
 }
 
+const std::string kEthosU = corpus(
+    "pte/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
+    "mobilenet_v2_ethosu__input.pte");
+const std::string kEthosUTosa = corpus(
+    "tosa/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
+    "mobilenet_v2_ethosu__output_tag1_TOSA-1.0+INT+int16+u55.tosa");
+
+// A TOSA file beside a program is a graph for one of its delegates (--tosa), alone a graph.
+TEST(Companions, TosaGraphsJoinTheProgram) {
+  auto r = pair_companions({kEthosUTosa, kEthosU});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->shown, std::vector<std::string>{kEthosU});
+  EXPECT_EQ(r->tosa, std::vector<std::string>{kEthosUTosa});
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_EQ(r->notes[0], std::filesystem::path(kEthosUTosa).filename().string() +
+                             ": TOSA graph for a delegate of " +
+                             std::filesystem::path(kEthosU).filename().string());
+  auto alone = pair_companions({kEthosUTosa});
+  ASSERT_TRUE(alone) << alone.error().message();
+  EXPECT_EQ(alone->shown, std::vector<std::string>{kEthosUTosa});
+  EXPECT_TRUE(alone->tosa.empty());
+  // The page the app writes for them shows the delegate's TOSA operators.
+  PageRequest request;
+  request.compress = false;
+  auto page = page_from_files({kEthosUTosa, kEthosU}, request);
+  ASSERT_TRUE(page) << page.error().message();
+  EXPECT_NE(page->html.find("tosa_operations"), std::string::npos);
+}
+
 TEST(Companions, ProfileAndRecordJoinTheProgram) {
   auto r = pair_companions({kETRecord, kETDump, kBundled});
   ASSERT_TRUE(r) << r.error().message();
@@ -75,14 +103,14 @@ TEST(Companions, ProfileWithoutProgramSaysWhatIsMissing) {
 }
 
 TEST(Companions, PageFromFilesEqualsTheCliWiring) {
-  PageRequest request;
-  request.compress = false;
-  auto paired = page_from_files({kLinearPtd, kLinearPte}, request);
+  PageSettings settings;
+  settings.compress = false;
+  auto paired = page_from_files({kLinearPtd, kLinearPte}, {}, settings);
   ASSERT_TRUE(paired) << paired.error().message();
   EXPECT_NE(paired->html.find("id=\"etviz-data\""), std::string::npos);
   EXPECT_EQ(paired->html.find("id=\"etviz-data-2\""), std::string::npos)
       << "the weights are not a second file";
-  auto bad = page_from_files({kETDump}, request);
+  auto bad = page_from_files({kETDump}, {}, settings);
   EXPECT_FALSE(bad);
 }
 
@@ -100,15 +128,15 @@ TEST(Companions, CategoriesAndGroupsFilesAreThePagesOptions) {
   auto r = pair_companions({groups, kLinearPte, cats});
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_EQ(r->shown, std::vector<std::string>{kLinearPte}) << "the JSON files are not shown";
-  EXPECT_EQ(r->categories, cats) << "read by parse_category_config: --categories";
+  EXPECT_EQ(r->categories, cats) << "read by side_files::parse_categories: --categories";
   EXPECT_EQ(r->groups, groups) << "{node: group}: --groups";
   EXPECT_EQ(r->notes.size(), 2u);
   // The page takes them as the CLI's options: the group is a box in the page data.
-  PageRequest plain;
+  PageSettings plain;
   plain.compress = false;
   const std::string kws =
       corpus("pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte");
-  auto page = page_from_files({groups, kws}, plain);
+  auto page = page_from_files({groups, kws}, {}, plain);
   ASSERT_TRUE(page) << page.error().message();
   EXPECT_NE(page->html.find("\"front end\""), std::string::npos) << "the group is in the page";
 }
@@ -149,9 +177,8 @@ namespace {
 
 // The app registers programs it read in part under their names; the readers open them as files.
 TEST(MemoryFiles, RegisteredBytesOpenByPathWithoutACopy) {
-  const std::string pte =
-      std::string(ETVIZ_CORPUS_DIR) +
-      "/pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte";
+  const std::string pte = test::corpus(
+      "pte/pytorch__executorch__extension__module__test__resources__linear.29d0a214.pte");
   auto mapped = MappedFile::open(pte);
   ASSERT_TRUE(mapped) << mapped.error().message();
   register_memory_file(

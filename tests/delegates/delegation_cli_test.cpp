@@ -8,17 +8,15 @@
 #include <string>
 
 #include "cli_run.h"
+#include "test_support.h"
 
 namespace {
 
 using etviz::test::CliRun;
+using etviz::test::corpus;
 
 CliRun etviz(const std::string& args) {
   return etviz::test::run_etviz(args);
-}
-
-std::string corpus(const std::string& rel) {
-  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
 }
 
 const char* kDnf = "pte/berndporr__dnf_executorch__dnf.47145c4a.pte";

@@ -15,9 +15,9 @@
 #include "export_writer.h"
 #include "render/html/html_page.h"
 #include "render/html/timeline_data.h"
-#include "render/html/view_model.h"
 #include "test_support.h"
 #include "trace_model.h"
+#include "view/view_model.h"
 
 namespace etviz {
 namespace {
@@ -150,7 +150,7 @@ TEST(Timeline, PageDataListsWhatEachStepHidesAndChanged) {
 // view it refers to (the union graph appended to `doc`, as the page does).
 struct TimelinePage {
   analysis::Timeline timeline;
-  render::html::ViewModel view;
+  etviz::view::ViewModel view;
   nlohmann::json data;
 };
 TimelinePage timeline_page(Document& doc, const std::vector<int32_t>& steps) {
@@ -158,7 +158,7 @@ TimelinePage timeline_page(Document& doc, const std::vector<int32_t>& steps) {
   p.timeline = analysis::build_timeline(doc, steps);
   doc.graphs.push_back(p.timeline.merged);
   const auto merged = static_cast<int32_t>(doc.graphs.size() - 1);
-  p.view = render::html::build_view_model(doc, merged, analysis::default_category_config());
+  p.view = view::build_view_model(doc, merged, analysis::default_category_config());
   p.data =
       nlohmann::json::parse(render::html::timeline_data_json(p.timeline, doc, merged, p.view, 0));
   return p;

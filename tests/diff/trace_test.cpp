@@ -42,6 +42,32 @@ const char* kPr18027Trace = R"J({
   ]
 })J";
 
+// A "param" placeholder is a constant with its ConstantRole; a live trace's failed op carries
+// a Failure (a cross on its box), not an attribute.
+TEST(Trace, ParametersAndFailedOpsAreTyped) {
+  auto doc =
+      open_document(write("typed.json", R"J({"passes": [{"metadata": {"model_name": "forward"},
+    "nodes": [
+      {"id": "w", "category": "param", "details": {"op": "placeholder", "shape": "[4]"}},
+      {"id": "x", "details": {"op": "placeholder"}},
+      {"id": "add", "op_name": "aten.add.Tensor", "details": {"op": "call_function", "error": "RuntimeError: sizes"}},
+      {"id": "out", "details": {"op": "output"}}],
+    "edges": [{"source": "w", "target": "add"}, {"source": "x", "target": "add"},
+              {"source": "add", "target": "out"}]}]})J"));
+  ASSERT_TRUE(doc) << doc.error().message();
+  const Graph& g = doc->graphs.at(0);
+  ASSERT_EQ(g.nodes.size(), 4u);
+  EXPECT_EQ(g.nodes[0].kind, NodeKind::kConstant);
+  EXPECT_EQ(constant_role(g.nodes[0]), ConstantRole::kParameter);
+  EXPECT_EQ(g.nodes[0].name, "w");
+  EXPECT_EQ(g.inputs.size(), 1u) << "a parameter is not a graph input";
+  ASSERT_TRUE(g.nodes[2].failure);
+  EXPECT_EQ(g.nodes[2].failure->message, "RuntimeError: sizes");
+  EXPECT_TRUE(g.nodes[2].attributes.empty());
+  EXPECT_EQ(with_failure(g.nodes[2]).at(0).name, "error") << "pages still list it as before";
+  EXPECT_EQ(g.nodes[2].inputs.size(), 2u);
+}
+
 TEST(Trace, ReadsExecuTorchsPassTraceAsFarAsItGoes) {
   auto doc = open_document(write("pr18027.json", kPr18027Trace));
   ASSERT_TRUE(doc) << doc.error().message();
@@ -59,6 +85,14 @@ TEST(Trace, ReadsExecuTorchsPassTraceAsFarAsItGoes) {
   EXPECT_EQ(first.values[static_cast<size_t>(first.nodes[1].outputs[0].value)].tensor.dtype,
             "float32");
   EXPECT_EQ(first.nodes[1].inputs.size(), 1u);
+  // The boundary is GraphBuilder's (core/graph_builder.h): input and output nodes named as the
+  // trace names them, the graph's inputs and outputs their values.
+  EXPECT_EQ(first.nodes[0].kind, NodeKind::kInput);
+  EXPECT_EQ(first.nodes[0].op, "input");
+  EXPECT_EQ(first.inputs, std::vector<ValueId>{first.nodes[0].outputs[0].value});
+  EXPECT_EQ(first.nodes[3].kind, NodeKind::kOutput);
+  EXPECT_EQ(first.nodes[3].name, "output");
+  EXPECT_EQ(first.outputs, std::vector<ValueId>{first.nodes[2].outputs[0].value});
   // The second pass: a duplicate id is renamed, a dangling edge is left out, with warnings.
   const Graph& second = doc->graphs[1];
   EXPECT_EQ(second.nodes.size(), 4u);
@@ -70,7 +104,8 @@ TEST(Trace, ReadsExecuTorchsPassTraceAsFarAsItGoes) {
   // The failed pass is there, empty, with its error.
   const Graph& failed = doc->graphs[2];
   EXPECT_TRUE(failed.nodes.empty());
-  EXPECT_EQ(test::attribute(failed.attributes, "error"), "boom");
+  ASSERT_TRUE(failed.failure);
+  EXPECT_EQ(failed.failure->message, "boom");
   EXPECT_NE(warnings.find("failed: boom"), std::string::npos);
   // Diffing consecutive passes: the relu is gone.
   const auto d = analysis::diff_graphs(*doc, first, *doc, second);

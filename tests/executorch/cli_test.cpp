@@ -10,17 +10,15 @@
 #include <string>
 
 #include "cli_run.h"
+#include "test_support.h"
 
 namespace {
 
 using etviz::test::CliRun;
+using etviz::test::corpus;
 
 CliRun run(const std::string& args) {
   return etviz::test::run_etviz(args);
-}
-
-std::string corpus(const std::string& rel) {
-  return std::string(ETVIZ_CORPUS_DIR) + "/" + rel;
 }
 
 TEST(Cli, Version) {

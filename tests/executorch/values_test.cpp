@@ -99,7 +99,9 @@ TEST(Values, NoValueTableIndexIsShownAsAnIntegerAnywhereInTheCorpus) {
             const Value& m = g.values[static_cast<size_t>(v.elements[j])];
             expected += (j ? ", " : "") + value_text(m);
           }
-          if (v.elements.size() <= 32) EXPECT_EQ(v.literal.str(), expected + "]") << path;
+          if (v.elements.size() <= 32) {
+            EXPECT_EQ(v.literal.str(), expected + "]") << path;
+          }
         }
       }
     }

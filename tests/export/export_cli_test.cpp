@@ -131,6 +131,19 @@ TEST(ExportCli, FormatFromExtensionAndPngMagic) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/corey-cole__simple-torch-model__model.svg"));
 }
 
+// Without --method, export draws the graph the page opens on (Document::default_graph): in a
+// program whose first method is `double`, `forward`; --method names another.
+TEST(ExportCli, DrawsTheDefaultGraphUnlessTold) {
+  const std::string multi =
+      corpus("pte/corey-cole__executorch-numpy-runtime__tests__models__multi.pte");
+  auto d = run_etviz("export " + multi + " --format dot -o - -q");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(d.out.rfind("digraph \"forward\" {", 0), 0u) << d.out.substr(0, 80);
+  auto named = run_etviz("export " + multi + " --method double --format dot -o - -q");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(named.out.rfind("digraph \"double\" {", 0), 0u) << named.out.substr(0, 80);
+}
+
 TEST(ExportCli, BadRequestsAreRefusedWithTheReason) {
   struct Case {
     std::string args, message;

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "core/colour.h"
-#include "formats/model_explorer/node_data_reader.h"
+#include "formats/side_files/node_data_file.h"
 #include "render/html/html_page.h"
 #include "test_support.h"
 
@@ -21,7 +21,7 @@ namespace etviz::test {
 namespace {
 
 using Json = nlohmann::json;
-using model_explorer::parse_node_data;
+using side_files::parse_node_data;
 const char* kSimple = "pte/corey-cole__simple-torch-model__model.pte";
 const char* kCoco =
     "json/google-ai-edge__model-explorer__src__example_node_data_providers__my_ndp__coco-ssd.json";
@@ -42,7 +42,7 @@ std::vector<std::string> op_names(const Document& doc, const std::string& name) 
 }
 
 // The page `etviz view --node-data` writes for `doc`.
-std::string render_page_with_node_data(const Document& doc, const model_explorer::NodeData& data) {
+std::string render_page_with_node_data(const Document& doc, const side_files::NodeData& data) {
   const auto join = analysis::join_node_data(data, doc);
   render::html::PageOptions options;
   options.file_name = "model.pte";
@@ -125,7 +125,7 @@ TEST(NodeDataReader, BadFilesNameTheFileTheKeyAndWhatWasExpected) {
     EXPECT_NE(r.error().message().find(c.says), std::string::npos)
         << c.text << " -> " << r.error().message();
   }
-  auto missing = model_explorer::read_node_data("/nonexistent/values.json");
+  auto missing = side_files::read_node_data("/nonexistent/values.json");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message().find("/nonexistent/values.json"), std::string::npos);
 }

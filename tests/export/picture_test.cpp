@@ -12,8 +12,8 @@
 #include "analysis/categories.h"
 #include "render/export/cairo_painter.h"
 #include "render/export/svg_painter.h"
-#include "render/html/view_model.h"
 #include "test_support.h"
+#include "view/view_model.h"
 
 namespace etviz::test {
 namespace {
@@ -47,12 +47,12 @@ size_t count(const std::string& text, const std::string& what) {
 
 struct Drawn {
   Document doc;
-  render::html::ViewModel model;
+  view::ViewModel model;
 };
 Drawn simple() {
   Drawn d{load(corpus(kSimple)), {}};
-  d.model = render::html::build_view_model(d.doc, render::html::top_level_graphs(d.doc).front(),
-                                           analysis::default_category_config());
+  d.model = view::build_view_model(d.doc, d.doc.root_graphs().front(),
+                                   analysis::default_category_config());
   return d;
 }
 
@@ -128,8 +128,7 @@ TEST(Picture, HostileNamesStayText) {
     n.op = hostile;
   }
   g.name = hostile;
-  d.model = render::html::build_view_model(d.doc, d.model.root_graph,
-                                           analysis::default_category_config());
+  d.model = view::build_view_model(d.doc, d.model.root_graph, analysis::default_category_config());
   for (pic::ExportFormat f : {pic::ExportFormat::kSvg, pic::ExportFormat::kDot}) {
     pic::PictureOptions o;
     o.format = f;
@@ -157,10 +156,10 @@ TEST(Picture, HostileNamesStayText) {
 }
 
 TEST(Picture, XmlAndDotEscaping) {
-  EXPECT_EQ(pic::xml_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
-  EXPECT_EQ(pic::xml_escape("\x01x\xc3\x28"), "\xEF\xBF\xBDx\xEF\xBF\xBD(");
-  EXPECT_EQ(pic::xml_escape("\xed\xa0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
-  EXPECT_EQ(pic::xml_escape("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
+  EXPECT_EQ(markup_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+  EXPECT_EQ(markup_escape("\x01x\xc3\x28"), "\xEF\xBF\xBDx\xEF\xBF\xBD(");
+  EXPECT_EQ(markup_escape("\xed\xa0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+  EXPECT_EQ(markup_escape("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
   EXPECT_EQ(pic::dot_quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
 }
 

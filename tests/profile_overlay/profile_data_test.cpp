@@ -13,7 +13,7 @@
 #include "analysis/profile_stats.h"
 #include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz {
 namespace {
@@ -27,11 +27,10 @@ const std::string kBundle =
     kCorpus +
     "/bpte/pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp";
 
-std::vector<render::html::ViewModel> views_of(const Document& doc) {
-  std::vector<render::html::ViewModel> views;
+std::vector<view::ViewModel> views_of(const Document& doc) {
+  std::vector<view::ViewModel> views;
   const auto cats = analysis::default_category_config();
-  for (int32_t g : render::html::top_level_graphs(doc))
-    views.push_back(render::html::build_view_model(doc, g, cats));
+  for (int32_t g : doc.root_graphs()) views.push_back(view::build_view_model(doc, g, cats));
   return views;
 }
 
@@ -47,7 +46,7 @@ Overlay overlay_of(const Document& doc, const Profile& profile, analysis::TimeSc
   sources.program = &doc;
   auto join = analysis::join_profile(o.stats, sources);
   EXPECT_TRUE(join) << (join ? "" : join.error().message());
-  render::html::ProfileOverlay overlay;
+  view::ProfileOverlay overlay;
   overlay.file_name = "run.etdp";
   overlay.stats = &o.stats;
   overlay.method = join ? join->method : "forward";

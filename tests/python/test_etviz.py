@@ -224,3 +224,35 @@ def test_graph_data_is_the_cli_graph_json_with_named_resolved_arguments(corpus, 
     assert args["groups"]["text"] == "1"
     assert args["weight"]["dtype"] == "float32" and args["weight"]["shape"] == [6, 1, 5, 5]
     assert args["weight"]["data"]["location"] == "constant_segment"
+
+
+ETHOSU = ("pte/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
+          "mobilenet_v2_ethosu__input.pte")
+ETHOSU_TOSA = ("tosa/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__"
+               "fixtures__mobilenet_v2_ethosu__output_tag1_TOSA-1.0+INT+int16+u55.tosa")
+
+
+def test_tosa_side_files_attach_as_the_cli_attaches_them(corpus, etviz_bin, tmp_path):
+    program = etviz.open(corpus / ETHOSU, tosa=corpus / ETHOSU_TOSA)
+    assert program.side_files == [{
+        "path": str(corpus / ETHOSU_TOSA), "kind": "tosa", "delegate": "forward/EthosUBackend#0",
+        "ambiguous": False,
+        "note": "the TOSA graph of forward/EthosUBackend#0, matched by its inputs and outputs "
+                "(takes [1, 3, 224, 224] int8, returns [1, 1000] int8)"}]
+    info = etviz.get_delegation_info(program)
+    cli = cli_json(etviz_bin, "delegation", str(corpus / ETHOSU), "--tosa",
+                   str(corpus / ETHOSU_TOSA), "--format", "json")
+    assert info.num_delegated_nodes == cli["num_delegated_nodes"] == 203
+    assert info.num_non_delegated_nodes == cli["num_non_delegated_nodes"]
+    # A file that fits no delegate is listed with why; the program opens all the same.
+    other = tmp_path / "other.tosa"
+    other.write_bytes(b"not a tosa graph at all")
+    program = etviz.open(corpus / ETHOSU, tosa=[other])
+    assert program.side_files[0]["delegate"] is None
+    assert program.side_files[0]["note"].startswith("not attached: not a TOSA flatbuffer")
+    assert etviz.get_delegation_info(program).num_delegated_nodes == 0
+    with pytest.raises(TypeError, match="tosa= needs the program as a path"):
+        etviz.open((corpus / ETHOSU).read_bytes(), tosa=corpus / ETHOSU_TOSA)
+    # A .tosa file on its own is a document of its graph.
+    alone = etviz.open(corpus / ETHOSU_TOSA)
+    assert alone.format == "tosa_flatbuffer" and alone.graphs == ["main"]

@@ -12,15 +12,15 @@
 #include "export_writer.h"
 #include "generated_program.h"
 #include "program_builder.h"
-#include "render/html/view_model.h"
 #include "test_support.h"
+#include "view/view_model.h"
 
 namespace etviz {
 namespace {
 
-using render::html::build_view_model;
-using render::html::ViewGroup;
-using render::html::ViewModel;
+using view::build_view_model;
+using view::ViewGroup;
+using view::ViewModel;
 
 ViewModel view_of(const Document& doc) {
   return build_view_model(doc, 0, analysis::default_category_config());

@@ -1,4 +1,4 @@
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 
 #include <gtest/gtest.h>
 

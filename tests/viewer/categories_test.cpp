@@ -38,6 +38,13 @@ TEST(Categories, NodeKindsComeFirst) {
   EXPECT_EQ(categorize(n, kDefaults), Category::kControl);
 }
 
+// A --categories file as the session reads it: parsed by its reader, its ids checked here.
+Result<CategoryConfig> parse_category_config(const std::string& text) {
+  auto file = side_files::parse_categories(text);
+  if (!file) return file.error();
+  return category_config(*file);
+}
+
 TEST(Categories, JsonOverridesRulesAndColours) {
   auto c = parse_category_config(
       R"({"rules": [{"match": "llama::*", "category": "compute"}, {"match": "*conv*", "category": "memory"}],
@@ -62,7 +69,7 @@ TEST(Categories, BadJsonNamesTheProblem) {
             std::string::npos);
   EXPECT_NE(parse_category_config(R"({"colour": {}})").error().message().find("unknown key"),
             std::string::npos);
-  EXPECT_FALSE(load_category_config("/nonexistent/categories.json").ok());
+  EXPECT_FALSE(side_files::read_categories("/nonexistent/categories.json").ok());
 }
 
 TEST(Categories, GlobMatch) {

@@ -10,14 +10,18 @@
 
 #include "analysis/size_tree.h"
 #include "core/text.h"
+#include "formats/json/json_string.h"
 #include "formats/open_document.h"
 #include "generated_program.h"
 #include "render/html/memory_data.h"
 #include "render/html/page_data.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
 namespace {
+
+using view::build_view_model;
+using view::layout_options;
 
 const std::string kHostile = "</script><img src=x onerror=alert(1)>";
 
@@ -91,7 +95,7 @@ Document nested_document() {
 
 TEST(ViewModel, DelegateSubgraphBecomesAGroupAndModulesNest) {
   Document doc = nested_document();
-  EXPECT_EQ(top_level_graphs(doc), std::vector<int32_t>{0});
+  EXPECT_EQ(doc.root_graphs(), std::vector<int32_t>{0});
   ViewModel m = build_view_model(doc, 0, analysis::default_category_config());
   EXPECT_EQ(m.root_node_count, 3);
   ASSERT_EQ(m.nodes.size(), 5u);  // 3 + the subgraph's 2
@@ -229,7 +233,7 @@ TEST(PageData, ColumnsDecodeToTheJsonEncoding) {
     auto doc = open_document(std::string(ETVIZ_CORPUS_DIR) + "/" + name);
     ASSERT_TRUE(doc.ok()) << name;
     std::vector<ViewModel> views;
-    for (int32_t g : top_level_graphs(*doc))
+    for (int32_t g : doc->root_graphs())
       views.push_back(build_view_model(*doc, g, analysis::default_category_config()));
     const PageSource source{"model.pte", 1};
     auto json = encode_page_data(*doc, source, analysis::default_category_config(), views, false);
@@ -252,7 +256,7 @@ TEST(PageData, CompactNamesDecodeToTheIrNames) {
   ASSERT_TRUE(doc.ok());
   doc->graphs[0].values[1].name = "v01";       // not canonical: stays a string
   doc->graphs[0].nodes[0].name = "input_007";  // leading zero: stays a string
-  const int32_t g = top_level_graphs(*doc).at(0);
+  const int32_t g = doc->root_graphs().at(0);
   std::vector<ViewModel> views{build_view_model(*doc, g, analysis::default_category_config())};
   auto data =
       encode_page_data(*doc, {"m.pte", 1}, analysis::default_category_config(), views, true);
@@ -336,6 +340,9 @@ TEST(HtmlPage, CompressesLargeDataAndRejectsEmptyDocuments) {
 namespace etviz::render::html {
 namespace {
 
+using view::build_view_model;
+using view::layout_options;
+
 // Parameters of an exported program sit outside every module scope; the view model moves
 // each into the innermost group holding all its consumers, so it is drawn beside its
 // consumer instead of in one row above the whole model.
@@ -389,6 +396,9 @@ TEST(ViewModel, ParametersMoveNextToTheirConsumers) {
 
 namespace etviz::render::html {
 namespace {
+
+using view::build_view_model;
+using view::layout_options;
 
 // The page's size treemap keeps each level's kMaxTreemapChildren largest parts and folds the
 // rest into one "N more" part: every level still sums to its parent, the root to the file.

@@ -12,36 +12,14 @@
 #include <cstring>
 #include <memory>
 
+#include "formats/json/json_string.h"
+
 namespace etviz::gen {
 namespace {
 
+// The generator's inputs keep whatever bytes a test gives them (JsonStringStyle::kAsIs).
 void quote(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else
-          out += c;
-    }
-  }
-  out += '"';
+  append_json_string(out, s, JsonStringStyle::kAsIs);
 }
 
 std::string quoted(std::string_view s) {

@@ -6,6 +6,7 @@
 
 #include "byte_size.h"
 #include "etdump_command.h"
+#include "ethosu_command.h"
 #include "export_command.h"
 #include "transformer_model.h"
 
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
                spec.methods, spec.methods == 1 ? "" : "s", calls);
   });
   etviz::gen::register_etdump_command(app);
+  etviz::gen::register_ethosu_command(app);
   etviz::gen::register_export_command(app);
   etviz::gen::register_trace_command(app);
   try {

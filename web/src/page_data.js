@@ -60,6 +60,7 @@ export {};
  * @property {number} subgraph  the decoded payload's graph in the document, -1 when undecoded
  * @property {boolean} opaque  the payload could only be summarised
  * @property {string} note  the decoder's note
+ * @property {string} tosaFile  the TOSA side file (--tosa) whose graph shows its operators; empty when none
  * @property {[string, string][]} specs  compile specs, [key, value as shown]
  */
 

@@ -161,9 +161,12 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
         ? 'no: the payload could not be decoded'
         : del.opaque
           ? "summary only: the backend's ops are not recoverable; the group holds what the payload says of itself"
-          : "yes: the backend's ops (expand the group)",
+          : del.tosaFile
+            ? "yes: the TOSA graph the compiler wrote for it, beside the payload's summary (expand the group)"
+            : "yes: the backend's ops (expand the group)",
     );
     row(s, 'decoder', del.note);
+    if (del.tosaFile) row(s, 'TOSA graph', del.tosaFile, 'mono');
     if (del.specs.length) {
       const specs = section(root, 'Compile specs');
       for (const [k, v] of del.specs) row(specs, k, v, 'mono');

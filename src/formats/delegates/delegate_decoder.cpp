@@ -18,6 +18,7 @@ constexpr std::array kDecoders = {
     DelegateDecoder{"VulkanBackend", "Vulkan graph flatbuffer (VH00/VK00)", &decode_vulkan},
     DelegateDecoder{"QnnBackend", "QNN context binary", &decode_qnn},
     DelegateDecoder{"OpenvinoBackend", "OpenVINO compiled model (CPU IR export)", &decode_openvino},
+    DelegateDecoder{"TOSABackend", "TOSA flatbuffer", &decode_tosa},
 };
 
 constexpr DelegateDecoder kGeneric{"", "opaque payload summary", &decode_generic};
@@ -63,39 +64,90 @@ std::string compile_spec_value(const Delegate& delegate, std::string_view key) {
   return "";
 }
 
-void decode_delegates(Document& doc) {
-  std::vector<CallSite> calls(doc.delegates.size());
-  // Every call node of each delegate, found in one pass: looking them up per delegate costs
-  // delegates x nodes (2,500 delegates in a 100k-node program: a quarter of `etviz`'s time).
-  // Decoded subgraphs (GraphKind::kDelegate) hold no calls to revisit.
+std::string delegate_label(const Delegate& delegate) {
+  return fmt::format("{}/{}#{}", delegate.method, delegate.backend_id, delegate.index_in_method);
+}
+
+namespace {
+
+// Every call node of each delegate, found in one pass: looking them up per delegate costs
+// delegates x nodes (2,500 delegates in a 100k-node program: a quarter of `etviz`'s time).
+// Decoded subgraphs (GraphKind::kDelegate) hold no calls to revisit.
+std::vector<std::vector<CallSite>> find_call_sites(const Document& doc) {
   std::vector<std::vector<CallSite>> all_calls(doc.delegates.size());
   for (size_t g = 0; g < doc.graphs.size(); ++g) {
     if (doc.graphs[g].kind == GraphKind::kDelegate) continue;
     const auto& nodes = doc.graphs[g].nodes;
     for (size_t n = 0; n < nodes.size(); ++n) {
       const int32_t d = nodes[n].delegate;
-      if (nodes[n].kind != NodeKind::kDelegate || d < 0 || static_cast<size_t>(d) >= calls.size())
+      if (nodes[n].kind != NodeKind::kDelegate || d < 0 ||
+          static_cast<size_t>(d) >= all_calls.size())
         continue;
-      const CallSite site{static_cast<int32_t>(g), static_cast<int32_t>(n)};
-      if (calls[d].graph < 0) calls[d] = site;
-      all_calls[d].push_back(site);
+      all_calls[d].push_back({static_cast<int32_t>(g), static_cast<int32_t>(n)});
     }
   }
+  return all_calls;
+}
+
+void install(Document& doc, size_t d, std::vector<Graph> graphs,
+             const std::vector<CallSite>& calls) {
+  if (graphs.empty()) return;
+  // A payload belongs to the stage of the method that calls it.
+  if (!calls.empty())
+    for (Graph& g : graphs) g.stage = doc.graphs[calls.front().graph].stage;
+  Delegate& del = doc.delegates[d];
+  const bool replace = del.subgraph >= 0 && static_cast<size_t>(del.subgraph) < doc.graphs.size();
+  const auto index = replace ? del.subgraph : static_cast<int32_t>(doc.graphs.size());
+  // graphs[k] for k >= 1 lands at base + k - 1.
+  const auto base = static_cast<int32_t>(doc.graphs.size() + (replace ? 0 : 1));
+  for (Graph& g : graphs)
+    for (Node& n : g.nodes)
+      if (n.subgraph >= 0)
+        n.subgraph = n.subgraph == 0 || static_cast<size_t>(n.subgraph) >= graphs.size()
+                         ? -1
+                         : base + n.subgraph - 1;
+  if (replace)
+    doc.graphs[static_cast<size_t>(index)] = std::move(graphs[0]);
+  else
+    doc.graphs.push_back(std::move(graphs[0]));
+  for (size_t k = 1; k < graphs.size(); ++k) doc.graphs.push_back(std::move(graphs[k]));
+  doc.delegates[d].subgraph = index;
+  // Every call of this delegate (normally one) opens the same subgraph.
+  for (const CallSite& site : calls) {
+    Graph& m = doc.graphs[site.graph];
+    Node& c = m.nodes[site.node];
+    c.subgraph = index;
+    if (!doc.graphs[index].opaque) rewire_call(m, c, doc.graphs[index]);
+  }
+}
+
+}  // namespace
+
+void install_delegate_graphs(Document& doc, size_t d, std::vector<Graph> graphs) {
+  if (d >= doc.delegates.size()) return;
+  install(doc, d, std::move(graphs), find_call_sites(doc)[d]);
+}
+
+void decode_delegates(Document& doc) {
+  const std::vector<std::vector<CallSite>> all_calls = find_call_sites(doc);
   for (size_t d = 0; d < doc.delegates.size(); ++d) {
     if (doc.delegates[d].subgraph >= 0) continue;
     const Delegate& del = doc.delegates[d];
     const DelegateDecoder& decoder = find_decoder(del.backend_id);
-    const std::string name =
-        fmt::format("{}/{}#{}", del.method, del.backend_id, del.index_in_method);
-    const Graph* method = calls[d].graph >= 0 ? &doc.graphs[calls[d].graph] : nullptr;
-    const Node* call = method ? &method->nodes[calls[d].node] : nullptr;
+    const std::string name = delegate_label(del);
+    const CallSite* site = all_calls[d].empty() ? nullptr : &all_calls[d].front();
+    const Graph* method = site ? &doc.graphs[site->graph] : nullptr;
+    const Node* call = method ? &method->nodes[site->node] : nullptr;
     const auto payload = doc.bytes(del.payload);
+    std::vector<Graph> graphs(1);
     Result<Graph> graph = Error("unreachable");
     if (payload.size() != del.payload.size) {
       graph = Error(fmt::format("payload [{}, +{}) lies outside the file", del.payload.offset,
                                 del.payload.size));
     } else {
-      graph = decoder.decode(DecodeInput{doc, del, payload, name, method, call});
+      DecodeInput input{doc, del, payload, name, method, call};
+      input.nested = &graphs;
+      graph = decoder.decode(input);
     }
     if (!graph) {
       Delegate& target = doc.delegates[d];
@@ -105,22 +157,13 @@ void decode_delegates(Document& doc) {
                            del.method, del.index_in_method, del.backend_id, target.decoder_note));
       continue;
     }
-    // A payload belongs to the stage of the method that calls it.
-    if (method) graph->stage = method->stage;
-    const auto index = static_cast<int32_t>(doc.graphs.size());
-    doc.graphs.push_back(std::move(*graph));
+    graphs[0] = std::move(*graph);
+    const bool opaque = graphs[0].opaque;
+    install(doc, d, std::move(graphs), all_calls[d]);
     Delegate& target = doc.delegates[d];
-    target.subgraph = index;
-    if (doc.graphs.back().opaque && target.decoder_note.empty())
+    if (opaque && target.decoder_note.empty())
       target.decoder_note =
           fmt::format("{}: summary only, the backend's ops are not recoverable", decoder.format);
-    // Every call of this delegate (normally one) opens the same subgraph.
-    for (const CallSite& site : all_calls[d]) {
-      Graph& m = doc.graphs[site.graph];
-      Node& c = m.nodes[site.node];
-      c.subgraph = index;
-      if (!doc.graphs[index].opaque) rewire_call(m, c, doc.graphs[index]);
-    }
   }
 }
 

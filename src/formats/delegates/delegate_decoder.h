@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/document.h"
 #include "core/status.h"
@@ -29,6 +30,11 @@ struct DecodeInput {
   // argument tensors give opaque graphs their inputs and outputs). May be null.
   const Graph* method = nullptr;
   const Node* call = nullptr;
+  // Graphs the decoded graph's nodes open (a TOSA payload's control-flow bodies). [0] stands
+  // for the decoded graph itself; a decoder appends the others and points Node::subgraph at
+  // their index here, and decode_delegates puts them beside the delegate's graph. Null when
+  // the caller takes none.
+  std::vector<Graph>* nested = nullptr;
 };
 
 using DecodeFunction = Result<Graph> (*)(const DecodeInput& input);
@@ -50,6 +56,16 @@ const DelegateDecoder& find_decoder(std::string_view backend_id);
 // delegate entries are decoded once per entry (graph names differ) but read only once.
 // Failures become Delegate::decoder_note plus a doc.warn(); this never fails.
 void decode_delegates(Document& doc);
+
+// Makes `graphs` the view of delegate `d`: graphs[0] becomes its subgraph (replacing the graph
+// it had, so indices held elsewhere stay valid; appended when it had none), the rest are
+// appended, and Node::subgraph values inside them, which index `graphs`, are remapped. Every
+// call of the delegate opens graphs[0], whose inputs and outputs fix the call's argument split
+// unless it is opaque. Graphs take the stage of the calling method.
+void install_delegate_graphs(Document& doc, size_t d, std::vector<Graph> graphs);
+
+// "forward/EthosUBackend#0": the name of a delegate's graph, and how messages name it.
+std::string delegate_label(const Delegate& delegate);
 
 // Helpers shared by decoders.
 const NamedBlob* find_named_blob(const Document& doc, std::string_view key);

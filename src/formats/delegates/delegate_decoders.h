@@ -17,6 +17,7 @@ Result<Graph> decode_vgf(const DecodeInput& in);
 Result<Graph> decode_coreml(const DecodeInput& in);
 Result<Graph> decode_vulkan(const DecodeInput& in);
 Result<Graph> decode_openvino(const DecodeInput& in);
+Result<Graph> decode_tosa(const DecodeInput& in);
 
 // A graph of one node standing for the whole payload, its facts as attributes, fed by copies
 // of the call's argument tensors. Marked opaque. `op` names the node ("QNN context binary").

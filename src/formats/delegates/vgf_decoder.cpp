@@ -14,8 +14,8 @@
 #include "core/bytes.h"
 #include "formats/delegates/delegate_decoders.h"
 #include "formats/delegates/subgraph_builder.h"
-#include "formats/delegates/tosa_spirv_ops.h"
 #include "formats/flatbuffer_verify.h"
+#include "formats/tosa/tosa_ops.h"
 #include "vgf_generated.h"
 
 namespace etviz::delegates {
@@ -158,6 +158,14 @@ class SpirvGraphReader {
   }
 
   // Attribute operands (pad, stride, acc_type...) as text.
+  // `count` copies of one value as a list: written out up to 16, else marked repeated.
+  static std::string repeated(const std::string& one, std::optional<int64_t> count) {
+    if (!count || *count < 1 || *count > 16) return "[" + one + " ...]";
+    std::string s = "[";
+    for (int64_t k = 0; k < *count; ++k) s += (k ? ", " : "") + one;
+    return s + "]";
+  }
+
   std::string render(uint32_t id, int depth = 0) const {
     auto it = constants_.find(id);
     if (it == constants_.end()) return fmt::format("%{}", id);
@@ -167,8 +175,14 @@ class SpirvGraphReader {
         return "true";
       case kOpConstantFalse:
         return "false";
-      case kOpConstantNull:
-        return "null";
+      case kOpConstantNull: {
+        // All zeros of its type (SPIR-V's null constant): a pad [0, 0, 0, 0] reads as the
+        // TOSA flatbuffer writes it.
+        const std::string zero = dtype_of(c.type) == "bool" ? "false" : "0";
+        auto t = types_.find(c.type);
+        if (t == types_.end() || t->second.opcode != kOpTypeTensorARM) return zero;
+        return repeated(zero, tensor_of(c.type).numel());
+      }
       case kOpConstant: {
         auto t = types_.find(c.type);
         if (t != types_.end() && t->second.opcode == kOpTypeFloat && !c.words.empty()) {
@@ -179,9 +193,12 @@ class SpirvGraphReader {
         auto v = int_value(id);
         return v ? std::to_string(*v) : "?";
       }
-      case kOpConstantCompositeReplicateEXT:
-        return c.words.empty() || depth > 3 ? "[...]"
-                                            : "[" + render(c.words[0], depth + 1) + " ...]";
+      case kOpConstantCompositeReplicateEXT: {
+        if (c.words.empty() || depth > 3) return "[...]";
+        // One value for every element: written out when the tensor type says how many (a
+        // stride [2, 2], as the TOSA flatbuffer lists it), else marked repeated.
+        return repeated(render(c.words[0], depth + 1), tensor_of(c.type).numel());
+      }
       case kOpConstantComposite: {
         if (depth > 3) return "[...]";
         std::string s = "[";
@@ -197,6 +214,40 @@ class SpirvGraphReader {
       default:
         return "?";
     }
+  }
+
+  // Attribute operands: enumerations by the specification's names, as the flatbuffer spells
+  // them; the rest as their constants.
+  std::string render_attribute(std::string_view name, uint32_t id) const {
+    if (auto v = int_value(id); v && *v >= 0) {
+      const auto u = static_cast<uint32_t>(*v);
+      std::string_view e = name == "acc_type"        ? tosa::acc_type_name(u)
+                           : name == "nan_mode"      ? tosa::nan_mode_name(u)
+                           : name == "rounding_mode" ? tosa::rounding_mode_name(u)
+                           : name == "mode"          ? tosa::resize_mode_name(u)
+                                                     : std::string_view();
+      if (!e.empty()) return std::string(e);
+    }
+    return render(id);
+  }
+
+  // A tensor constant (OpConstantComposite or a replicated composite of a tensor type) read
+  // as an input: one constant value per id, its literal as the constant node's "value".
+  std::optional<ValueId> constant_value(uint32_t id) {
+    if (auto it = constant_values_.find(id); it != constant_values_.end()) return it->second;
+    auto c = constants_.find(id);
+    if (c == constants_.end()) return std::nullopt;
+    auto t = types_.find(c->second.type);
+    if (t == types_.end() || t->second.opcode != kOpTypeTensorARM) return std::nullopt;
+    TensorInfo info = tensor_of(c->second.type);
+    info.data_location = DataLocation::kInline;
+    auto n = names_.find(id);
+    const ValueId v =
+        b_.add_tensor(n != names_.end() ? n->second : fmt::format("const_{}", id), std::move(info));
+    const NodeId node = b_.add_constant(v, ConstantRole::kParameter);
+    b_.graph().nodes[static_cast<size_t>(node)].attributes.push_back({"value", render(id)});
+    constant_values_.emplace(id, v);
+    return v;
   }
 
   ValueId define(uint32_t id, uint32_t type, std::string fallback_name, TensorInfo info) {
@@ -280,33 +331,45 @@ class SpirvGraphReader {
       case kOpExtInst: {
         if (auto s = need(4); !s) return s;
         if (w[2] != tosa_set_ || tosa_set_ == 0) return Status::Ok();
+        // Named, ordered and spelled as the TOSA flatbuffer reader does (formats/tosa/
+        // tosa_ops.h): attributes first (constants), then inputs.
         const uint32_t number = w[3];
+        const tosa::OpInfo* info = tosa::spirv_op(number);
         Node n;
         n.kind = NodeKind::kKernel;
+        n.op = info ? std::string(info->name) : fmt::format("TOSA_{}", number);
         std::vector<std::string_view> operand_names;
-        if (number < kTosaOpCount) {
-          n.op = std::string(kTosaOps[number].name);
-          std::string_view rest = kTosaOps[number].operands;
-          while (!rest.empty()) {
-            const size_t sp = rest.find(' ');
-            operand_names.push_back(rest.substr(0, sp));
-            rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
-          }
-        } else {
-          n.op = fmt::format("TOSA_{}", number);
-        }
+        bool last_is_list = false;
+        if (info)
+          tosa::for_each_argument(*info, [&](std::string_view a, bool list) {
+            operand_names.push_back(a);
+            last_is_list = list;
+          });
         for (size_t k = 4; k < w.size(); ++k) {
-          std::string name = k - 4 < operand_names.size() ? std::string(operand_names[k - 4])
-                             : operand_names.empty()      ? fmt::format("operand{}", k - 4)
-                                                          : std::string(operand_names.back());
-          if (!name.empty() && name.back() == '*') name.pop_back();
+          const size_t at = k - 4;
+          std::string name;
+          if (at < operand_names.size())
+            name = operand_names[at];
+          else if (last_is_list)
+            name = operand_names.back();
+          else if (!info)
+            name = fmt::format("operand{}", at);
+          if (info && at < info->attributes) {
+            n.attributes.push_back({name, render_attribute(name, w[k])});
+            continue;
+          }
           auto v = values_.find(w[k]);
-          if (v != values_.end())
+          if (v != values_.end()) {
             n.inputs.push_back({name, v->second});
-          else
+          } else if (auto c = constant_value(w[k])) {
+            // A tensor the instruction set requires to be a constant (zero points, shifts):
+            // a constant input, as the flatbuffer's CONST operators are.
+            n.inputs.push_back({name, *c});
+          } else {
             n.attributes.push_back({name, render(w[k])});
+          }
         }
-        n.name = fmt::format("{}_{}", n.op, ops_);
+        n.name = fmt::format("{}_{}", n.op.str(), ops_);
         auto nm = names_.find(w[1]);
         if (nm != names_.end()) n.name = nm->second;
         n.outputs.push_back(
@@ -328,6 +391,7 @@ class SpirvGraphReader {
   std::unordered_map<uint32_t, SpirvType> types_;
   std::unordered_map<uint32_t, SpirvConstant> constants_;
   std::unordered_map<uint32_t, ValueId> values_;
+  std::unordered_map<uint32_t, ValueId> constant_values_;  // tensor constants used as inputs
   std::vector<std::pair<uint32_t, ValueId>> inputs_, outputs_;
   int64_t ops_ = 0;
 };

@@ -172,8 +172,8 @@ class XnnpackGraphReader {
 
   Status describe_constant(uint32_t idx, TensorInfo& t) {
     t.data_index = idx;
-    const auto c = constant_bytes(idx);  // named data is resolved by key after reading
-    constant_blob_ = c.empty() ? BlobRef{} : in_payload(c);
+    const auto here = constant_bytes(idx);  // named data is resolved by key after reading
+    constant_blob_ = here.empty() ? BlobRef{} : in_payload(here);
     if (const auto* data = fb_.constant_data()) {
       if (idx >= data->size())
         return Error(
@@ -318,7 +318,8 @@ class XnnpackGraphReader {
       if (t->flags() & 2) name = fmt::format("out{}", id);
       const bool constant = info.is_constant();
       ids_[id] = builder_.add_tensor(std::move(name), std::move(info));
-      if (constant && constant_blob_.valid()) builder_.graph().storage_for(ids_[id]).data = constant_blob_;
+      if (constant && constant_blob_.valid())
+        builder_.graph().constant_data_for(ids_[id]).blob = constant_blob_;
     }
     return Status::Ok();
   }

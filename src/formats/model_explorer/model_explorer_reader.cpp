@@ -12,13 +12,10 @@
 #include "core/expansion_budget.h"
 #include "core/graph_builder.h"
 #include "formats/executorch/scalar_type.h"
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 
 namespace etviz::model_explorer {
 namespace {
-
-using torch_export::JsonRef;
-using torch_export::JsonTree;
 
 constexpr size_t kMaxText = 4096;  // longest attribute value or name kept
 

@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <set>
 
+#include "formats/json/json_tree.h"
 #include "formats/torch_export/archive_reader.h"
 #include "formats/torch_export/exported_program_reader.h"
-#include "formats/torch_export/json_tree.h"
 #include "formats/torch_export/node_metadata.h"
 
 namespace etviz::torch_export {

@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "core/graph_builder.h"
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 #include "formats/torch_export/node_metadata.h"
 
 namespace etviz::torch_export {

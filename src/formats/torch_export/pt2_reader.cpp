@@ -8,9 +8,9 @@
 // beside it, data/constants/..., data/sample_inputs/<name>.pt.
 #include <fmt/format.h>
 
+#include "formats/json/json_tree.h"
 #include "formats/torch_export/archive_reader.h"
 #include "formats/torch_export/exported_program_reader.h"
-#include "formats/torch_export/json_tree.h"
 
 namespace etviz::torch_export {
 namespace {

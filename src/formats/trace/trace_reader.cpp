@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "core/graph_builder.h"
+#include "formats/json/json_tree.h"
 #include "formats/open_document.h"
 #include "formats/torch_export/exported_program_reader.h"
-#include "formats/torch_export/json_tree.h"
 
 namespace etviz::trace {
 namespace {
-
-using torch_export::JsonRef;
-using torch_export::JsonTree;
 
 // A trace may name files; those files may not be traces themselves (no recursion).
 thread_local int g_depth = 0;
@@ -33,9 +30,22 @@ std::string op_name(const std::string& target) {
   return target;
 }
 
-// One inline snapshot (the PR #18027 node/edge shape) into `b`.
+// Moves what a snapshot says of a node beyond its boundary role (module, stack, attributes,
+// failure, edges read) onto the node the builder made for it.
+void adopt(Node& built, Node&& read, bool inputs) {
+  built.group = read.group;
+  built.provenance = std::move(read.provenance);
+  for (Attribute& a : read.attributes) built.attributes.push_back(std::move(a));
+  built.failure = std::move(read.failure);
+  if (inputs)
+    for (const Argument& a : read.inputs) built.inputs.push_back(a);
+}
+
+// One inline snapshot (the PR #18027 node/edge shape) into `b`. Edges follow the nodes, so
+// the nodes are read first, their edges given to them, and then built in order through the
+// builder (inputs, parameters and the output node by its naming rule), one node each.
 void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::string& where) {
-  Graph& g = b.graph();
+  std::vector<Node> read;
   std::unordered_map<std::string, NodeId> by_id;
   std::unordered_map<NodeId, ValueId> output_of;
   size_t duplicates = 0;
@@ -46,7 +56,7 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
     if (!jn.is_object()) continue;
     std::string id = jn["id"].string_or("");
     if (id.empty()) id = jn["name"].string_or("");
-    if (id.empty()) id = fmt::format("node_{}", g.nodes.size());
+    if (id.empty()) id = fmt::format("node_{}", read.size());
     JsonRef details = jn["details"];
     const std::string fx_op = details["op"].string_or("call_function");
     const std::string category = jn["category"].string_or("");
@@ -65,9 +75,6 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
       n.kind = NodeKind::kGetAttr;
     else
       n.kind = NodeKind::kKernel;
-    if (n.kind == NodeKind::kConstant) n.op = "parameter";
-    if (n.kind == NodeKind::kInput) n.op = "input";
-    if (n.kind == NodeKind::kOutput) n.op = "output";
     // The node's tensor: one output value carrying the snapshot's shape and dtype.
     if (n.kind != NodeKind::kOutput) {
       Value v;
@@ -77,7 +84,7 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
       v.tensor.dtype = canonical_dtype(details["dtype"].string_or(""));
       const ValueId vid = b.add_value(std::move(v));
       n.outputs.push_back({"", vid});
-      output_of[static_cast<NodeId>(g.nodes.size())] = vid;
+      output_of[static_cast<NodeId>(read.size())] = vid;
     }
     // The module the node came from: a dotted path, or FX's nn_module_stack ({key: [path,
     // type]}, innermost last) as etviz and later trace writers record it.
@@ -107,8 +114,7 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
       n.provenance.stack.push_back(std::move(frame));
     }
     // A failed op of a live trace (etviz.trace_model): what it raised and its inputs' shapes.
-    if (auto e = details["error"].as_string())
-      n.attributes.push_back({"error", e->substr(0, 4096)});
+    if (auto e = details["error"].as_string()) n.failure = Failure{e->substr(0, 4096), ""};
     if (details["input_shapes"].is_array())
       n.attributes.push_back(
           {"input_shapes", std::string(details["input_shapes"].raw().substr(0, 4096))});
@@ -119,8 +125,8 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
       n.attributes.push_back({"qdq_group", std::to_string(*q)});
     const std::string label = jn["label"].string_or("");
     if (!label.empty() && label != n.name) n.attributes.push_back({"label", label});
-    by_id.emplace(id, static_cast<NodeId>(g.nodes.size()));
-    g.add_node(std::move(n));
+    by_id.emplace(id, static_cast<NodeId>(read.size()));
+    read.push_back(std::move(n));
   }
   if (duplicates)
     doc.warn(fmt::format("{}: {} duplicate node id{} renamed (#2, #3, ...)", where, duplicates,
@@ -135,16 +141,36 @@ void read_snapshot(JsonRef pass, GraphBuilder& b, Document& doc, const std::stri
     }
     auto out = output_of.find(s->second);
     if (out == output_of.end()) continue;
-    g.nodes[static_cast<size_t>(t->second)].inputs.push_back({"", out->second});
+    read[static_cast<size_t>(t->second)].inputs.push_back({"", out->second});
   }
   if (dangling)
     doc.warn(fmt::format("{}: {} edge{} name a node id the pass does not have; left out", where,
                          dangling, dangling == 1 ? "" : "s"));
-  for (size_t k = 0; k < g.nodes.size(); ++k) {
-    if (g.nodes[k].kind == NodeKind::kInput && !g.nodes[k].outputs.empty())
-      g.inputs.push_back(g.nodes[k].outputs[0].value);
-    if (g.nodes[k].kind == NodeKind::kOutput)
-      for (const Argument& a : g.nodes[k].inputs) g.outputs.push_back(a.value);
+  Graph& g = b.graph();
+  for (Node& n : read) {
+    switch (n.kind) {
+      case NodeKind::kInput: {
+        const NodeId id = b.add_input(n.outputs[0].value, n.name);
+        adopt(g.nodes[static_cast<size_t>(id)], std::move(n), true);
+        break;
+      }
+      case NodeKind::kConstant: {
+        // A "param" placeholder: torch.export lifts parameters and buffers alike into
+        // placeholders, and the trace does not say which.
+        const NodeId id = b.add_constant(n.outputs[0].value, ConstantRole::kParameter);
+        adopt(g.nodes[static_cast<size_t>(id)], std::move(n), true);
+        break;
+      }
+      case NodeKind::kOutput: {
+        std::vector<ValueId> results;
+        for (const Argument& a : n.inputs) results.push_back(a.value);
+        const NodeId id = b.add_output(results, n.name);
+        adopt(g.nodes[static_cast<size_t>(id)], std::move(n), false);
+        break;
+      }
+      default:
+        b.add_node(std::move(n));
+    }
   }
 }
 
@@ -215,11 +241,11 @@ Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
         doc.warn(fmt::format("{}: {}", where, snapshot.error().message()));
         if (error_message.empty()) error_message = snapshot.error().message();
       } else {
+        // The named graph, else the one the file's page opens on.
         const std::string wanted = pass["graph"].string_or("");
-        int32_t pick = -1;
+        int32_t pick = wanted.empty() ? snapshot->default_graph() : -1;
         for (size_t g = 0; g < snapshot->graphs.size() && pick < 0; ++g)
-          if (snapshot->graphs[g].is_top_level() &&
-              (wanted.empty() || snapshot->graphs[g].name == wanted))
+          if (snapshot->graphs[g].is_top_level() && snapshot->graphs[g].name == wanted)
             pick = static_cast<int32_t>(g);
         if (pick < 0)
           doc.warn(fmt::format("{}: {} has no graph '{}' (graphs: {})", where, target.string(),
@@ -243,8 +269,7 @@ Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
     if (auto total = meta["total_nodes"].as_int())
       g.attributes.push_back({"total_nodes", std::to_string(*total)});
     if (!error_message.empty()) {
-      g.attributes.push_back({"error", error_message});
-      if (!traceback.empty()) g.attributes.push_back({"traceback", traceback.substr(0, 8192)});
+      g.failure = Failure{error_message, traceback.substr(0, 8192)};
       doc.warn(fmt::format("{} ({}) failed: {}", where, name, error_message));
     }
   }

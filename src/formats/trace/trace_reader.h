@@ -12,9 +12,12 @@
 //   inline snapshot in the PR #18027 node/edge shape.
 //
 // Each pass becomes a top-level Graph with Stage{StageRole::kPass, model}, named
-// "<index>: <pass>", with graph attributes pass, pass_index, error, traceback. A pass whose
-// graph cannot be read is kept as an empty graph carrying the error, so a trace shows as far
-// as it goes. Dangling edge ids, duplicate node ids and unknown fields are warnings.
+// "<index>: <pass>", with graph attributes pass and pass_index; a failed pass carries its
+// error and traceback as Graph::failure, a failed op of a live trace as Node::failure. A pass
+// whose graph cannot be read is kept as an empty graph carrying the failure, so a trace shows
+// as far as it goes. Inline snapshots are built through GraphBuilder (core/graph_builder.h).
+// A pass naming a file without a graph takes that file's Document::default_graph(). Dangling
+// edge ids, duplicate node ids and unknown fields are warnings.
 #include <memory>
 #include <string_view>
 

@@ -6,13 +6,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "render/html/page_data.h"
-#include "render/html/view_model.h"
+#include "formats/json/json_string.h"
+#include "view/view_model.h"
 
 namespace etviz::render {
 namespace {
-
-using html::append_json_string;
 
 // "layers.3.self_attn" -> "layers/3/self_attn": Model Explorer nests namespaces at '/'.
 std::string namespace_of(const Graph& g, const Node& n) {
@@ -128,7 +126,7 @@ class Writer {
     append_json_string(out_, node_ids[i]);
     out_ += ',';
     key("label");
-    append_json_string(out_, html::node_label(n));
+    append_json_string(out_, view::node_label(n));
     out_ += ',';
     key("namespace");
     append_json_string(out_, namespace_of(g, n));
@@ -157,6 +155,7 @@ class Writer {
                ? fmt::format("{} (chain {})", n.provenance.instruction, n.provenance.chain)
                : std::to_string(n.provenance.instruction));
     if (!n.provenance.module_path.empty()) attr(first, "module", n.provenance.module_path);
+    if (n.failure) attr(first, "error", n.failure->message);
     for (const Attribute& a : n.attributes) attr(first, a.name, a.value);
     // Arguments that are not tensors (ints, lists, scalars) are attributes in Model Explorer.
     for (size_t k = 0; k < n.inputs.size(); ++k) {
@@ -259,8 +258,7 @@ std::string model_explorer_json(const Document& doc, const MeJsonOptions& option
   append_json_string(out, options.label);
   out += ",\"graphs\":[";
   Writer w(doc, out, s);
-  const std::vector<int32_t> tops =
-      options.graphs.empty() ? html::top_level_graphs(doc) : options.graphs;
+  const std::vector<int32_t> tops = options.graphs.empty() ? doc.root_graphs() : options.graphs;
   for (int32_t g : tops) w.collect(g);
   w.write_all();
   out += "\n]}\n";

@@ -7,8 +7,9 @@
 #include <map>
 #include <set>
 
-#include "render/html/page_data.h"
+#include "formats/json/json_string.h"
 #include "render/table.h"
+#include "view/node_data_figures.h"
 
 namespace etviz::render::picture {
 namespace {
@@ -19,18 +20,6 @@ Colour css(std::string_view text) {
 }
 
 }  // namespace
-
-bool parse_heat_mode(std::string_view name, HeatMode& out) {
-  if (name == "avg")
-    out = HeatMode::kAvg;
-  else if (name == "p90")
-    out = HeatMode::kP90;
-  else if (name == "share")
-    out = HeatMode::kShare;
-  else
-    return false;
-  return true;
-}
 
 std::string format_time(double v, const std::string& unit) {
   if (!(v >= 0)) return "";
@@ -46,24 +35,16 @@ std::string format_time(double v, const std::string& unit) {
   return text + " " + (unit == "us" ? "\u00b5s" : unit);
 }
 
-PictureOverlay profile_picture_overlay(const html::ProfileOverlay& profile, const Document& doc,
-                                       const html::ViewModel& model, HeatMode mode,
+PictureOverlay profile_picture_overlay(const view::ProfileOverlay& profile, const Document& doc,
+                                       const view::ViewModel& model, HeatMode mode,
                                        analysis::HeatScale scale, Theme theme, const Palette& pal) {
   PictureOverlay o;
   o.node_styles.resize(model.nodes.size());
   o.unstyled = {pal.collapsed_fill, pal.collapsed_stroke, pal.collapsed_stroke, pal.text};
-  const std::span<const html::ViewModel> views(&model, 1);
-  const auto figures = html::profile_node_figures(profile, doc, views);
-  auto value = [&](const html::NodeFigures& f) {
-    switch (mode) {
-      case HeatMode::kAvg:
-        return profile.scale.apply(f.s.avg);
-      case HeatMode::kP90:
-        return profile.scale.apply(f.s.p90);
-      case HeatMode::kShare:
-        return f.share;
-    }
-    return 0.0;
+  const std::span<const view::ViewModel> views(&model, 1);
+  const auto figures = view::profile_node_figures(profile, doc, views);
+  auto value = [&](const view::NodeFigures& f) {
+    return view::heat_figure(f, mode, profile.scale);
   };
   double min = 0, max = 0;
   for (const auto& [k, f] : figures) {
@@ -115,24 +96,22 @@ PictureOverlay profile_picture_overlay(const html::ProfileOverlay& profile, cons
   return o;
 }
 
-std::string profile_me_node_data(const html::ProfileOverlay& profile, const Document& doc,
-                                 const html::ViewModel& model, HeatMode mode,
+std::string profile_me_node_data(const view::ProfileOverlay& profile, const Document& doc,
+                                 const view::ViewModel& model, HeatMode mode,
                                  const std::map<int32_t, MeJsonStats::GraphIds>& ids,
                                  size_t* nodes) {
-  const std::span<const html::ViewModel> views(&model, 1);
-  const auto figures = html::profile_node_figures(profile, doc, views);
+  const std::span<const view::ViewModel> views(&model, 1);
+  const auto figures = view::profile_node_figures(profile, doc, views);
   // graph id -> "node id": value, in graph order.
   std::map<std::string, std::vector<std::pair<std::string, double>>> results;
   size_t written = 0;
   for (const auto& [k, f] : figures) {
     if (k < 0 || static_cast<size_t>(k) >= model.nodes.size()) continue;
-    const html::ViewNode& vn = model.nodes[static_cast<size_t>(k)];
+    const view::ViewNode& vn = model.nodes[static_cast<size_t>(k)];
     auto g = ids.find(vn.graph);
     if (g == ids.end() || vn.node < 0 || static_cast<size_t>(vn.node) >= g->second.nodes.size())
       continue;
-    const double v = mode == HeatMode::kShare ? f.share
-                     : mode == HeatMode::kP90 ? profile.scale.apply(f.s.p90)
-                                              : profile.scale.apply(f.s.avg);
+    const double v = view::heat_figure(f, mode, profile.scale);
     if (!std::isfinite(v)) continue;
     results[g->second.id].push_back({g->second.nodes[static_cast<size_t>(vn.node)], v});
     ++written;
@@ -149,11 +128,11 @@ std::string profile_me_node_data(const html::ProfileOverlay& profile, const Docu
   for (const auto& [graph, values] : results) {
     out += first_graph ? "\n" : ",\n";
     first_graph = false;
-    html::append_json_string(out, graph);
+    append_json_string(out, graph);
     out += ":{\"results\":{";
     for (size_t k = 0; k < values.size(); ++k) {
       out += k ? ",\n" : "\n";
-      html::append_json_string(out, values[k].first);
+      append_json_string(out, values[k].first);
       out += fmt::format(":{{\"value\":{}}}", values[k].second);
     }
     out += "},\n\"gradient\":" + gradient + "}";
@@ -163,22 +142,18 @@ std::string profile_me_node_data(const html::ProfileOverlay& profile, const Docu
 }
 
 PictureOverlay node_data_picture_overlay(const analysis::NodeDataJoin& join,
-                                         const html::ViewModel& model, const Palette& pal) {
+                                         const view::ViewModel& model, const Palette& pal) {
   PictureOverlay o;
   o.node_styles.resize(model.nodes.size());
   o.unstyled = {pal.collapsed_fill, pal.collapsed_stroke, pal.collapsed_stroke, pal.text};
-  std::map<std::pair<int32_t, NodeId>, size_t> view_of;
-  for (size_t k = 0; k < model.nodes.size(); ++k)
-    view_of[{model.nodes[k].graph, model.nodes[k].node}] = k;
   size_t valued = 0;
   std::set<size_t> sets;  // the value sets with a value in this view
-  for (const analysis::NodeDatum& d : join.nodes) {
-    auto it = view_of.find({d.graph, d.node});
-    if (it == view_of.end()) continue;
+  for (const view::ViewDatum& placed : view::node_data_in_view(join, model)) {
+    const analysis::NodeDatum& d = join.nodes[placed.datum];
     ++valued;
     sets.insert(d.set);
     if (d.style)
-      o.node_styles[it->second] =
+      o.node_styles[static_cast<size_t>(placed.node)] =
           NodeStyle{d.style->fill, d.style->stroke, d.style->stroke, d.style->text};
   }
   const std::string file = std::filesystem::path(join.file).filename().string();

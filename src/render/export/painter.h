@@ -9,6 +9,7 @@
 
 #include "core/colour.h"
 #include "core/status.h"
+#include "core/text.h"  // printable_utf8: what painters may draw
 #include "layout/layout.h"
 
 namespace etviz::render::picture {
@@ -17,10 +18,6 @@ namespace etviz::render::picture {
 using etviz::Colour;
 using etviz::mix;
 using etviz::parse_colour;
-
-// `text` as valid, printable UTF-8: invalid sequences, C0 controls but tab and newline, DEL,
-// C1 controls and U+FFFE/U+FFFF become U+FFFD (what XML allows and DOT tools accept).
-std::string printable_utf8(std::string_view text);
 
 struct Font {
   double size = 12;

@@ -18,10 +18,10 @@ std::string dot_colour(const Colour& c) {
   return fmt::format("{}{:02x}", c.hex(), static_cast<int>(std::lround(c.a * 255)));
 }
 
-std::vector<std::string> node_titles(const Document& doc, const html::ViewModel& model) {
+std::vector<std::string> node_titles(const Document& doc, const view::ViewModel& model) {
   std::vector<std::string> out;
   out.reserve(model.nodes.size());
-  for (const html::ViewNode& vn : model.nodes) {
+  for (const view::ViewNode& vn : model.nodes) {
     const Node& n = doc.graphs[static_cast<size_t>(vn.graph)].nodes[static_cast<size_t>(vn.node)];
     out.push_back(n.op.empty() || n.op == n.name ? n.name : n.name + " (" + n.op + ")");
   }
@@ -90,7 +90,7 @@ std::string dot_quote(std::string_view text) {
   return out + "\"";
 }
 
-std::string dot_text(const Document& doc, const html::ViewModel& model,
+std::string dot_text(const Document& doc, const view::ViewModel& model,
                      const std::vector<bool>& expanded, const Palette& pal, bool edge_labels,
                      const PictureOverlay* overlay) {
   const size_t ng = model.groups.size();
@@ -133,7 +133,7 @@ std::string dot_text(const Document& doc, const html::ViewModel& model,
       dot_colour(pal.edge), dot_colour(pal.muted));
 
   auto emit_node = [&](int32_t i, const std::string& indent) {
-    const html::ViewNode& n = model.nodes[static_cast<size_t>(i)];
+    const view::ViewNode& n = model.nodes[static_cast<size_t>(i)];
     const auto c = static_cast<size_t>(n.category);
     Palette::CategoryStyle st =
         c < pal.categories.size() ? pal.categories[c] : Palette::CategoryStyle{};
@@ -152,7 +152,7 @@ std::string dot_text(const Document& doc, const html::ViewModel& model,
   };
   std::function<void(size_t, const std::string&)> emit_group = [&](size_t g,
                                                                    const std::string& indent) {
-    const html::ViewGroup& vg = model.groups[g];
+    const view::ViewGroup& vg = model.groups[g];
     if (!expanded[g]) {
       const std::string label = vg.badge.empty() ? vg.label : vg.label + "\n" + vg.badge;
       const Colour fill =
@@ -185,7 +185,7 @@ std::string dot_text(const Document& doc, const html::ViewModel& model,
   const std::vector<std::string> labels =
       edge_labels ? value_labels(doc, model) : std::vector<std::string>{};
   std::set<std::tuple<std::string, std::string, int32_t>> seen;
-  for (const html::ViewEdge& e : model.edges) {
+  for (const view::ViewEdge& e : model.edges) {
     const std::string a = node_id(e.source), b = node_id(e.target);
     if (a == b || !seen.insert({a, b, e.value}).second) continue;
     std::string attrs;
@@ -201,7 +201,7 @@ std::string dot_text(const Document& doc, const html::ViewModel& model,
   return out;
 }
 
-Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& model,
+Result<PictureResult> write_picture(const Document& doc, const view::ViewModel& model,
                                     const analysis::CategoryConfig& categories,
                                     const PictureOptions& options) {
   PictureResult result;

@@ -8,7 +8,7 @@
 #include "core/document.h"
 #include "render/export/cairo_painter.h"
 #include "render/export/scene.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::picture {
 
@@ -52,14 +52,14 @@ struct PictureResult {
   std::string note;                         // why a drawing was not paged, or empty
 };
 
-Result<PictureResult> write_picture(const Document& doc, const html::ViewModel& model,
+Result<PictureResult> write_picture(const Document& doc, const view::ViewModel& model,
                                     const analysis::CategoryConfig& categories,
                                     const PictureOptions& options);
 
 // DOT: nodes with the page's labels and category colours, expanded groups as clusters with
 // their title, collapsed groups as one node (edges into them join there), tensor shapes as
 // edge labels when asked.
-std::string dot_text(const Document& doc, const html::ViewModel& model,
+std::string dot_text(const Document& doc, const view::ViewModel& model,
                      const std::vector<bool>& expanded, const Palette& palette, bool edge_labels,
                      const PictureOverlay* overlay = nullptr);
 

@@ -180,10 +180,10 @@ Palette palette(Theme theme, const analysis::CategoryConfig& categories) {
   return p;
 }
 
-std::vector<bool> expand_state(const html::ViewModel& model, const ExpandRequest& request) {
+std::vector<bool> expand_state(const view::ViewModel& model, const ExpandRequest& request) {
   std::vector<bool> expanded(model.groups.size());
   for (size_t g = 0; g < model.groups.size(); ++g) {
-    const html::ViewGroup& vg = model.groups[g];
+    const view::ViewGroup& vg = model.groups[g];
     switch (request.mode) {
       case ExpandMode::kInitial:
         expanded[g] = vg.expanded;
@@ -202,7 +202,7 @@ std::vector<bool> expand_state(const html::ViewModel& model, const ExpandRequest
   return expanded;
 }
 
-Scene make_scene(const html::ViewModel& model, const ExpandRequest& request) {
+Scene make_scene(const view::ViewModel& model, const ExpandRequest& request) {
   Scene s;
   s.model = &model;
   s.expanded = expand_state(model, request);
@@ -210,8 +210,8 @@ Scene make_scene(const html::ViewModel& model, const ExpandRequest& request) {
   for (size_t g = 0; g < model.groups.size(); ++g)
     initial = initial && s.expanded[g] == model.groups[g].expanded;
   s.layout = initial ? model.layout
-                     : layout::compute_layout(html::layout_input(model, s.expanded),
-                                              html::layout_options());
+                     : layout::compute_layout(view::layout_input(model, s.expanded),
+                                              view::layout_options());
   return s;
 }
 
@@ -232,7 +232,7 @@ std::string shape_label(const std::string& shape, const std::string& dtype) {
   return out;
 }
 
-std::vector<std::string> value_labels(const Document& doc, const html::ViewModel& model) {
+std::vector<std::string> value_labels(const Document& doc, const view::ViewModel& model) {
   std::vector<std::string> out;
   for (size_t k = 0; k < model.graphs.size(); ++k) {
     const Graph& g = doc.graphs[static_cast<size_t>(model.graphs[k])];
@@ -271,7 +271,7 @@ std::string fit_text(Painter& painter, const std::string& text, const Font& font
 
 Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptions& options,
                          Painter& painter) {
-  const html::ViewModel& m = *scene.model;
+  const view::ViewModel& m = *scene.model;
   const layout::Layout& L = scene.layout;
   const PictureOverlay* overlay = active_overlay(options);
   const double band = legend_height(options);
@@ -334,7 +334,7 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   std::stable_sort(frames.begin(), frames.end(),
                    [&](size_t a, size_t b) { return m.groups[a].depth < m.groups[b].depth; });
   for (size_t g : frames) {
-    const html::ViewGroup& vg = m.groups[g];
+    const view::ViewGroup& vg = m.groups[g];
     const layout::Rect r = at(L.groups[g]);
     painter.open_item("group", fmt::format("g{}", g), vg.name);
     painter.box(r, 6, vg.owner >= 0 ? pal.delegate_fill : pal.frame_fill,
@@ -378,7 +378,7 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   // Collapsed groups: a second sheet behind ("there is more inside"), label and size.
   for (size_t g = 0; g < m.groups.size(); ++g) {
     if (scene.expanded[g] || !group_visible(g)) continue;
-    const html::ViewGroup& vg = m.groups[g];
+    const view::ViewGroup& vg = m.groups[g];
     // Collapsed inside a collapsed parent: not drawn (the layout gives it the parent's centre).
     if (vg.parent >= 0 && !scene.expanded[static_cast<size_t>(vg.parent)]) continue;
     const layout::Rect r = at(L.groups[g]);
@@ -400,11 +400,11 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
 
   // Nodes.
   std::vector<int32_t> detached_uses(m.nodes.size(), 0);
-  for (const html::ViewEdge& e : m.edges)
+  for (const view::ViewEdge& e : m.edges)
     if (e.detached) ++detached_uses[static_cast<size_t>(e.source)];
   for (size_t i = 0; i < m.nodes.size(); ++i) {
     if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
-    const html::ViewNode& n = m.nodes[i];
+    const view::ViewNode& n = m.nodes[i];
     const layout::Rect r = at(L.nodes[i]);
     const NodeStyle st = style_of(static_cast<int32_t>(i));
     painter.open_item(fmt::format("node {}", analysis::to_string(n.category)),

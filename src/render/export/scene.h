@@ -11,7 +11,7 @@
 #include "analysis/categories.h"
 #include "layout/layout.h"
 #include "render/export/painter.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::picture {
 
@@ -42,16 +42,16 @@ struct ExpandRequest {
   ExpandMode mode = ExpandMode::kInitial;
   int depth = 0;  // kDepth: groups less deep than this are open
 };
-std::vector<bool> expand_state(const html::ViewModel& model, const ExpandRequest& request);
+std::vector<bool> expand_state(const view::ViewModel& model, const ExpandRequest& request);
 
 // What a picture shows of a view model: the expand state and its layout (the model's own
 // layout when the state is its initial one, else laid out anew with the page's options).
 struct Scene {
-  const html::ViewModel* model = nullptr;
+  const view::ViewModel* model = nullptr;
   std::vector<bool> expanded;
   layout::Layout layout;
 };
-Scene make_scene(const html::ViewModel& model, const ExpandRequest& request);
+Scene make_scene(const view::ViewModel& model, const ExpandRequest& request);
 
 // A node drawn in an overlay's colours instead of its category's (profile heat, node data).
 struct NodeStyle {
@@ -99,7 +99,7 @@ Result<std::string> draw(const Scene& scene, const Palette& palette, const DrawO
 // "[1, 3, 224, 224]" + "float32" -> "1×3×224×224 float32", as the page labels edges.
 std::string shape_label(const std::string& shape, const std::string& dtype);
 // Every value of the model's graphs labelled as the page labels edges (ViewEdge::value ids).
-std::vector<std::string> value_labels(const Document& doc, const html::ViewModel& model);
+std::vector<std::string> value_labels(const Document& doc, const view::ViewModel& model);
 
 // `text` shortened with an ellipsis to fit `max_width` as the painter measures it.
 std::string fit_text(Painter& painter, const std::string& text, const Font& font, double max_width);

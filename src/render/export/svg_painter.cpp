@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::picture {
 namespace {
@@ -65,7 +65,7 @@ class SvgPainter final : public Painter {
       out_ += anchor == Anchor::kMiddle ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
     paint("fill", colour);
     out_ += ">";
-    out_ += xml_escape(text);
+    out_ += markup_escape(text);
     out_ += "</text>\n";
   }
 
@@ -74,8 +74,8 @@ class SvgPainter final : public Painter {
   }
 
   void open_item(std::string_view kind, std::string_view id, std::string_view title) override {
-    out_ += fmt::format("<g class=\"{}\" id=\"{}\"><title>{}</title>\n", xml_escape(kind),
-                        xml_escape(id), xml_escape(title));
+    out_ += fmt::format("<g class=\"{}\" id=\"{}\"><title>{}</title>\n", markup_escape(kind),
+                        markup_escape(id), markup_escape(title));
   }
   void close_item() override { out_ += "</g>\n"; }
 
@@ -109,35 +109,7 @@ std::unique_ptr<Painter> make_svg_painter() {
 }
 
 double estimated_text_width(std::string_view text, const Font& font) {
-  return html::text_width(std::string(text)) * font.size / 12 * (font.bold ? 1.06 : 1.0);
-}
-
-std::string xml_escape(std::string_view text) {
-  const std::string valid = printable_utf8(text);
-  std::string out;
-  out.reserve(valid.size());
-  for (char c : valid) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return view::text_width(std::string(text)) * font.size / 12 * (font.bold ? 1.06 : 1.0);
 }
 
 }  // namespace etviz::render::picture

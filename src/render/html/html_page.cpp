@@ -6,13 +6,14 @@
 #include <random>
 
 #include "analysis/timeline.h"
+#include "core/text.h"
 #include "render/html/memory_data.h"
 #include "render/html/node_data.h"
 #include "render/html/page_data.h"
 #include "render/html/profile_data.h"
 #include "render/html/timeline_data.h"
-#include "render/html/view_model.h"
 #include "render/html/viewer_assets.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
 namespace {
@@ -37,32 +38,6 @@ std::string base64(std::string_view in) {
     out += kAlphabet[(v >> 12) & 63];
     out += i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=';
     out += '=';
-  }
-  return out;
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
   }
   return out;
 }
@@ -107,13 +82,13 @@ struct EncodedFile {
 Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
                                 const PageOptions& options, const std::vector<int32_t>& graphs) {
   EncodedFile f;
-  for (int32_t g : graphs.empty() ? top_level_graphs(doc) : graphs) {
+  for (int32_t g : graphs.empty() ? doc.root_graphs() : graphs) {
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(
           fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
-    ViewOptions view;
-    view.partitions = options.partitions;
-    f.views.push_back(build_view_model(doc, g, options.categories, view));
+    view::ViewOptions shown;
+    shown.partitions = options.partitions;
+    f.views.push_back(view::build_view_model(doc, g, options.categories, shown));
   }
   if (options.progress) options.progress("encoding the page data");
   auto data = encode_page_data(doc, source, options.categories, f.views, options.allow_compression,
@@ -142,7 +117,7 @@ std::string page_head(const std::string& title, const std::string& nonce, bool a
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<meta name=\"generator\" content=\"etviz\">\n";
-  page += "<title>" + html_escape(title) + " — etviz</title>\n";
+  page += "<title>" + markup_escape(title) + " — etviz</title>\n";
   page += "<style nonce=\"" + nonce + "\">\n";
   page += assets::kViewerCss;
   page += "\n</style>\n</head>\n<body>\n";

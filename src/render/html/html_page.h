@@ -9,10 +9,9 @@
 #include "core/document.h"
 #include "core/status.h"
 
-namespace etviz::render::html {
-
-struct ProfileOverlay;  // render/html/profile_data.h
-}  // namespace etviz::render::html
+namespace etviz::view {
+struct ProfileOverlay;  // view/profile_figures.h
+}  // namespace etviz::view
 namespace etviz::analysis {
 struct Timeline;      // analysis/timeline.h
 struct NodeDataJoin;  // analysis/node_data.h
@@ -27,11 +26,11 @@ struct PageOptions {
   // Called with a short description before each slow step (layout of a large graph).
   void (*progress)(const std::string&) = nullptr;
   // A runtime profile to overlay (heat colours, timing panel, profile table), or null.
-  const ProfileOverlay* profile = nullptr;
+  const view::ProfileOverlay* profile = nullptr;
   // Model Explorer node data joined with the document (`--node-data`), or null.
   const analysis::NodeDataJoin* node_data = nullptr;
   // The graphs the page shows (Document::graphs indices), in selector order; empty: every
-  // top-level graph.
+  // root graph (Document::root_graphs).
   std::vector<int32_t> graphs;
   // Steps to show over one graph (a pass trace, ETRecord stages, a diff of files), or null:
   // `timeline_graph` is the Document graph holding timeline->merged (docs/viewer.md).

@@ -9,7 +9,7 @@
 #include "analysis/size_tree.h"
 #include "core/mapped_file.h"
 #include "core/text.h"
-#include "render/html/page_data.h"
+#include "formats/json/json_string.h"
 #include "render/json_text.h"
 
 namespace etviz::render::html {

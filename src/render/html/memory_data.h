@@ -8,9 +8,15 @@
 #include <vector>
 
 #include "core/document.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
+
+// The page serialises views (view/view_model.h).
+using view::ViewEdge;
+using view::ViewGroup;
+using view::ViewModel;
+using view::ViewNode;
 
 // Methods with more planned tensors than this are left out (the page stays small).
 inline constexpr size_t kMaxMemoryTensors = 300000;

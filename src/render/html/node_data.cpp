@@ -5,8 +5,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "render/html/page_data.h"
+#include "formats/json/json_string.h"
 #include "render/json_text.h"
+#include "view/node_data_figures.h"
 
 namespace etviz::render::html {
 namespace {
@@ -20,7 +21,7 @@ double distance(const Colour& a, const Colour& b) {
 }  // namespace
 
 std::string node_data_json(const analysis::NodeDataJoin& join, const Document& doc,
-                           std::span<const ViewModel> views) {
+                           std::span<const view::ViewModel> views) {
   json root;
   root["file"] = std::filesystem::path(join.file).filename().string();
   root["warnings"] = join.warnings;
@@ -69,16 +70,11 @@ std::string node_data_json(const analysis::NodeDataJoin& join, const Document& d
 
   json graphs = json::array();
   for (size_t v = 0; v < views.size(); ++v) {
-    const ViewModel& view = views[v];
-    std::map<std::pair<int32_t, NodeId>, int32_t> view_of;
-    for (size_t k = 0; k < view.nodes.size(); ++k)
-      view_of[{view.nodes[k].graph, view.nodes[k].node}] = static_cast<int32_t>(k);
     json node = json::array(), value = json::array(), text = json::array(), key = json::array(),
          style = json::array(), set = json::array(), name = json::array();
-    for (const analysis::NodeDatum& d : join.nodes) {
-      auto it = view_of.find({d.graph, d.node});
-      if (it == view_of.end()) continue;
-      node.push_back(it->second);
+    for (const view::ViewDatum& placed : view::node_data_in_view(join, views[v])) {
+      const analysis::NodeDatum& d = join.nodes[placed.datum];
+      node.push_back(placed.node);
       if (d.number && std::isfinite(*d.number))
         value.push_back(*d.number);
       else
@@ -102,7 +98,7 @@ std::string node_data_json(const analysis::NodeDataJoin& join, const Document& d
     }
     if (node.empty()) continue;
     graphs.push_back({{"graph", v},
-                      {"graphName", doc.graphs[static_cast<size_t>(view.root_graph)].name},
+                      {"graphName", doc.graphs[static_cast<size_t>(views[v].root_graph)].name},
                       {"node", std::move(node)},
                       {"name", std::move(name)},
                       {"value", std::move(value)},

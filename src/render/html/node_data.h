@@ -10,7 +10,7 @@
 
 #include "analysis/node_data.h"
 #include "core/document.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
 
@@ -20,6 +20,6 @@ inline constexpr size_t kMaxNodeDataStyles = 250;
 
 // The JSON for the etviz-node-data element, safe inside <script>.
 std::string node_data_json(const analysis::NodeDataJoin& join, const Document& doc,
-                           std::span<const ViewModel> views);
+                           std::span<const view::ViewModel> views);
 
 }  // namespace etviz::render::html

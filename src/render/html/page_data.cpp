@@ -16,22 +16,12 @@
 
 #include "analysis/delegation.h"
 #include "core/text.h"
+#include "formats/json/json_string.h"
 #include "layout/route_sharing.h"
 #include "layout/viewer_form.h"
 
 namespace etviz::render::html {
 namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 if it is invalid.
-size_t utf8_sequence_length(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  if (n == 2 && c < 0xC2) return 0;  // overlong
-  return n;
-}
 
 // The columns of a page as one gzip stream, compressed as they are written so the
 // uncompressed bytes (hundreds of MiB at a million nodes) never exist at once. The app's
@@ -455,7 +445,7 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
     attrs.push_back(
         {"stage", std::string(to_string(root.stage.role)) + " (" + root.stage.method + ")"});
   if (root.opaque) attrs.push_back({"opaque", "true"});
-  attrs.insert(attrs.end(), root.attributes.begin(), root.attributes.end());
+  for (Attribute& a : with_failure(root)) attrs.push_back(std::move(a));
   w.pairs("attrs", attrs);
   w.array("arena", root.memory_buffer_sizes, [&](int64_t v) { w.num(v); });
 
@@ -542,7 +532,13 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
   {
     std::vector<int32_t> off{0}, keys, vals;
     for (const ViewNode& vn : nodes) {
-      for (const Attribute& a : node_of(vn).attributes) {
+      // A failed op's Failure first, as the panel listed its "error" attribute.
+      const Node& n = node_of(vn);
+      if (n.failure) {
+        keys.push_back(w.sid("error"));
+        vals.push_back(w.sid(n.failure->message));
+      }
+      for (const Attribute& a : n.attributes) {
         keys.push_back(w.sid(a.name));
         vals.push_back(w.sid(a.value));
       }
@@ -738,63 +734,6 @@ std::string quant_text(const Boxed<Quantization>& q) {
   return s;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '<':
-          out += "\\u003c";
-          break;
-        case '>':
-          out += "\\u003e";
-          break;
-        case '&':
-          out += "\\u0026";
-          break;
-        default:
-          if (c < 0x20 || c == 0x7f)
-            out += fmt::format("\\u{:04x}", c);
-          else
-            out += static_cast<char>(c);
-      }
-      ++i;
-      continue;
-    }
-    const size_t n = utf8_sequence_length(s, i);
-    if (n == 0) {
-      out += "\\ufffd";
-      ++i;
-      continue;
-    }
-    if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
-    } else {
-      out.append(s.data() + i, n);
-    }
-    i += n;
-  }
-  out += '"';
-}
-
 Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& source,
                                          const analysis::CategoryConfig& categories,
                                          std::vector<ViewModel>& views, bool columns,
@@ -871,6 +810,15 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
               doc.graphs[static_cast<size_t>(d.subgraph)].opaque);
     w.key("note");
     w.str(d.decoder_note);
+    // The TOSA side file whose graph shows this delegate's operators (--tosa), if any.
+    w.key("tosaFile");
+    w.str(d.subgraph >= 0 && static_cast<size_t>(d.subgraph) < doc.graphs.size()
+              ? [&] {
+                  for (const Attribute& a : doc.graphs[static_cast<size_t>(d.subgraph)].attributes)
+                    if (a.name == "tosa_file") return a.value;
+                  return std::string();
+                }()
+              : std::string());
     w.key("specs");
     w.open('[');
     for (const auto& s : d.compile_specs) {
@@ -915,7 +863,8 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
   }
   // The options the embedded layouts were computed with, in layout::encode_options order:
   // the page's WebAssembly engine re-lays out with exactly these.
-  w.array("layoutOptions", layout::encode_options(layout_options()), [&](double v) { w.exact(v); });
+  w.array("layoutOptions", layout::encode_options(view::layout_options()),
+          [&](double v) { w.exact(v); });
   w.array("graphs", views, [&](ViewModel& m) { write_view(w, doc, m, layouts); });
   w.string_table();
   w.close('}');
@@ -958,28 +907,6 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
   data.raw_columns = true;
 #endif
   return data;
-}
-
-std::string script_safe_json(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + 64);
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '<')
-      out += "\\u003c";
-    else if (c == '>')
-      out += "\\u003e";
-    else if (c == '&')
-      out += "\\u0026";
-    else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
-             (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
-      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace etviz::render::html

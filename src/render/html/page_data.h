@@ -12,9 +12,15 @@
 #include "analysis/categories.h"
 #include "core/document.h"
 #include "core/status.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
+
+// The page serialises views (view/view_model.h).
+using view::ViewEdge;
+using view::ViewGroup;
+using view::ViewModel;
+using view::ViewNode;
 
 struct PageSource {
   std::string file_name;  // shown in the header and the title
@@ -56,14 +62,6 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
                                          const analysis::CategoryConfig& categories,
                                          std::vector<ViewModel>& views, bool columns,
                                          ViewLayouts layouts = ViewLayouts::kKeep);
-
-// Appends `text` as a JSON string literal that is also safe inside an HTML <script> element:
-// '<', '>', '&', U+2028 and U+2029 become \u escapes and invalid UTF-8 becomes U+FFFD.
-void append_json_string(std::string& out, std::string_view text);
-
-// JSON text made safe inside an HTML <script> element: '<', '>', '&', U+2028 and U+2029 (which
-// occur only inside strings in JSON) become their \u escapes, which mean the same.
-std::string script_safe_json(const std::string& json);
 
 // The page's texts of IR fields, as its columns hold them (the timeline's per-step facts are
 // compared and written in the same words, timeline_data.h).

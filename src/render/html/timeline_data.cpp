@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "formats/json/json_string.h"
 #include "render/html/page_data.h"
 #include "render/json_text.h"
 #include "render/value_diff_report.h"
@@ -82,7 +83,7 @@ struct NodeFacts {
         instr(n.provenance.instruction),
         chain(n.provenance.chain),
         delegate(n.delegate) {
-    for (const Attribute& a : n.attributes) attrs.emplace_back(a.name, a.value);
+    for (const Attribute& a : with_failure(n)) attrs.emplace_back(a.name, a.value);
   }
 
   // The fields of this that differ from `other` (the keys web/src/timeline_overlay.js reads).
@@ -283,7 +284,7 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
       if (base && !present(*base, u)) added.push_back(k);
       if (view.nodes[k].graph != merged_graph) continue;
       const Node& mine = g.nodes[static_cast<size_t>(step.member[static_cast<size_t>(u)])];
-      const std::string label = node_label(mine);
+      const std::string label = view::node_label(mine);
       if (label != view.nodes[k].label) labels[std::to_string(k)] = label;
     }
     // Constants whose bytes differ, with their statistics, for the panel.

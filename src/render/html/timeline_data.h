@@ -10,9 +10,15 @@
 
 #include "analysis/timeline.h"
 #include "core/document.h"
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 namespace etviz::render::html {
+
+// The page serialises views (view/view_model.h).
+using view::ViewEdge;
+using view::ViewGroup;
+using view::ViewModel;
+using view::ViewNode;
 
 // `view` is the view of the union graph (the Document graph `merged_graph`, a copy of
 // timeline.merged) at page graph index `page_graph`.

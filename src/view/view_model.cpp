@@ -1,4 +1,4 @@
-#include "render/html/view_model.h"
+#include "view/view_model.h"
 
 #include <algorithm>
 #include <string_view>
@@ -9,7 +9,7 @@
 #include "analysis/repeats.h"
 #include "layout/route_sharing.h"
 
-namespace etviz::render::html {
+namespace etviz::view {
 namespace {
 
 constexpr double kNodeHeight = 28;
@@ -106,6 +106,10 @@ class Builder {
         vg.label =
             n.kind == NodeKind::kDelegate ? n.op.str() : (sg.name.empty() ? n.name : sg.name);
         vg.kind = n.kind == NodeKind::kDelegate ? GroupKind::kDelegate : GroupKind::kControlFlow;
+        // What the decoder said of the payload (format, target, the Ethos-U command stream's
+        // NPU operations beside a TOSA graph's operators) shows in the group's panel, above
+        // what the group holds.
+        if (n.kind == NodeKind::kDelegate) vg.attributes = sg.attributes;
         vg.parent = m_.nodes[owner_node].group;
         vg.owner = owner_node;
         const int32_t gid = static_cast<int32_t>(m_.groups.size());
@@ -589,9 +593,7 @@ std::string node_label(const Node& n) {
       std::string base = analysis::op_base_name(n.op);
       if (base.empty()) base = n.op;
       // An op that failed (a live trace whose forward pass raised there) says so.
-      for (const Attribute& a : n.attributes)
-        if (a.name == "error") return "\u2715 " + base;
-      return base;
+      return n.failure ? "\u2715 " + base : base;
     }
     case NodeKind::kInput:
     case NodeKind::kOutput:
@@ -619,21 +621,6 @@ double text_width(const std::string& text) {
       w += 6.9;
   }
   return w;
-}
-
-std::vector<int32_t> top_level_graphs(const Document& doc) {
-  std::vector<bool> nested(doc.graphs.size(), false);
-  auto mark = [&](int32_t g) {
-    if (g >= 0 && static_cast<size_t>(g) < doc.graphs.size()) nested[g] = true;
-  };
-  for (const Graph& g : doc.graphs)
-    for (const Node& n : g.nodes) mark(n.subgraph);
-  for (const Delegate& d : doc.delegates) mark(d.subgraph);
-  std::vector<int32_t> out;
-  for (size_t i = 0; i < doc.graphs.size(); ++i)
-    if (!nested[i]) out.push_back(static_cast<int32_t>(i));
-  if (out.empty() && !doc.graphs.empty()) out.push_back(0);  // everything nested: a cycle
-  return out;
 }
 
 layout::Options layout_options() {
@@ -746,4 +733,4 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   return m;
 }
 
-}  // namespace etviz::render::html
+}  // namespace etviz::view

@@ -19,7 +19,7 @@
 #include "core/colour.h"
 #include "core/status.h"
 
-namespace etviz::model_explorer {
+namespace etviz::side_files {
 
 struct NodeDataResult {
   std::string key;
@@ -57,4 +57,4 @@ Result<NodeData> read_node_data(const std::string& path);
 // The same from text (tests, fuzzers); `path` names it in errors.
 Result<NodeData> parse_node_data(std::string_view text, const std::string& path);
 
-}  // namespace etviz::model_explorer
+}  // namespace etviz::side_files

@@ -1,4 +1,4 @@
-#include "formats/model_explorer/node_data_reader.h"
+#include "formats/side_files/node_data_file.h"
 
 #include <fmt/format.h>
 
@@ -6,13 +6,10 @@
 #include <cmath>
 
 #include "core/mapped_file.h"
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 
-namespace etviz::model_explorer {
+namespace etviz::side_files {
 namespace {
-
-using torch_export::JsonRef;
-using torch_export::JsonTree;
 
 constexpr size_t kMaxText = 256;  // longest string value kept
 
@@ -172,4 +169,4 @@ Result<NodeData> read_node_data(const std::string& path) {
       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
 }
 
-}  // namespace etviz::model_explorer
+}  // namespace etviz::side_files

@@ -1,4 +1,4 @@
-#include "formats/torch_export/json_tree.h"
+#include "formats/json/json_tree.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "core/number_text.h"
-namespace etviz::torch_export {
+namespace etviz {
 
 class JsonParser {
  public:
@@ -421,4 +421,4 @@ std::string_view JsonRef::raw() const {
   return tree_->text_.substr(n.start, n.raw_end - n.start);
 }
 
-}  // namespace etviz::torch_export
+}  // namespace etviz

@@ -1,7 +1,8 @@
 #pragma once
-// What the viewer shows for one top-level graph: its nodes plus every nested graph (decoded
-// delegate payloads, control-flow bodies) inlined as a group, the edges between them, the
-// size of every box, the initial expand state, and the layout of that state.
+// What the viewer shows for one root graph (Document::root_graphs): its nodes plus every nested
+// graph (decoded delegate payloads, control-flow bodies) inlined as a group, the edges between
+// them, the size of every box, the initial expand state, and the layout of that state. The
+// page (render/html) and pictures (render/export) both draw this, so they show the same boxes.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -13,7 +14,7 @@
 #include "core/document.h"
 #include "layout/layout.h"
 
-namespace etviz::render::html {
+namespace etviz::view {
 
 struct ViewNode {
   int32_t graph = 0;    // Document::graphs index the node comes from
@@ -93,9 +94,6 @@ struct ViewOptions {
   int32_t initial_visible_budget = 400;
 };
 
-// The Document::graphs indices nobody references as a subgraph: what the graph selector lists.
-std::vector<int32_t> top_level_graphs(const Document& doc);
-
 ViewModel build_view_model(const Document& doc, int32_t graph,
                            const analysis::CategoryConfig& categories,
                            const ViewOptions& options = {});
@@ -112,4 +110,4 @@ std::string node_label(const Node& n);
 // Estimated width of `text` in the viewer's 12px node font, in layout units.
 double text_width(const std::string& text);
 
-}  // namespace etviz::render::html
+}  // namespace etviz::view

@@ -15,7 +15,7 @@
 #include "core/budget.h"
 #include "core/status.h"
 
-namespace etviz::torch_export {
+namespace etviz {
 
 enum class JsonType : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
 
@@ -146,4 +146,4 @@ class JsonTree {
 // Unescapes the body of a JSON string (without quotes); invalid escapes become U+FFFD.
 std::string json_unescape(std::string_view body);
 
-}  // namespace etviz::torch_export
+}  // namespace etviz

@@ -1,0 +1,77 @@
+// "Which graph does a command mean?" has one answer, Document::default_graph (src/core/
+// document.h): `etviz export` draws the graph the page opens on, for every corpus file. The
+// page decides in its own code (web/src/layout_control.js, defaultGraph) from the page data; export in
+// C++. The picture's graph is DOT's `digraph "NAME"`; the page's is the one on show after
+// loading. A file the page cannot show, export cannot draw either. Env: ETVIZ_BIN,
+// ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openViewer } from './browser.mjs';
+
+const BIN = process.env.ETVIZ_BIN;
+const CORPUS = process.env.ETVIZ_CORPUS_DIR;
+const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
+fs.mkdirSync(OUT, { recursive: true });
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+});
+
+function corpusFiles() {
+  const files = [];
+  for (const folder of fs.readdirSync(CORPUS).sort()) {
+    const dir = path.join(CORPUS, folder);
+    if (!fs.statSync(dir).isDirectory()) continue;
+    for (const name of fs.readdirSync(dir).sort()) files.push(path.join(folder, name));
+  }
+  return files;
+}
+
+// The graph `etviz export` draws, from its DOT; null when it draws none (with its message).
+function exported(file) {
+  const r = spawnSync(BIN, ['export', path.join(CORPUS, file), '--format', 'dot', '-o', '-', '-q'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const m = /^digraph "((?:[^"\\]|\\.)*)" \{/m.exec(r.stdout || '');
+  return m ? { graph: m[1].replace(/\\(.)/g, '$1') } : { graph: null, message: r.stderr };
+}
+
+test('export draws the graph the page opens on, for every corpus file', async () => {
+  let compared = 0;
+  const failures = [];
+  for (const file of corpusFiles()) {
+    const html = path.join(OUT, file.replace(/[/\\]/g, '__') + '.html');
+    fs.rmSync(html, { force: true });
+    // A damaged file exits 1 after writing its page: the page's existence says it was shown.
+    spawnSync(BIN, [path.join(CORPUS, file), '-o', html, '-q'], { encoding: 'utf8' });
+    const drawn = exported(file);
+    if (!fs.existsSync(html)) {
+      if (drawn.graph !== null) failures.push(`${file}: export drew '${drawn.graph}', the page shows nothing`);
+      continue;
+    }
+    const { page, context } = await openViewer(browser, html);
+    try {
+      await page.waitForFunction(() => !!window.etvizTest, null, { timeout: 30000 });
+      const graphs = await page.evaluate(() => window.etvizTest.graphs());
+      const shown = graphs.length ? graphs[await page.evaluate(() => window.etvizTest.graph())].name : null;
+      if (shown !== drawn.graph)
+        failures.push(
+          `${file}: the page opens on '${shown}', export draws '${drawn.graph}'` +
+            (drawn.message ? ` (${drawn.message.trim()})` : ''),
+        );
+      if (shown !== null) ++compared;
+    } finally {
+      await context.close();
+    }
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(compared >= 40, `${compared} corpus files with a graph compared`);
+});
