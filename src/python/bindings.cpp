@@ -12,6 +12,7 @@
 
 #include "analysis/delegation.h"
 #include "analysis/diff.h"
+#include "analysis/value_diff.h"
 #include "analysis/memory_plan.h"
 #include "analysis/profile_stats.h"
 #include "analysis/summary.h"
@@ -21,6 +22,7 @@
 #include "formats/open_document.h"
 #include "render/delegation_report.h"
 #include "render/diff_report.h"
+#include "render/value_diff_report.h"
 #include "render/graph_json.h"
 #include "render/memory_report.h"
 #include "render/profile_report.h"
@@ -294,15 +296,22 @@ PYBIND11_MODULE(_etviz, m) {
         if (docs.size() < 2 || graphs.size() != docs.size())
           throw PyError("a diff needs two graphs or more");
         std::vector<render::DiffOperand> ops;
-        for (size_t k = 0; k < docs.size(); ++k)
+        bool whole = true;  // as `etviz diff`: programs named without a graph compare whole
+        for (size_t k = 0; k < docs.size(); ++k) {
           ops.push_back({docs[k]->name, &docs[k]->doc,
                          take(analysis::select_graph(docs[k]->doc, graphs[k]))});
+          whole = whole && graphs[k].empty() && render::is_whole_program(docs[k]->doc);
+        }
+        py::gil_scoped_release release;
+        if (whole)
+          return render::program_diff_report(render::compare_programs(ops),
+                                             render::DiffFormat::kJson);
         std::vector<analysis::GraphDiff> diffs;
-        {
-          py::gil_scoped_release release;
-          for (size_t k = 0; k + 1 < ops.size(); ++k)
-            diffs.push_back(
-                analysis::diff_graphs(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g()));
+        for (size_t k = 0; k + 1 < ops.size(); ++k) {
+          diffs.push_back(
+              analysis::diff_graphs(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g()));
+          analysis::add_value_diff(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g(),
+                                   diffs.back());
         }
         return render::diff_report(ops, diffs, render::DiffFormat::kJson);
       },
