@@ -1,11 +1,39 @@
 #include "analysis/tensor_compare.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+
+// The kernels below are written with GCC/Clang vector types so the compiler emits SIMD code
+// whatever the target; on x86-64 Linux with GCC a second copy is built for AVX2+FMA machines
+// and picked at load time (target_clones), since the default target is plain SSE2.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define ETVIZ_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define ETVIZ_SIMD_CLONES
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+// The 32-byte vector helpers are always inlined: no vector crosses a call, so the ABI note GCC
+// gives for them without AVX does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 
 namespace etviz::analysis {
 namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Elements per block: the converted block of each side stays in L1/L2 (2 x 32 KiB).
+constexpr size_t kBlock = 4096;
+// float32/float64 pairs are read in place, in blocks this long (the fast sums are checked per
+// block, and a block with differences is searched for the first ones while in cache).
+constexpr size_t kDirectBlock = 16384;
 
 float half_to_float(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
@@ -13,18 +41,20 @@ float half_to_float(uint16_t h) {
   uint32_t mant = h & 0x3ffu;
   uint32_t bits;
   if (exp == 0x1f) {
-    bits = sign | 0x7f800000u | (mant << 13);  // inf, nan
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (mant << 13);
-  } else if (mant == 0) {
-    bits = sign;
-  } else {  // subnormal: normalise
-    exp = 113;
-    while (!(mant & 0x400u)) {
-      mant <<= 1;
-      --exp;
+    bits = sign | 0x7f800000u | (mant << 13);  // Inf or NaN
+  } else if (exp == 0) {
+    if (mant == 0) {
+      bits = sign;
+    } else {  // subnormal: normalise
+      exp = 113;
+      while (!(mant & 0x400u)) {
+        mant <<= 1;
+        --exp;
+      }
+      bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
     }
-    bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+  } else {
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
   }
   float f;
   std::memcpy(&f, &bits, 4);
@@ -32,267 +62,336 @@ float half_to_float(uint16_t h) {
 }
 
 template <typename T>
-T load(const uint8_t* p) {
+T load_at(const uint8_t* p) {
   T v;
-  std::memcpy(&v, p, sizeof v);
+  std::memcpy(&v, p, sizeof(T));
   return v;
 }
 
-double read_number(ElementType t, const uint8_t* p) {
-  switch (t) {
-    case ElementType::kFloat32:
-      return load<float>(p);
-    case ElementType::kFloat16:
-      return half_to_float(load<uint16_t>(p));
-    case ElementType::kBFloat16: {
-      const uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
-      float f;
-      std::memcpy(&f, &bits, 4);
-      return f;
-    }
-    case ElementType::kFloat64:
-      return load<double>(p);
-    case ElementType::kInt8:
-      return load<int8_t>(p);
-    case ElementType::kUInt8:
-    case ElementType::kBytes:
-      return *p;
-    case ElementType::kInt16:
-      return load<int16_t>(p);
-    case ElementType::kUInt16:
-      return load<uint16_t>(p);
-    case ElementType::kInt32:
-      return load<int32_t>(p);
-    case ElementType::kUInt32:
-      return load<uint32_t>(p);
-    case ElementType::kInt64:
-      return static_cast<double>(load<int64_t>(p));
-    case ElementType::kUInt64:
-      return static_cast<double>(load<uint64_t>(p));
-    case ElementType::kBool:
-      return *p != 0;
-  }
-  return 0;
+bool same_value(double x, double y) {
+  return x == y || (std::isnan(x) && std::isnan(y));
 }
 
-// Running sums of the statistics, in double: a cosine of 0.9999999 needs them.
-struct Sums {
-  double abs = 0, aa = 0, bb = 0, ab = 0, dd = 0;
-  double max_abs = 0, max_rel = 0;
-  int64_t finite = 0;
-
-  void add(double a, double b) {
-    const double d = b - a, ad = std::fabs(d);
-    abs += ad;
-    aa += a * a;
-    bb += b * b;
-    ab += a * b;
-    dd += d * d;
-    if (ad > max_abs) max_abs = ad;
-    if (a != 0) {
-      const double r = ad / std::fabs(a);
-      if (r > max_rel) max_rel = r;
+// Reads elements [start, start + count) of `t` (storage order) as doubles; dequantizes them
+// when asked and the tensor carries parameters. `raw`, when given, receives the values before
+// dequantization (statistics count saturation on them).
+class BlockReader {
+ public:
+  BlockReader(const TensorData& t, bool dequantize) : t_(t), type_(element_type(t.dtype)) {
+    if (dequantize && t.quant && !t.quant->scales.empty()) {
+      quant_ = &*t.quant;
+      if (quant_->scales.size() > 1 && quant_->axis >= 0 &&
+          static_cast<size_t>(quant_->axis) < t.sizes.size()) {
+        const auto strides = t.storage_strides();
+        channel_stride_ = std::max<int64_t>(strides[static_cast<size_t>(quant_->axis)], 1);
+        channels_ = std::max<int64_t>(t.sizes[static_cast<size_t>(quant_->axis)], 1);
+      }
     }
-    ++finite;
   }
-  void merge(const Sums& o) {
-    abs += o.abs;
+
+  void read(size_t start, size_t count, double* out, double* raw = nullptr) const {
+    const uint8_t* p = t_.bytes.data() + start * static_cast<size_t>(element_size(type_));
+    switch (type_) {
+      case ElementType::kFloat32:
+        for (size_t i = 0; i < count; ++i) out[i] = load_at<float>(p + 4 * i);
+        break;
+      case ElementType::kFloat64:
+        for (size_t i = 0; i < count; ++i) out[i] = load_at<double>(p + 8 * i);
+        break;
+      case ElementType::kFloat16:
+        for (size_t i = 0; i < count; ++i) out[i] = half_to_float(load_at<uint16_t>(p + 2 * i));
+        break;
+      case ElementType::kBFloat16:
+        for (size_t i = 0; i < count; ++i) {
+          const uint32_t bits = static_cast<uint32_t>(load_at<uint16_t>(p + 2 * i)) << 16;
+          float f;
+          std::memcpy(&f, &bits, 4);
+          out[i] = f;
+        }
+        break;
+      case ElementType::kInt8:
+        for (size_t i = 0; i < count; ++i) out[i] = static_cast<int8_t>(p[i]);
+        break;
+      case ElementType::kUInt8:
+      case ElementType::kBytes:
+        for (size_t i = 0; i < count; ++i) out[i] = p[i];
+        break;
+      case ElementType::kBool:
+        for (size_t i = 0; i < count; ++i) out[i] = p[i] != 0;
+        break;
+      case ElementType::kInt16:
+        for (size_t i = 0; i < count; ++i) out[i] = load_at<int16_t>(p + 2 * i);
+        break;
+      case ElementType::kUInt16:
+        for (size_t i = 0; i < count; ++i) out[i] = load_at<uint16_t>(p + 2 * i);
+        break;
+      case ElementType::kInt32:
+        for (size_t i = 0; i < count; ++i) out[i] = load_at<int32_t>(p + 4 * i);
+        break;
+      case ElementType::kUInt32:
+        for (size_t i = 0; i < count; ++i) out[i] = load_at<uint32_t>(p + 4 * i);
+        break;
+      case ElementType::kInt64:
+        for (size_t i = 0; i < count; ++i)
+          out[i] = static_cast<double>(load_at<int64_t>(p + 8 * i));
+        break;
+      case ElementType::kUInt64:
+        for (size_t i = 0; i < count; ++i)
+          out[i] = static_cast<double>(load_at<uint64_t>(p + 8 * i));
+        break;
+    }
+    if (raw) std::copy(out, out + count, raw);
+    if (!quant_) return;
+    const auto zero_point = [&](size_t c) {
+      const auto& z = quant_->zero_points;
+      return z.empty() ? 0.0 : z[z.size() == 1 ? 0 : std::min(c, z.size() - 1)];
+    };
+    if (channels_ == 0) {
+      const double scale = quant_->scales[0], zp = zero_point(0);
+      for (size_t i = 0; i < count; ++i) out[i] = (out[i] - zp) * scale;
+      return;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const auto c =
+          static_cast<size_t>((static_cast<int64_t>(start + i) / channel_stride_) % channels_);
+      const double scale = quant_->scales[std::min(c, quant_->scales.size() - 1)];
+      out[i] = (out[i] - zero_point(c)) * scale;
+    }
+  }
+
+ private:
+  const TensorData& t_;
+  ElementType type_;
+  const QuantParams* quant_ = nullptr;
+  int64_t channel_stride_ = 1, channels_ = 0;
+};
+
+// Running sums of one pair (a = reference, b = run) over positions where both are finite.
+struct Sums {
+  double dd = 0, ad = 0, aa = 0, bb = 0, ab = 0, max_abs = 0, max_rel = 0;
+  uint64_t n = 0, differing = 0;
+  void add(const Sums& o) {
+    dd += o.dd;
+    ad += o.ad;
     aa += o.aa;
     bb += o.bb;
     ab += o.ab;
-    dd += o.dd;
-    if (o.max_abs > max_abs) max_abs = o.max_abs;
-    if (o.max_rel > max_rel) max_rel = o.max_rel;
-    finite += o.finite;
+    max_abs = std::max(max_abs, o.max_abs);
+    max_rel = std::max(max_rel, o.max_rel);
+    n += o.n;
+    differing += o.differing;
   }
+  // A NaN or Inf in either input makes aa or bb non-finite: finite float32 or float16 values
+  // cannot overflow a float64 sum of squares, so this tells a clean block from one to recount.
+  bool finite() const { return std::isfinite(aa) && std::isfinite(bb) && std::isfinite(dd); }
 };
 
-// Maps an element's position in memory to its logical index and its channel.
-class Indexer {
- public:
-  Indexer(const std::vector<int64_t>& shape, const std::vector<uint8_t>& dim_order)
-      : shape_(shape) {
-    const size_t n = shape.size();
-    order_.resize(n);
-    bool valid = dim_order.size() == n;
-    std::vector<bool> seen(n, false);
-    for (size_t k = 0; valid && k < n; ++k) {
-      valid = dim_order[k] < n && !seen[dim_order[k]];
-      if (valid) seen[dim_order[k]] = true;
-    }
-    for (size_t k = 0; k < n; ++k) order_[k] = valid ? dim_order[k] : k;
+using v4d = double __attribute__((vector_size(32)));
+using v4f = float __attribute__((vector_size(16)));
+using v4l = int64_t __attribute__((vector_size(32)));
+
+// Inlined into each target clone of the kernels, so compiled for its instruction set.
+#define ETVIZ_INLINE inline __attribute__((always_inline))
+
+ETVIZ_INLINE v4d vabs(v4d x) {
+  const v4l mask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+  return reinterpret_cast<v4d>(reinterpret_cast<v4l>(x) & mask);
+}
+ETVIZ_INLINE v4d vmax(v4d a, v4d b) {
+  const v4l gt = reinterpret_cast<v4l>(a > b);
+  return reinterpret_cast<v4d>((reinterpret_cast<v4l>(a) & gt) | (reinterpret_cast<v4l>(b) & ~gt));
+}
+ETVIZ_INLINE double hsum(v4d x) {
+  return (x[0] + x[1]) + (x[2] + x[3]);
+}
+ETVIZ_INLINE double hmax(v4d x) {
+  return std::max(std::max(x[0], x[1]), std::max(x[2], x[3]));
+}
+template <typename T>
+ETVIZ_INLINE v4d load4(const T* p) {
+  if constexpr (std::is_same_v<T, float>) {
+    v4f f;
+    std::memcpy(&f, p, sizeof f);
+    return __builtin_convertvector(f, v4d);
+  } else {
+    v4d d;
+    std::memcpy(&d, p, sizeof d);
+    return d;
   }
-
-  std::vector<int64_t> index(int64_t flat) const {
-    std::vector<int64_t> out(shape_.size(), 0);
-    for (size_t k = shape_.size(); k-- > 0;) {
-      const int64_t size = shape_[order_[k]];
-      if (size <= 0) continue;
-      out[order_[k]] = flat % size;
-      flat /= size;
-    }
-    return out;
-  }
-
-  // Elements between consecutive channels of logical dimension `axis` in memory.
-  int64_t stride_of(int64_t axis) const {
-    int64_t stride = 1;
-    for (size_t k = shape_.size(); k-- > 0;) {
-      if (static_cast<int64_t>(order_[k]) == axis) return stride;
-      stride *= shape_[order_[k]] > 0 ? shape_[order_[k]] : 1;
-    }
-    return 1;
-  }
-
- private:
-  std::vector<int64_t> shape_;
-  std::vector<size_t> order_;
-};
-
-// One side's dequantization, resolved to what each element needs.
-struct Dequant {
-  const Affine* affine = nullptr;
-  int64_t stride = 1, channels = 1;
-  double apply(double q, int64_t flat) const {
-    if (!affine || affine->scales.empty()) return q;
-    size_t c = 0;
-    if (affine->scales.size() > 1 && channels > 0)
-      c = static_cast<size_t>((flat / stride) % channels) % affine->scales.size();
-    const double zp = affine->zero_points.empty()
-                          ? 0
-                          : affine->zero_points[affine->zero_points.size() > 1
-                                                    ? c % affine->zero_points.size()
-                                                    : 0];
-    return (q - zp) * affine->scales[c];
-  }
-};
-
-// Every element, one at a time: any dtype, dequantization, non-finite values.
-class ScalarPass {
- public:
-  ScalarPass(const CompareInput& in, ElementStats& out, Sums& sums, const Indexer& indexer,
-             const Dequant& da, const Dequant& db)
-      : in_(in), out_(out), sums_(sums), indexer_(indexer), da_(da), db_(db) {
-    size_ = static_cast<size_t>(element_size(in.type));
-    floating_ = is_floating(in.type) || in.affine_a || in.affine_b;
-  }
-
-  void run(int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const uint8_t* pa = in_.a.data() + static_cast<size_t>(i) * size_;
-      const uint8_t* pb = in_.b.data() + static_cast<size_t>(i) * size_;
-      const bool differ = std::memcmp(pa, pb, size_) != 0;
-      const double a = da_.apply(read_number(in_.type, pa), i);
-      const double b = db_.apply(read_number(in_.type, pb), i);
-      bool finite = true;
-      if (floating_) {
-        if (std::isnan(a)) ++out_.nan_a, finite = false;
-        if (std::isinf(a)) ++out_.inf_a, finite = false;
-        if (std::isnan(b)) ++out_.nan_b, finite = false;
-        if (std::isinf(b)) ++out_.inf_b, finite = false;
-      }
-      if (finite) sums_.add(a, b);
-      if (differ) {
-        ++out_.differing;
-        sample(i, a, b);
-      }
-    }
-  }
-
-  void sample(int64_t i, double a, double b) {
-    if (out_.first.size() < in_.first_k) out_.first.push_back({i, indexer_.index(i), a, b});
-  }
-
-  // The differences of [begin, end) not yet sampled (a vectorised block found some).
-  void sample_block(int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end && out_.first.size() < in_.first_k; ++i) {
-      const uint8_t* pa = in_.a.data() + static_cast<size_t>(i) * size_;
-      const uint8_t* pb = in_.b.data() + static_cast<size_t>(i) * size_;
-      if (std::memcmp(pa, pb, size_) != 0)
-        sample(i, da_.apply(read_number(in_.type, pa), i),
-               db_.apply(read_number(in_.type, pb), i));
-    }
-  }
-
- private:
-  const CompareInput& in_;
-  ElementStats& out_;
-  Sums& sums_;
-  const Indexer& indexer_;
-  const Dequant& da_;
-  const Dequant& db_;
-  size_t size_ = 1;
-  bool floating_ = false;
-};
-
-// float32 without dequantization, the bulk of a model's weights: four elements at a time in
-// vector registers (GCC/Clang vector extensions: SSE2, NEON or WebAssembly SIMD, AVX2 where
-// the CPU has it), sums in double. A block with a NaN or Inf in it is redone one element at a
-// time, so non-finite values never reach the sums.
-typedef float F4 __attribute__((vector_size(16)));
-typedef int32_t I4 __attribute__((vector_size(16)));
-typedef double D4 __attribute__((vector_size(32)));
-typedef int64_t L4 __attribute__((vector_size(32)));
-
-struct BlockSums {
-  D4 abs{}, aa{}, bb{}, ab{}, dd{};
-  F4 max_abs{}, max_rel{};
-  I4 differing{}, bad{};
-};
-
-inline F4 vmax(F4 x, F4 y) {
-  const I4 m = x > y;
-  return reinterpret_cast<F4>((m & reinterpret_cast<I4>(x)) | (~m & reinterpret_cast<I4>(y)));
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__EMSCRIPTEN__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void float_block(const uint8_t* pa, const uint8_t* pb, int64_t n, BlockSums& s) {
-  const I4 exp_mask = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
-  const I4 abs_mask = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
-  const L4 abs_mask_d = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
-                         0x7fffffffffffffffLL};
-  const F4 zero{};
-  for (int64_t i = 0; i + 4 <= n; i += 4) {
-    F4 fa, fb;
-    std::memcpy(&fa, pa + i * 4, 16);
-    std::memcpy(&fb, pb + i * 4, 16);
-    const I4 ia = reinterpret_cast<I4>(fa), ib = reinterpret_cast<I4>(fb);
-    s.differing -= (ia != ib);
-    s.bad |= ((ia & exp_mask) == exp_mask) | ((ib & exp_mask) == exp_mask);
-    const D4 a = __builtin_convertvector(fa, D4), b = __builtin_convertvector(fb, D4);
-    const D4 d = b - a;
-    const D4 ad = reinterpret_cast<D4>(reinterpret_cast<L4>(d) & abs_mask_d);
-    s.abs += ad;
-    s.aa += a * a;
-    s.bb += b * b;
-    s.ab += a * b;
+// The fast sums: no NaN/Inf tests in the loop (Sums::finite tells afterwards). One set of
+// four lanes; the loop is bound by memory, not by the adds' latency. The tail goes one by one.
+template <typename T>
+ETVIZ_INLINE void sums_loop(const T* a, const T* b, size_t n, Sums& s) {
+  v4d dd = {}, ad = {}, aa = {}, bb = {}, ab = {}, mx = {}, mr = {};
+  v4l diff = {};
+  const v4d zero = {};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v4d x = load4(a + i), y = load4(b + i);
+    const v4d d = x - y;
+    const v4d m = vabs(d);
+    dd += d * d;
+    ad += m;
+    aa += x * x;
+    bb += y * y;
+    ab += x * y;
+    mx = vmax(mx, m);
+    diff -= (x != y);
+    // |d| / |x| where x != 0; other lanes (0/0, d/0) are masked to 0.
+    const v4l nonzero = (x != zero);
+    mr = vmax(mr, reinterpret_cast<v4d>(reinterpret_cast<v4l>(m / vabs(x)) & nonzero));
+  }
+  s.dd += hsum(dd);
+  s.ad += hsum(ad);
+  s.aa += hsum(aa);
+  s.bb += hsum(bb);
+  s.ab += hsum(ab);
+  s.max_abs = std::max(s.max_abs, hmax(mx));
+  s.max_rel = std::max(s.max_rel, hmax(mr));
+  s.differing += static_cast<uint64_t>(diff[0] + diff[1] + diff[2] + diff[3]);
+  for (; i < n; ++i) {
+    const double x = a[i], y = b[i], d = x - y, m = std::fabs(d);
     s.dd += d * d;
-    // Max and relative differences need no double: float is exact enough for a maximum.
-    const F4 fd = reinterpret_cast<F4>(reinterpret_cast<I4>(fb - fa) & abs_mask);
-    const F4 fabs_a = reinterpret_cast<F4>(ia & abs_mask);
-    s.max_abs = vmax(fd, s.max_abs);
-    const I4 nonzero = fabs_a > zero;
-    const F4 rel = reinterpret_cast<F4>(reinterpret_cast<I4>(fd / fabs_a) & nonzero);
-    s.max_rel = vmax(rel, s.max_rel);
+    s.ad += m;
+    s.aa += x * x;
+    s.bb += y * y;
+    s.ab += x * y;
+    s.max_abs = std::max(s.max_abs, m);
+    if (x != 0) s.max_rel = std::max(s.max_rel, m / std::fabs(x));
+    if (x != y) ++s.differing;
   }
+  s.n += n;
 }
 
-double hsum(D4 v) {
-  return (v[0] + v[1]) + (v[2] + v[3]);
+ETVIZ_SIMD_CLONES void sums_f32(const float* a, const float* b, size_t n, Sums& s) {
+  sums_loop(a, b, n, s);
 }
-float hmax(F4 v) {
-  float m = v[0];
-  for (int k = 1; k < 4; ++k) m = v[k] > m ? v[k] : m;
-  return m;
+
+ETVIZ_SIMD_CLONES void sums_f64(const double* a, const double* b, size_t n, Sums& s) {
+  sums_loop(a, b, n, s);
+}
+
+// One comparison in progress: sums, non-finite counts, the first differences.
+class Comparer {
+ public:
+  Comparer(const TensorData& layout, const CompareOptions& options, TensorComparison& out)
+      : layout_(layout), options_(options), out_(out) {}
+
+  // Elements [start, start + n) of both sides, read as T.
+  template <typename T>
+  void block(const T* a, const T* b, size_t start, size_t n) {
+    Sums s;
+    if constexpr (std::is_same_v<T, float>)
+      sums_f32(a, b, n, s);
+    else
+      sums_f64(a, b, n, s);
+    if (!s.finite()) {
+      s = Sums{};
+      checked(a, b, n, s);
+    }
+    total_.add(s);
+    if (s.differing > 0 && out_.first.size() < options_.first_k) {
+      for (size_t i = 0; i < n && out_.first.size() < options_.first_k; ++i) {
+        const double x = a[i], y = b[i];
+        if (!same_value(x, y)) {
+          const auto flat = static_cast<int64_t>(start + i);
+          out_.first.push_back({flat, layout_.index_of(flat), x, y});
+        }
+      }
+    }
+  }
+
+  void finish() {
+    const Sums& s = total_;
+    out_.elements = s.n;
+    out_.differing = s.differing;
+    out_.l1 = s.ad;
+    out_.max_abs = s.max_abs;
+    out_.max_rel = s.max_rel;
+    if (s.n == 0) {
+      out_.mse = out_.snr_db = out_.cosine = out_.mean_abs = kNaN;
+      return;
+    }
+    out_.mse = s.dd / static_cast<double>(s.n);
+    out_.mean_abs = s.ad / static_cast<double>(s.n);
+    // 10 log10(mean(a^2) / mean((a-b)^2)): the means' n cancels.
+    if (s.dd == 0)
+      out_.snr_db = kInf;  // identical: no noise at all (ExecuTorch gets NaN for all-zero pairs)
+    else
+      out_.snr_db = 10.0 * std::log10(s.aa / s.dd);
+    const double na = std::sqrt(s.aa), nb = std::sqrt(s.bb);
+    if (na == 0 && nb == 0)
+      out_.cosine = 1;
+    else if (na == 0 || nb == 0)
+      out_.cosine = 0;
+    else
+      out_.cosine = std::clamp(s.ab / na / nb, -1.0, 1.0);
+  }
+
+ private:
+  // The careful sums of a block the fast ones found NaN or Inf in: each position is tested,
+  // counted and left out unless both sides are finite.
+  template <typename T>
+  void checked(const T* a, const T* b, size_t n, Sums& s) {
+    for (size_t i = 0; i < n; ++i) {
+      const double x = a[i], y = b[i];
+      const bool fx = std::isfinite(x), fy = std::isfinite(y);
+      if (!fx) ++(std::isnan(x) ? out_.nan_reference : out_.inf_reference);
+      if (!fy) ++(std::isnan(y) ? out_.nan_run : out_.inf_run);
+      if (fx && fy) {
+        const double d = x - y, m = std::fabs(d);
+        s.dd += d * d;
+        s.ad += m;
+        s.aa += x * x;
+        s.bb += y * y;
+        s.ab += x * y;
+        s.max_abs = std::max(s.max_abs, m);
+        if (x != 0) s.max_rel = std::max(s.max_rel, m / std::fabs(x));
+        if (x != y) ++s.differing;
+        ++s.n;
+      } else if (!same_value(x, y)) {
+        ++out_.nonfinite_mismatch;
+        ++s.differing;
+      }
+    }
+  }
+
+  const TensorData& layout_;
+  const CompareOptions& options_;
+  TensorComparison& out_;
+  Sums total_;
+};
+
+bool aligned_for(const void* p, size_t alignment) {
+  return reinterpret_cast<uintptr_t>(p) % alignment == 0;
+}
+
+std::string shape_text(const std::vector<int64_t>& sizes) {
+  return fmt::format("[{}]", fmt::join(sizes, ", "));
+}
+
+// Byte by byte: dtypes etviz does not read as numbers.
+TensorComparison compare_bytes(const TensorData& reference, const TensorData& run,
+                               const CompareOptions& options) {
+  TensorComparison out;
+  const size_t n = std::min(reference.bytes.size(), run.bytes.size());
+  out.positions = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (reference.bytes[i] == run.bytes[i]) continue;
+    ++out.differing;
+    if (out.first.size() < options.first_k)
+      out.first.push_back({static_cast<int64_t>(i),
+                           {static_cast<int64_t>(i)},
+                           double(reference.bytes[i]),
+                           double(run.bytes[i])});
+  }
+  out.mse = out.l1 = out.snr_db = out.cosine = out.max_abs = out.mean_abs = out.max_rel = kNaN;
+  return out;
 }
 
 }  // namespace
-
-double read_element(ElementType t, const uint8_t* p) {
-  return read_number(t, p);
-}
 
 ElementType element_type(std::string_view dtype) {
   if (dtype == "float32") return ElementType::kFloat32;
@@ -332,103 +431,275 @@ int64_t element_size(ElementType t) {
 }
 
 bool is_floating(ElementType t) {
-  return t == ElementType::kFloat32 || t == ElementType::kFloat16 ||
-         t == ElementType::kBFloat16 || t == ElementType::kFloat64;
+  return t == ElementType::kFloat32 || t == ElementType::kFloat16 || t == ElementType::kBFloat16 ||
+         t == ElementType::kFloat64;
 }
 
-ElementStats compare_elements(const CompareInput& in) {
-  ElementStats out;
-  const int64_t size = element_size(in.type);
-  int64_t n = static_cast<int64_t>(std::min(in.a.size(), in.b.size())) / size;
-  int64_t numel = 1;
-  bool known = true;
-  for (int64_t d : in.shape) {
-    if (d < 0 || (d > 0 && numel > std::numeric_limits<int64_t>::max() / d)) known = false;
-    numel *= d < 0 ? 1 : d;
+double read_element(ElementType t, const uint8_t* p) {
+  switch (t) {
+    case ElementType::kFloat32:
+      return load_at<float>(p);
+    case ElementType::kFloat64:
+      return load_at<double>(p);
+    case ElementType::kFloat16:
+      return half_to_float(load_at<uint16_t>(p));
+    case ElementType::kBFloat16: {
+      const uint32_t bits = static_cast<uint32_t>(load_at<uint16_t>(p)) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+    case ElementType::kInt8:
+      return static_cast<int8_t>(*p);
+    case ElementType::kUInt8:
+    case ElementType::kBytes:
+      return *p;
+    case ElementType::kBool:
+      return *p != 0;
+    case ElementType::kInt16:
+      return load_at<int16_t>(p);
+    case ElementType::kUInt16:
+      return load_at<uint16_t>(p);
+    case ElementType::kInt32:
+      return load_at<int32_t>(p);
+    case ElementType::kUInt32:
+      return load_at<uint32_t>(p);
+    case ElementType::kInt64:
+      return static_cast<double>(load_at<int64_t>(p));
+    case ElementType::kUInt64:
+      return static_cast<double>(load_at<uint64_t>(p));
   }
-  if (known && in.type != ElementType::kBytes) n = std::min(n, numel);
-  out.elements = n;
-  const Indexer indexer(in.type == ElementType::kBytes ? std::vector<int64_t>{n} : in.shape,
-                        in.type == ElementType::kBytes ? std::vector<uint8_t>{} : in.dim_order);
-  auto dequant = [&](const Affine* affine) {
-    Dequant d;
-    d.affine = affine;
-    if (affine && affine->axis >= 0 && static_cast<size_t>(affine->axis) < in.shape.size()) {
-      d.stride = indexer.stride_of(affine->axis);
-      d.channels = std::max<int64_t>(in.shape[static_cast<size_t>(affine->axis)], 1);
-    }
-    return d;
-  };
-  const Dequant da = dequant(in.affine_a), db = dequant(in.affine_b);
-  Sums sums;
-  ScalarPass scalar(in, out, sums, indexer, da, db);
-  if (in.type == ElementType::kFloat32 && !in.affine_a && !in.affine_b) {
-    // Blocks small enough for the first level cache: a block redone one element at a time
-    // (a NaN in it) or searched for its first differences reads from there.
-    constexpr int64_t kBlock = 4096;
-    for (int64_t begin = 0; begin < n; begin += kBlock) {
-      const int64_t end = std::min(n, begin + kBlock);
-      const int64_t vector_end = begin + (end - begin) / 4 * 4;
-      const uint8_t* pa = in.a.data() + begin * 4;
-      const uint8_t* pb = in.b.data() + begin * 4;
-      if (std::memcmp(pa, pb, static_cast<size_t>(end - begin) * 4) == 0) {
-        // Equal bytes: a == b, so only the norms grow (and NaN/Inf still count).
-        BlockSums s;
-        float_block(pa, pa, vector_end - begin, s);
-        bool bad = false;
-        for (int k = 0; k < 4; ++k) bad |= s.bad[k] != 0;
-        if (bad) {
-          scalar.run(begin, end);
-          continue;
-        }
-        const double aa = hsum(s.aa);
-        sums.aa += aa;
-        sums.bb += aa;
-        sums.ab += aa;
-        sums.finite += vector_end - begin;
-        scalar.run(vector_end, end);
-        continue;
-      }
-      BlockSums s;
-      float_block(pa, pb, vector_end - begin, s);
-      bool bad = false;
-      for (int k = 0; k < 4; ++k) bad |= s.bad[k] != 0;
-      if (bad) {
-        scalar.run(begin, end);
-        continue;
-      }
-      Sums block;
-      block.abs = hsum(s.abs);
-      block.aa = hsum(s.aa);
-      block.bb = hsum(s.bb);
-      block.ab = hsum(s.ab);
-      block.dd = hsum(s.dd);
-      block.max_abs = hmax(s.max_abs);
-      block.max_rel = hmax(s.max_rel);
-      block.finite = vector_end - begin;
-      sums.merge(block);
-      const int64_t differing = static_cast<int64_t>(s.differing[0]) + s.differing[1] +
-                                s.differing[2] + s.differing[3];
-      out.differing += differing;  // the tail counts its own (scalar.run)
-      if (differing > 0) scalar.sample_block(begin, vector_end);
-      scalar.run(vector_end, end);
-    }
+  return 0;
+}
+
+bool numeric_dtype(std::string_view dtype) {
+  return element_type(dtype) != ElementType::kBytes;
+}
+
+bool integer_dtype(std::string_view dtype) {
+  const ElementType t = element_type(dtype);
+  return t != ElementType::kBytes && !is_floating(t);
+}
+
+int64_t TensorData::numel() const {
+  int64_t n = 1;
+  for (int64_t d : sizes) n *= d;
+  return n;
+}
+
+std::vector<int64_t> TensorData::storage_strides() const {
+  const size_t rank = sizes.size();
+  if (strides.size() == rank) return strides;
+  // The dim order, when it is a permutation of the dimensions; else contiguous.
+  std::vector<size_t> order(rank);
+  bool valid = dim_order.size() == rank;
+  std::vector<bool> seen(rank, false);
+  for (size_t k = 0; valid && k < rank; ++k) {
+    valid = dim_order[k] < rank && !seen[dim_order[k]];
+    if (valid) seen[dim_order[k]] = true;
+  }
+  for (size_t k = 0; k < rank; ++k) order[k] = valid ? dim_order[k] : k;
+  std::vector<int64_t> s(rank, 1);
+  int64_t stride = 1;
+  for (size_t k = rank; k-- > 0;) {
+    s[order[k]] = stride;
+    stride *= std::max<int64_t>(sizes[order[k]], 1);
+  }
+  return s;
+}
+
+std::vector<int64_t> TensorData::index_of(int64_t flat) const {
+  const auto s = storage_strides();
+  std::vector<int64_t> index(sizes.size(), 0);
+  for (size_t k = 0; k < sizes.size(); ++k)
+    if (sizes[k] > 0 && s[k] > 0) index[k] = (flat / s[k]) % sizes[k];
+  return index;
+}
+
+const char* to_string(Domain d) {
+  switch (d) {
+    case Domain::kFloat:
+      return "float";
+    case Domain::kInteger:
+      return "integer";
+    case Domain::kDequantized:
+      return "dequantized";
+    case Domain::kBytes:
+      return "bytes";
+  }
+  return "float";
+}
+
+PairCheck check_pair(const TensorData& reference, const TensorData& run) {
+  PairCheck c;
+  if (reference.sizes != run.sizes) {
+    c.kind = PairCheck::Kind::kShape;
+    c.mismatch = fmt::format("shape {} vs {}", shape_text(reference.sizes), shape_text(run.sizes));
+    return c;
+  }
+  const bool rn = numeric_dtype(reference.dtype), un = numeric_dtype(run.dtype);
+  const bool ri = integer_dtype(reference.dtype), ui = integer_dtype(run.dtype);
+  const bool rq = ri && reference.quant && !reference.quant->scales.empty();
+  const bool uq = ui && run.quant && !run.quant->scales.empty();
+  if (reference.dtype == run.dtype && !rn) {
+    c.domain = Domain::kBytes;
+  } else if (!rn || !un) {
+    c.kind = PairCheck::Kind::kDtype;
+    c.mismatch = fmt::format("dtype {} vs {}: not read as numbers", reference.dtype, run.dtype);
+    return c;
+  } else if (reference.dtype == run.dtype) {
+    c.domain = ri ? (rq && uq ? Domain::kDequantized : Domain::kInteger) : Domain::kFloat;
+  } else if ((!ri || rq) && (!ui || uq)) {
+    // Floats of different widths, or an integer side with scale and zero point.
+    c.domain = (rq || uq) ? Domain::kDequantized : Domain::kFloat;
   } else {
-    scalar.run(0, n);
+    c.kind = PairCheck::Kind::kDtype;
+    c.mismatch = fmt::format("dtype {} vs {}{}", reference.dtype, run.dtype,
+                             ri != ui ? " (no scale and zero point to dequantize with)" : "");
+    return c;
   }
-  out.finite_pairs = sums.finite;
-  out.max_abs = sums.max_abs;
-  out.max_rel = sums.max_rel;
-  out.mean_abs = sums.finite ? sums.abs / static_cast<double>(sums.finite) : 0;
-  const double norms = std::sqrt(sums.aa) * std::sqrt(sums.bb);
-  out.cosine = norms > 0 ? sums.ab / norms : (sums.aa == 0 && sums.bb == 0 ? 1.0 : 0.0);
-  if (sums.dd == 0)
-    out.snr_db = std::numeric_limits<double>::infinity();
-  else if (sums.aa == 0)
-    out.snr_db = -std::numeric_limits<double>::infinity();
-  else
-    out.snr_db = 10 * std::log10(sums.aa / sums.dd);
+  // Same shape, different layout: storage orders differ, so position k is not the same element.
+  if (!reference.sizes.empty() && reference.storage_strides() != run.storage_strides()) {
+    c.domain.reset();
+    c.kind = PairCheck::Kind::kLayout;
+    c.mismatch =
+        fmt::format("strides {} vs {} (another dim order)", shape_text(reference.storage_strides()),
+                    shape_text(run.storage_strides()));
+  }
+  return c;
+}
+
+TensorComparison compare_tensors(const TensorData& reference, const TensorData& run, Domain domain,
+                                 const CompareOptions& options) {
+  if (domain == Domain::kBytes) return compare_bytes(reference, run, options);
+  TensorComparison out;
+  Comparer comparer(reference, options, out);
+  const size_t n = static_cast<size_t>(std::min<int64_t>(std::max<int64_t>(reference.numel(), 0),
+                                                         std::max<int64_t>(run.numel(), 0)));
+  const ElementType ta = element_type(reference.dtype), tb = element_type(run.dtype);
+  if (n * static_cast<size_t>(element_size(ta)) > reference.bytes.size() ||
+      n * static_cast<size_t>(element_size(tb)) > run.bytes.size()) {
+    comparer.finish();  // the caller checked; never read past a span
+    return out;
+  }
+  out.positions = n;
+  const bool dequantize = domain == Domain::kDequantized;
+  if (!dequantize && ta == ElementType::kFloat32 && tb == ElementType::kFloat32 &&
+      aligned_for(reference.bytes.data(), 4) && aligned_for(run.bytes.data(), 4)) {
+    const auto* a = reinterpret_cast<const float*>(reference.bytes.data());
+    const auto* b = reinterpret_cast<const float*>(run.bytes.data());
+    for (size_t i = 0; i < n; i += kDirectBlock)
+      comparer.block(a + i, b + i, i, std::min(kDirectBlock, n - i));
+  } else if (!dequantize && ta == ElementType::kFloat64 && tb == ElementType::kFloat64 &&
+             aligned_for(reference.bytes.data(), 8) && aligned_for(run.bytes.data(), 8)) {
+    const auto* a = reinterpret_cast<const double*>(reference.bytes.data());
+    const auto* b = reinterpret_cast<const double*>(run.bytes.data());
+    for (size_t i = 0; i < n; i += kDirectBlock)
+      comparer.block(a + i, b + i, i, std::min(kDirectBlock, n - i));
+  } else {
+    const BlockReader ra(reference, dequantize), rb(run, dequantize);
+    std::vector<double> a(kBlock), b(kBlock);
+    for (size_t i = 0; i < n; i += kBlock) {
+      const size_t count = std::min(kBlock, n - i);
+      ra.read(i, count, a.data());
+      rb.read(i, count, b.data());
+      comparer.block(a.data(), b.data(), i, count);
+    }
+  }
+  comparer.finish();
   return out;
+}
+
+TensorStats tensor_stats(const TensorData& tensor, int bins, bool dequantize) {
+  TensorStats s;
+  const ElementType e = element_type(tensor.dtype);
+  const int64_t numel = tensor.numel();
+  if (e == ElementType::kBytes || numel <= 0 ||
+      static_cast<uint64_t>(numel) * static_cast<uint64_t>(element_size(e)) > tensor.bytes.size())
+    return s;
+  const auto n = static_cast<size_t>(numel);
+  s.count = n;
+  const bool dq = dequantize && tensor.quant && !tensor.quant->scales.empty();
+  s.dequantized = dq;
+  if (integer_dtype(tensor.dtype) && tensor.quant) {
+    s.qmin = tensor.quant->qmin;
+    s.qmax = tensor.quant->qmax;
+  }
+  const BlockReader reader(tensor, dq);
+  std::vector<double> x(kBlock), raw(kBlock);
+  double lo = kInf, hi = -kInf, sum = 0;
+  for (size_t i = 0; i < n; i += kBlock) {
+    const size_t count = std::min(kBlock, n - i);
+    reader.read(i, count, x.data(), raw.data());
+    for (size_t k = 0; k < count; ++k) {
+      const double v = x[k];
+      if (s.qmin && raw[k] == double(*s.qmin)) ++s.at_qmin;
+      if (s.qmax && raw[k] == double(*s.qmax)) ++s.at_qmax;
+      if (!std::isfinite(v)) {
+        ++(std::isnan(v) ? s.nan : s.inf);
+        continue;
+      }
+      ++s.finite;
+      if (v == 0) ++s.zeros;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      sum += v;
+    }
+  }
+  if (s.finite == 0) return s;
+  s.min = lo;
+  s.max = hi;
+  s.abs_max = std::max(std::fabs(lo), std::fabs(hi));
+  s.mean = sum / static_cast<double>(s.finite);
+  // Second pass: the spread around the mean (no cancellation) and the histogram.
+  s.histogram.assign(static_cast<size_t>(std::max(bins, 1)), 0);
+  const double width = (hi - lo) / static_cast<double>(s.histogram.size());
+  double m2 = 0;
+  for (size_t i = 0; i < n; i += kBlock) {
+    const size_t count = std::min(kBlock, n - i);
+    reader.read(i, count, x.data());
+    for (size_t k = 0; k < count; ++k) {
+      const double v = x[k];
+      if (!std::isfinite(v)) continue;
+      m2 += (v - s.mean) * (v - s.mean);
+      size_t bin = width > 0 ? static_cast<size_t>((v - lo) / width) : 0;
+      s.histogram[std::min(bin, s.histogram.size() - 1)]++;
+    }
+  }
+  s.std = std::sqrt(m2 / static_cast<double>(s.finite));
+  return s;
+}
+
+DiffHistogram diff_histogram(const TensorData& reference, const TensorData& run, Domain domain,
+                             double max_abs, int bins) {
+  DiffHistogram h;
+  h.counts.assign(static_cast<size_t>(std::max(bins, 1)), 0);
+  if (!std::isfinite(max_abs) || domain == Domain::kBytes) return h;
+  h.lo = -max_abs;
+  h.hi = max_abs;
+  const size_t n = static_cast<size_t>(std::max<int64_t>(reference.numel(), 0));
+  if (n * static_cast<size_t>(element_size(element_type(reference.dtype))) >
+          reference.bytes.size() ||
+      n * static_cast<size_t>(element_size(element_type(run.dtype))) > run.bytes.size() ||
+      run.numel() != reference.numel())
+    return h;
+  const bool dq = domain == Domain::kDequantized;
+  const BlockReader ra(reference, dq), rb(run, dq);
+  std::vector<double> a(kBlock), b(kBlock);
+  const double width = (h.hi - h.lo) / static_cast<double>(h.counts.size());
+  for (size_t i = 0; i < n; i += kBlock) {
+    const size_t count = std::min(kBlock, n - i);
+    ra.read(i, count, a.data());
+    rb.read(i, count, b.data());
+    for (size_t k = 0; k < count; ++k) {
+      if (!std::isfinite(a[k]) || !std::isfinite(b[k])) continue;
+      const double d = b[k] - a[k];
+      size_t bin =
+          width > 0 ? static_cast<size_t>(std::max(0.0, (d - h.lo) / width)) : h.counts.size() / 2;
+      h.counts[std::min(bin, h.counts.size() - 1)]++;
+    }
+  }
+  return h;
 }
 
 }  // namespace etviz::analysis

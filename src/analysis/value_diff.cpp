@@ -14,7 +14,7 @@ constexpr size_t kReadersKept = 4;
 
 const Value* value_at(const Graph& g, ValueId v) {
   return v >= 0 && static_cast<size_t>(v) < g.values.size() ? &g.values[static_cast<size_t>(v)]
-                                                           : nullptr;
+                                                            : nullptr;
 }
 
 bool contiguous(const SmallVector<uint8_t>& order) {
@@ -116,15 +116,15 @@ std::vector<int64_t> concrete_shape(const TensorInfo& t) {
 // tensor's own quantization (a delegate's), or the literal arguments of the
 // dequantize_per_tensor that reads it, or the constant scale and zero-point tensors of the
 // dequantize_per_channel that reads it.
-std::optional<Affine> affine_of(const Document& doc, const Graph& g, ValueId v,
-                                std::string& how) {
+std::optional<QuantParams> quant_of(const Document& doc, const Graph& g, ValueId v,
+                                    std::string& how) {
   const Value* value = value_at(g, v);
   if (!value) return std::nullopt;
   const TensorInfo& t = value->tensor;
   if (t.quantization) {
     const Quantization& q = *t.quantization;
     if (q.scales.empty()) return std::nullopt;
-    Affine a;
+    QuantParams a;
     if (q.scheme == "per_tensor") {
       a.scales = {q.scales[0]};
     } else if (q.scheme == "per_channel" && q.axis >= 0 &&
@@ -149,8 +149,7 @@ std::optional<Affine> affine_of(const Document& doc, const Graph& g, ValueId v,
       return position < node.inputs.size() ? value_at(g, node.inputs[position].value) : nullptr;
     };
     auto number = [](const Value* x) -> std::optional<double> {
-      if (!x || x->literal.empty() ||
-          (x->kind != ValueKind::kDouble && x->kind != ValueKind::kInt))
+      if (!x || x->literal.empty() || (x->kind != ValueKind::kDouble && x->kind != ValueKind::kInt))
         return std::nullopt;
       char* end = nullptr;
       const std::string text = x->literal.str();
@@ -158,7 +157,7 @@ std::optional<Affine> affine_of(const Document& doc, const Graph& g, ValueId v,
       if (end == text.c_str()) return std::nullopt;
       return d;
     };
-    Affine a;
+    QuantParams a;
     if (base == "dequantize_per_tensor") {
       auto scale = number(arg("scale", 1)), zp = number(arg("zero_point", 2));
       if (!scale || !zp) continue;
@@ -292,7 +291,7 @@ class ValueComparer {
     const Value& y = b_.values[static_cast<size_t>(vb)];
     const bool tx = x.kind == ValueKind::kTensor, ty = y.kind == ValueKind::kTensor;
     if (tx && ty) {
-      compare_tensors(va, vb);
+      compare_tensor_values(va, vb);
       return;
     }
     if (is_symbolic(x.kind) && is_symbolic(y.kind) && x.kind == y.kind) return;
@@ -319,7 +318,7 @@ class ValueComparer {
     out_.scalars.push_back(std::move(c));
   }
 
-  void compare_tensors(ValueId va, ValueId vb) {
+  void compare_tensor_values(ValueId va, ValueId vb) {
     const Value& x = a_.values[static_cast<size_t>(va)];
     const Value& y = b_.values[static_cast<size_t>(vb)];
     const TensorInfo& s = x.tensor;
@@ -347,7 +346,8 @@ class ValueComparer {
       field("fqn", s.data_key.str(), t.data_key.str());
     field("quantization", quant_text(s), quant_text(t));
     if (s.is_constant() && t.is_constant()) compare_data(va, vb, td);
-    if (td.metadata.empty() && td.data != DataStatus::kDiffer && td.data != DataStatus::kUnavailable)
+    if (td.metadata.empty() && td.data != DataStatus::kDiffer &&
+        td.data != DataStatus::kUnavailable)
       return;
     td.a = va;
     td.b = vb;
@@ -403,32 +403,58 @@ class ValueComparer {
       return;
     }
     td.data_note = cut;
-    CompareInput in;
-    in.a = bytes_a;
-    in.b = bytes_b;
-    in.type = element_type(t.dtype.str());
-    in.shape = concrete_shape(t);
-    in.dim_order.assign(t.dim_order.begin(), t.dim_order.end());
-    in.first_k = options_.first_k;
-    td.stats = compare_elements(in);
+    // Both sides as the tensor module reads them (analysis/tensor_compare.h). A side cut off
+    // short of its shape is compared over the elements both hold, as a flat run.
+    TensorData ta, tb;
+    ta.dtype = s.dtype.str();
+    tb.dtype = t.dtype.str();
+    ta.sizes = concrete_shape(s);
+    tb.sizes = concrete_shape(t);
+    ta.dim_order.assign(s.dim_order.begin(), s.dim_order.end());
+    tb.dim_order.assign(t.dim_order.begin(), t.dim_order.end());
+    ta.bytes = bytes_a;
+    tb.bytes = bytes_b;
+    const ElementType type = element_type(tb.dtype);
+    const auto size = static_cast<uint64_t>(element_size(type));
+    const auto whole = [&](const TensorData& x) {
+      return static_cast<uint64_t>(std::max<int64_t>(x.numel(), 0)) * size <= x.bytes.size();
+    };
+    if (!whole(ta) || !whole(tb)) {
+      const uint64_t n = std::min(bytes_a.size(), bytes_b.size()) / size;
+      for (TensorData* x : {&ta, &tb}) {
+        x->sizes = {static_cast<int64_t>(n)};
+        x->dim_order.clear();
+        x->bytes = x->bytes.first(static_cast<size_t>(n * size));
+      }
+    }
+    const PairCheck check = check_pair(ta, tb);
+    if (!check.domain) {  // another layout of the same shape: a metadata change, said above
+      td.data = DataStatus::kMetadata;
+      td.data_note = check.mismatch;
+      return;
+    }
+    // Quantized integers: compared as stored first; dequantized below when both sides state
+    // scale and zero point.
+    td.domain = *check.domain == Domain::kDequantized ? Domain::kInteger : *check.domain;
+    CompareOptions compare;
+    compare.first_k = options_.first_k;
+    td.stats = compare_tensors(ta, tb, td.domain, compare);
     if (td.stats.differing == 0 && cut.empty() && bytes_a.size() == bytes_b.size()) {
-      td.data = DataStatus::kEqual;  // only bytes past the tensor's elements differ
+      // Bytes differ, numbers do not (+0 and -0, NaN payloads, bytes past the elements).
+      td.data = DataStatus::kEqual;
       ++out_.constants_equal;
       return;
     }
     td.data = DataStatus::kDiffer;
     ++out_.constants_differ;
-    td.integer = !is_floating(in.type);
-    if (td.integer && is_quantized_dtype(t.dtype.str())) {
+    if (td.domain == Domain::kInteger && is_quantized_dtype(tb.dtype)) {
       std::string how_a, how_b;
-      auto qa = affine_of(da_, a_, va, how_a);
-      auto qb = affine_of(db_, b_, vb, how_b);
-      if (qa && qb) {
-        in.affine_a = &*qa;
-        in.affine_b = &*qb;
+      ta.quant = quant_of(da_, a_, va, how_a);
+      tb.quant = quant_of(db_, b_, vb, how_b);
+      if (ta.quant && tb.quant) {
         td.has_dequantized = true;
         td.dequantized_by = how_a == how_b ? how_b : how_a + " -> " + how_b;
-        td.dequantized = compare_elements(in);
+        td.dequantized = compare_tensors(ta, tb, Domain::kDequantized, compare);
       }
     }
   }
@@ -496,9 +522,8 @@ class ValueComparer {
     std::unordered_map<NodeId, std::vector<std::string>> what;
     for (const TensorDiff& t : out_.tensors) {
       const Value& y = b_.values[static_cast<size_t>(t.b)];
-      const NodeId at = y.producer != kNoId
-                            ? y.producer
-                            : (y.consumers.empty() ? kNoId : y.consumers.front());
+      const NodeId at =
+          y.producer != kNoId ? y.producer : (y.consumers.empty() ? kNoId : y.consumers.front());
       if (at == kNoId) continue;
       if (t.data == DataStatus::kDiffer) what[at].push_back(data_change_text(t));
       for (const FieldChange& f : t.metadata) {
@@ -549,12 +574,13 @@ class ValueComparer {
   }
 
   static std::string data_change_text(const TensorDiff& t) {
-    const ElementStats& s = t.stats;
+    const TensorComparison& s = t.stats;
     std::string text =
-        fmt::format("data: {} of {} elements differ, max |diff| {:.6g}, cosine {:.6g}",
-                    s.differing, s.elements, s.max_abs, s.cosine);
-    if (s.nan_a + s.nan_b + s.inf_a + s.inf_b > 0)
-      text += fmt::format(", NaN {}/{}, Inf {}/{}", s.nan_a, s.nan_b, s.inf_a, s.inf_b);
+        fmt::format("data: {} of {} elements differ, max |diff| {:.6g}, cosine {:.6g}", s.differing,
+                    s.positions, s.max_abs, s.cosine);
+    if (s.has_nonfinite())
+      text += fmt::format(", NaN {}/{}, Inf {}/{}", s.nan_reference, s.nan_run, s.inf_reference,
+                          s.inf_run);
     if (!t.data_note.empty()) text += " (" + t.data_note + ")";
     return text;
   }
@@ -622,11 +648,10 @@ std::span<const uint8_t> constant_bytes(const Document& doc, const Graph& g, Val
     if (note && value) {
       const TensorInfo& t = value->tensor;
       if (t.data_location == DataLocation::kExternal)
-        *note = fmt::format("'{}' is in a .ptd file that was not given (--data)",
-                            t.data_key.str());
+        *note = fmt::format("'{}' is in a .ptd file that was not given (--data)", t.data_key.str());
       else if (t.data_location == DataLocation::kNamedData)
-        *note = fmt::format("named data '{}' is not in the file (or is compressed)",
-                            t.data_key.str());
+        *note =
+            fmt::format("named data '{}' is not in the file (or is compressed)", t.data_key.str());
       else
         *note = fmt::format("its bytes ({}) are not reachable", to_string(t.data_location));
     }
@@ -733,7 +758,8 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
     return;
   }
   std::vector<std::string> facets;
-  if (p.version_a != p.version_b) facets.push_back(fmt::format("{} -> {}", p.version_a, p.version_b));
+  if (p.version_a != p.version_b)
+    facets.push_back(fmt::format("{} -> {}", p.version_a, p.version_b));
   if (!p.methods_only_a.empty() || !p.methods_only_b.empty()) {
     std::string s = "methods";
     auto names = [](const std::vector<std::string>& v) {
@@ -743,7 +769,8 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
     };
     if (!p.methods_only_a.empty()) s += " only in A: " + names(p.methods_only_a);
     if (!p.methods_only_b.empty())
-      s += std::string(p.methods_only_a.empty() ? "" : ";") + " only in B: " + names(p.methods_only_b);
+      s += std::string(p.methods_only_a.empty() ? "" : ";") +
+           " only in B: " + names(p.methods_only_b);
     facets.push_back(std::move(s));
   }
   for (size_t k = 0; k < p.methods.size() && k < diffs.size(); ++k) {
@@ -767,8 +794,8 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
     const int64_t value_marked = d.values ? d.values->nodes_marked : 0;
     const int64_t changed = d.changed - value_marked;
     if (changed > 0 || d.added > 0 || d.removed > 0)
-      parts.push_back(fmt::format("nodes {} changed, {} added, {} removed", changed, d.added,
-                                  d.removed));
+      parts.push_back(
+          fmt::format("nodes {} changed, {} added, {} removed", changed, d.added, d.removed));
     if (parts.empty()) continue;
     std::string s = p.methods[k].name + ": ";
     for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
@@ -778,8 +805,8 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
     facets.push_back(fmt::format("named data: {} key{}", p.named_data.size(),
                                  p.named_data.size() == 1 ? "" : "s"));
   if (!p.damaged.empty())
-    facets.push_back(fmt::format("{} damaged part{}", p.damaged.size(),
-                                 p.damaged.size() == 1 ? "" : "s"));
+    facets.push_back(
+        fmt::format("{} damaged part{}", p.damaged.size(), p.damaged.size() == 1 ? "" : "s"));
   if (facets.empty()) {
     p.same_program = true;
     p.summary = fmt::format(

@@ -21,7 +21,7 @@
 namespace etviz::analysis {
 
 struct ValueDiffOptions {
-  size_t first_k = 10;      // first differences kept per tensor
+  size_t first_k = 10;       // first differences kept per tensor
   bool compare_data = true;  // constants' bytes (off: metadata only)
   int nested_depth = 2;      // decoded delegate payloads inside payloads
 };
@@ -39,33 +39,36 @@ struct FieldChange {
 
 // Why a constant's bytes were or were not compared element by element.
 enum class DataStatus : uint8_t {
-  kEqual,         // same bytes (memcmp): no statistics needed
-  kDiffer,        // compared: stats hold the figures
-  kMetadata,      // another dtype or shape: a metadata change, not compared element-wise
-  kUnavailable,   // one side's bytes are not reachable (no --data, compressed member, ...)
-  kNotConstant,   // an activation: no bytes in the file
+  kEqual,        // same bytes (memcmp): no statistics needed
+  kDiffer,       // compared: stats hold the figures
+  kMetadata,     // another dtype or shape: a metadata change, not compared element-wise
+  kUnavailable,  // one side's bytes are not reachable (no --data, compressed member, ...)
+  kNotConstant,  // an activation: no bytes in the file
 };
 const char* to_string(DataStatus s);
 
 struct TensorDiff {
   ValueId a = kNoId, b = kNoId;
-  std::string name;             // B's name (fqn for constants)
-  std::string dtype, shape;     // B's, as "float32", "[64, 32]"
-  std::string location;         // where B's bytes live ("constant_segment", "named_data", ...)
+  std::string name;          // B's name (fqn for constants)
+  std::string dtype, shape;  // B's, as "float32", "[64, 32]"
+  std::string location;      // where B's bytes live ("constant_segment", "named_data", ...)
   std::vector<FieldChange> metadata;
   std::vector<ValueReader> readers;  // up to 4 nodes of B reading it
   int64_t readers_total = 0;
   // Constant data.
   DataStatus data = DataStatus::kNotConstant;
-  std::string data_note;  // why unavailable / what was cut
+  std::string data_note;                     // why unavailable / what was cut
   int64_t bytes_a = -1, bytes_b = -1;        // bytes compared on each side (-1: none)
   int64_t expected_a = -1, expected_b = -1;  // bytes the shapes need (truncated when more)
-  bool integer = false;                      // stats are of integers (quantized: their domain)
-  ElementStats stats;
+  // The figures (analysis/tensor_compare.h), A the reference, B the run: floats as stored,
+  // integers (quantized ones too) in their integer domain, dtypes not read as numbers byte by
+  // byte.
+  Domain domain = Domain::kFloat;
+  TensorComparison stats;
   // A quantized tensor whose scale and zero point are known: the same after dequantization.
   bool has_dequantized = false;
   std::string dequantized_by;  // "per_tensor scale=0.01 zp=0", "dequantize_per_tensor args"
-  ElementStats dequantized;
+  TensorComparison dequantized;
 };
 
 // A value that is not a tensor (a scalar, a list) read differently: `int 0 -> 42`,
@@ -90,7 +93,7 @@ struct ValueDiff;
 
 // A decoded delegate payload pair (an XNNPACK graph) under matched delegate calls.
 struct NestedDiff {
-  std::string label;            // "XnnpackBackend #0 (forward/XnnpackBackend#0)"
+  std::string label;  // "XnnpackBackend #0 (forward/XnnpackBackend#0)"
   NodeId call_a = kNoId, call_b = kNoId;
   int32_t graph_a = -1, graph_b = -1;  // Document::graphs of each side
   GraphDiff diff;                      // its values: diff.values

@@ -82,8 +82,9 @@ Result<std::vector<render::DiffOperand>> load_operands(const DiffOptions& opt, D
     // Operands with other weights (--data-a/--data-b) are other documents of the same file.
     OpenOptions open;
     open.data_files = opt.data;
-    const auto& side = operands.empty() ? opt.data_a : operands.size() == 1 ? opt.data_b
-                                                                             : std::vector<std::string>{};
+    const auto& side = operands.empty()       ? opt.data_a
+                       : operands.size() == 1 ? opt.data_b
+                                              : std::vector<std::string>{};
     open.data_files.insert(open.data_files.end(), side.begin(), side.end());
     std::string key = file;
     for (const std::string& d : open.data_files) key += "\n" + d;
@@ -119,7 +120,8 @@ int run_diff(const DiffOptions& opt) {
   // Whole programs (files named without #GRAPH): every method, values and the file's facts.
   bool whole = !opt.stages;
   for (size_t k = 0; k < operands.size() && whole; ++k)
-    whole = split_operand(opt.operands[k]).second.empty() && render::is_whole_program(*operands[k].doc);
+    whole =
+        split_operand(opt.operands[k]).second.empty() && render::is_whole_program(*operands[k].doc);
   if (std::filesystem::path(opt.output).extension() == ".html") return write_page(opt, operands);
   if (whole)
     return write_output(
@@ -219,7 +221,8 @@ void register_diff(CLI::App& app) {
                                                     {"markdown", render::DiffFormat::kMarkdown}},
           CLI::ignore_case));
   cmd->add_option("--limit", opt->limit, "Rows listed per section in table/markdown (default 40)");
-  cmd->add_option("--data", opt->data, "A .ptd with external weights, for every operand (repeatable)");
+  cmd->add_option("--data", opt->data,
+                  "A .ptd with external weights, for every operand (repeatable)");
   cmd->add_option("--data-a", opt->data_a, "A .ptd with the first operand's weights (repeatable)");
   cmd->add_option("--data-b", opt->data_b, "A .ptd with the second operand's weights (repeatable)");
   cmd->add_option("-o,--output", opt->output,

@@ -30,8 +30,8 @@ std::string diff_report(const std::vector<DiffOperand>& operands,
 
 // One pair of the report, for reports that pair graphs otherwise (whole programs, method by
 // method: value_diff_report.h). JSON: `a_index`/`b_index` are indices into the report's graphs.
-std::string diff_pair_text(const DiffOperand& a, const DiffOperand& b,
-                           const analysis::GraphDiff& d, size_t limit, bool markdown);
+std::string diff_pair_text(const DiffOperand& a, const DiffOperand& b, const analysis::GraphDiff& d,
+                           size_t limit, bool markdown);
 nlohmann::ordered_json diff_pair_json(size_t a_index, size_t b_index, const DiffOperand& a,
                                       const DiffOperand& b, const analysis::GraphDiff& d);
 

@@ -11,7 +11,7 @@ namespace etviz::render {
 namespace {
 
 using analysis::DataStatus;
-using analysis::ElementStats;
+using analysis::TensorComparison;
 using analysis::TensorDiff;
 using analysis::ValueDiff;
 using nlohmann::ordered_json;
@@ -47,34 +47,38 @@ std::string readers_text(const std::vector<analysis::ValueReader>& readers, int6
   return s;
 }
 
-std::string stats_line(const ElementStats& s, bool integer) {
+std::string stats_line(const TensorComparison& s, analysis::Domain domain) {
   const double share =
-      s.elements ? 100.0 * static_cast<double>(s.differing) / static_cast<double>(s.elements) : 0;
+      s.positions ? 100.0 * static_cast<double>(s.differing) / static_cast<double>(s.positions) : 0;
+  const char* in = domain == analysis::Domain::kInteger ? " (integers)"
+                   : domain == analysis::Domain::kBytes ? " (bytes)"
+                                                        : "";
   std::string line = fmt::format(
       "{} of {} elements differ ({:.3g}%){}; max |diff| {}, mean |diff| {}, max rel {}, cosine "
       "{}, SNR {} dB",
-      s.differing, s.elements, share, integer ? " (integers)" : "", number(s.max_abs),
-      number(s.mean_abs), number(s.max_rel), number(s.cosine), number(s.snr_db));
-  if (s.nan_a + s.nan_b + s.inf_a + s.inf_b > 0)
-    line += fmt::format("; NaN A {} B {}, Inf A {} B {} (left out of the statistics)", s.nan_a,
-                        s.nan_b, s.inf_a, s.inf_b);
+      s.differing, s.positions, share, in, number(s.max_abs), number(s.mean_abs), number(s.max_rel),
+      number(s.cosine), number(s.snr_db));
+  if (s.has_nonfinite())
+    line += fmt::format("; NaN A {} B {}, Inf A {} B {} (left out of the figures)", s.nan_reference,
+                        s.nan_run, s.inf_reference, s.inf_run);
   return line;
 }
 
-std::string first_text(const ElementStats& s, int64_t differing) {
+std::string first_text(const TensorComparison& s) {
   if (s.first.empty()) return "";
   std::string line = "first: ";
   for (size_t i = 0; i < s.first.size(); ++i)
     line += (i ? "; " : "") + fmt::format("{} {} -> {}", index_text(s.first[i].index),
-                                          number(s.first[i].a), number(s.first[i].b));
-  if (differing > static_cast<int64_t>(s.first.size()))
-    line += fmt::format("; ... {} more", differing - static_cast<int64_t>(s.first.size()));
+                                          number(s.first[i].reference), number(s.first[i].run));
+  if (s.differing > s.first.size())
+    line += fmt::format("; ... {} more", s.differing - s.first.size());
   return line;
 }
 
 std::string field_text(const std::vector<analysis::FieldChange>& fields) {
   std::string s;
-  for (const auto& f : fields) s += (s.empty() ? "" : "; ") + fmt::format("{} {} -> {}", f.field, f.a, f.b);
+  for (const auto& f : fields)
+    s += (s.empty() ? "" : "; ") + fmt::format("{} {} -> {}", f.field, f.a, f.b);
   return s;
 }
 
@@ -125,8 +129,7 @@ void text_sections(const ValueDiff& v, const Document& da, const Graph& /*a*/, c
     out += h3 + fmt::format("{} ({})\n", what, n);
   };
   auto cut = [&](size_t n) {
-    if (n > limit)
-      out += item + fmt::format("... {} more (--format json lists all)\n", n - limit);
+    if (n > limit) out += item + fmt::format("... {} more (--format json lists all)\n", n - limit);
   };
   if (!data.empty()) {
     header("Constant data that differs", data.size());
@@ -134,11 +137,11 @@ void text_sections(const ValueDiff& v, const Document& da, const Graph& /*a*/, c
       const TensorDiff& t = *data[i];
       out += item + fmt::format("{} {}{} ({}), {}\n", t.name, t.dtype, t.shape, t.location,
                                 readers_text(t.readers, t.readers_total));
-      out += more + stats_line(t.stats, t.integer) + "\n";
-      if (auto f = first_text(t.stats, t.stats.differing); !f.empty()) out += more + f + "\n";
+      out += more + stats_line(t.stats, t.domain) + "\n";
+      if (auto f = first_text(t.stats); !f.empty()) out += more + f + "\n";
       if (t.has_dequantized)
-        out += more + "dequantized (" + t.dequantized_by + "): " +
-               stats_line(t.dequantized, false) + "\n";
+        out += more + "dequantized (" + t.dequantized_by +
+               "): " + stats_line(t.dequantized, analysis::Domain::kDequantized) + "\n";
       if (!t.data_note.empty()) out += more + t.data_note + "\n";
     }
     cut(data.size());
@@ -174,8 +177,9 @@ void text_sections(const ValueDiff& v, const Document& da, const Graph& /*a*/, c
     header(what, list.size());
     for (size_t i = 0; i < list.size() && i < limit; ++i)
       out += item + fmt::format("{} {}{} ({})\n", list[i].name, list[i].dtype, list[i].shape,
-                                list[i].nbytes >= 0 ? human_bytes(static_cast<uint64_t>(list[i].nbytes))
-                                                    : "size unknown");
+                                list[i].nbytes >= 0
+                                    ? human_bytes(static_cast<uint64_t>(list[i].nbytes))
+                                    : "size unknown");
     cut(list.size());
   };
   only("Constants only in A", v.constants_only_a);
@@ -207,21 +211,26 @@ ordered_json readers_json(const std::vector<analysis::ValueReader>& readers) {
 
 }  // namespace
 
-ordered_json element_stats_json(const ElementStats& s) {
+ordered_json element_stats_json(const TensorComparison& s) {
   ordered_json j;
-  j["elements"] = s.elements;
+  j["elements"] = s.positions;
+  j["finite"] = s.elements;
   j["differing"] = s.differing;
   j["max_abs"] = json_number(s.max_abs);
   j["mean_abs"] = json_number(s.mean_abs);
   j["max_rel"] = json_number(s.max_rel);
   j["cosine"] = json_number(s.cosine);
   j["snr_db"] = json_number(s.snr_db);
-  j["nan"] = {{"a", s.nan_a}, {"b", s.nan_b}};
-  j["inf"] = {{"a", s.inf_a}, {"b", s.inf_b}};
+  j["mse"] = json_number(s.mse);
+  j["l1"] = json_number(s.l1);
+  j["nan"] = {{"a", s.nan_reference}, {"b", s.nan_run}};
+  j["inf"] = {{"a", s.inf_reference}, {"b", s.inf_run}};
   ordered_json first = ordered_json::array();
   for (const auto& e : s.first)
-    first.push_back(
-        {{"index", e.index}, {"flat", e.flat}, {"a", json_number(e.a)}, {"b", json_number(e.b)}});
+    first.push_back({{"index", e.index},
+                     {"flat", e.flat},
+                     {"a", json_number(e.reference)},
+                     {"b", json_number(e.run)}});
   j["first"] = std::move(first);
   return j;
 }
@@ -267,10 +276,11 @@ ordered_json value_diff_json(const ValueDiff& v, const Document& da, const Graph
     }
     if (t.data == DataStatus::kDiffer) {
       ordered_json stats = element_stats_json(t.stats);
-      stats["domain"] = t.integer ? "integer" : "float";
+      stats["domain"] = analysis::to_string(t.domain);
       x["stats"] = std::move(stats);
       if (t.has_dequantized) {
         ordered_json deq = element_stats_json(t.dequantized);
+        deq["domain"] = "dequantized";
         deq["by"] = t.dequantized_by;
         x["dequantized"] = std::move(deq);
       }
@@ -291,15 +301,16 @@ ordered_json value_diff_json(const ValueDiff& v, const Document& da, const Graph
   auto only = [](const std::vector<analysis::ConstantOnly>& list) {
     ordered_json out = ordered_json::array();
     for (const auto& c : list)
-      out.push_back({{"name", c.name}, {"dtype", c.dtype}, {"shape", c.shape}, {"nbytes", c.nbytes}});
+      out.push_back(
+          {{"name", c.name}, {"dtype", c.dtype}, {"shape", c.shape}, {"nbytes", c.nbytes}});
     return out;
   };
   j["constants_only_in_a"] = only(v.constants_only_a);
   j["constants_only_in_b"] = only(v.constants_only_b);
   ordered_json payloads = ordered_json::array();
   for (const auto& [na, nb] : v.payloads_differ)
-    payloads.push_back(
-        {{"a", a.nodes[static_cast<size_t>(na)].name}, {"b", b.nodes[static_cast<size_t>(nb)].name}});
+    payloads.push_back({{"a", a.nodes[static_cast<size_t>(na)].name},
+                        {"b", b.nodes[static_cast<size_t>(nb)].name}});
   j["payloads_differ"] = std::move(payloads);
   ordered_json nested = ordered_json::array();
   for (const auto& n : v.nested) {
@@ -323,23 +334,24 @@ ordered_json value_diff_json(const ValueDiff& v, const Document& da, const Graph
 
 namespace {
 
-nlohmann::json panel_stats(const ElementStats& s) {
+nlohmann::json panel_stats(const TensorComparison& s) {
   auto num = [](double v) -> nlohmann::json {
     if (!std::isfinite(v)) return nullptr;
     return v;
   };
   nlohmann::json j;
-  j["elements"] = s.elements;
+  j["elements"] = s.positions;
   j["differing"] = s.differing;
   j["maxAbs"] = num(s.max_abs);
   j["meanAbs"] = num(s.mean_abs);
   j["maxRel"] = num(s.max_rel);
   j["cosine"] = num(s.cosine);
   j["snrDb"] = num(s.snr_db);
-  j["nan"] = {s.nan_a, s.nan_b};
-  j["inf"] = {s.inf_a, s.inf_b};
+  j["nan"] = {s.nan_reference, s.nan_run};
+  j["inf"] = {s.inf_reference, s.inf_run};
   nlohmann::json first = nlohmann::json::array();
-  for (const auto& e : s.first) first.push_back({index_text(e.index), num(e.a), num(e.b)});
+  for (const auto& e : s.first)
+    first.push_back({index_text(e.index), num(e.reference), num(e.run)});
   j["first"] = std::move(first);
   return j;
 }
@@ -360,7 +372,7 @@ void panels(const ValueDiff& v, const Graph& b, NodeId call, const std::string& 
     j["shape"] = t.shape;
     j["location"] = t.location;
     j["readers"] = readers_text(t.readers, t.readers_total);
-    j["integer"] = t.integer;
+    j["integer"] = t.domain == analysis::Domain::kInteger;
     j["stats"] = panel_stats(t.stats);
     if (t.has_dequantized) {
       j["dequantized"] = panel_stats(t.dequantized);
@@ -440,16 +452,17 @@ std::string program_diff_report(const std::vector<ProgramComparison>& comparison
                             {"nodes", o.g().nodes.size()},
                             {"operand", k + s}});
         }
-        ordered_json d = diff_pair_json(ia, ia + 1, c.operands[2 * m], c.operands[2 * m + 1],
-                                        c.diffs[m]);
+        ordered_json d =
+            diff_pair_json(ia, ia + 1, c.operands[2 * m], c.operands[2 * m + 1], c.diffs[m]);
         d["method"] = p.methods[m].name;
         methods.push_back({{"name", p.methods[m].name}, {"diff", pairs.size()}});
         pairs.push_back(std::move(d));
       }
       ordered_json named = ordered_json::array();
       for (const auto& n : p.named_data)
-        named.push_back(
-            {{"key", n.key}, {"change", n.change}, {"bytes", {{"a", n.bytes_a}, {"b", n.bytes_b}}}});
+        named.push_back({{"key", n.key},
+                         {"change", n.change},
+                         {"bytes", {{"a", n.bytes_a}, {"b", n.bytes_b}}}});
       programs.push_back({{"a", k},
                           {"b", k + 1},
                           {"summary", p.summary},
@@ -489,18 +502,22 @@ std::string program_diff_report(const std::vector<ProgramComparison>& comparison
       for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
       return s;
     };
-    if (!p.methods_only_a.empty()) out += item + "methods only in A: " + names(p.methods_only_a) + "\n";
-    if (!p.methods_only_b.empty()) out += item + "methods only in B: " + names(p.methods_only_b) + "\n";
+    if (!p.methods_only_a.empty())
+      out += item + "methods only in A: " + names(p.methods_only_a) + "\n";
+    if (!p.methods_only_b.empty())
+      out += item + "methods only in B: " + names(p.methods_only_b) + "\n";
     for (const auto& d : p.damaged) out += item + "damaged: " + d + "\n";
     if (!p.named_data.empty()) {
-      out += (markdown ? "\n### " : "\n") + fmt::format("Named data that differs ({})\n", p.named_data.size());
+      out += (markdown ? "\n### " : "\n") +
+             fmt::format("Named data that differs ({})\n", p.named_data.size());
       for (size_t i = 0; i < p.named_data.size() && i < limit; ++i) {
         const auto& n = p.named_data[i];
         const std::string key = n.key.size() > 40 ? n.key.substr(0, 16) + "..." : n.key;
         out += item + fmt::format("{}: {}\n", key, n.change);
       }
       if (p.named_data.size() > limit)
-        out += item + fmt::format("... {} more (--format json lists all)\n", p.named_data.size() - limit);
+        out += item +
+               fmt::format("... {} more (--format json lists all)\n", p.named_data.size() - limit);
     }
     for (size_t m = 0; m < c.diffs.size(); ++m) {
       const analysis::GraphDiff& d = c.diffs[m];

@@ -18,7 +18,7 @@ std::string value_diff_text(const analysis::ValueDiff& v, const Document& da, co
 nlohmann::ordered_json value_diff_json(const analysis::ValueDiff& v, const Document& da,
                                        const Graph& a, const Document& db, const Graph& b);
 // One tensor's statistics as JSON (also the page's panel data).
-nlohmann::ordered_json element_stats_json(const analysis::ElementStats& s);
+nlohmann::ordered_json element_stats_json(const analysis::TensorComparison& s);
 
 // The page panel's data for constants whose bytes differ (etviz-timeline steps' `tensors`,
 // docs/viewer.md): per node of `b` (the constant's node, or the delegate call whose payload

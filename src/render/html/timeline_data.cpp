@@ -291,8 +291,8 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
     json tensors = json::object();
     if (step.diff.values)
       for (auto& [n, panel] : tensor_panels(*step.diff.values, g)) {
-        const NodeId u = static_cast<size_t>(n) < union_of.size() ? union_of[static_cast<size_t>(n)]
-                                                                   : kNoId;
+        const NodeId u =
+            static_cast<size_t>(n) < union_of.size() ? union_of[static_cast<size_t>(n)] : kNoId;
         if (u != kNoId && view_of[static_cast<size_t>(u)] >= 0)
           tensors[std::to_string(view_of[static_cast<size_t>(u)])].push_back(std::move(panel));
       }
