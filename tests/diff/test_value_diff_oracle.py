@@ -68,8 +68,9 @@ class Decoded:
                 extra = t.get("extra_tensor_info") or {}
                 fqn = extra.get("fully_qualified_name") or ""
                 idx = t.get("data_buffer_idx", 0)
-                if t.get("allocation_info") or idx <= 0 or not fqn:
+                if t.get("allocation_info") or idx <= 0:
                     continue
+                fqn = fqn or f"#{i}"  # no name in the program: its value index
                 dtype = NUMPY.get(t["scalar_type"])
                 count = int(np.prod(t["sizes"])) if t["sizes"] else 1
                 data = None
@@ -99,10 +100,9 @@ def gen(path, *flags):
 def numpy_figures(a, b, shape, dim_order=None):
     """What a user computes with numpy: the figures etviz states, and the first differences in
     memory order with their logical multi-index."""
-    ba, bb = np.frombuffer(a.tobytes(), np.uint8), np.frombuffer(b.tobytes(), np.uint8)
-    size = a.dtype.itemsize
-    differ = (ba.reshape(-1, size) != bb.reshape(-1, size)).any(axis=1)
     x, y = a.astype(np.float64), b.astype(np.float64)
+    # Positions whose numbers differ (NaN against NaN is no difference).
+    differ = ~((x == y) | (np.isnan(x) & np.isnan(y)))
     finite = np.isfinite(x) & np.isfinite(y)
     d = np.abs(y[finite] - x[finite])
     xs = x[finite]
@@ -329,29 +329,28 @@ def test_corpus_program_with_a_weight_edited(tmp_path):
     report = etviz_diff(src, dst)
     values = method_diff(report, "forward")["values"]
     differ = [t for t in values["tensors"] if t["data"] == "differ"]
-    assert [t["name"] for t in differ] == [name]
+    # Value indices are the program's (etviz keeps them), so the tensor is named by both.
+    assert [t["b"] for t in differ] == [da.methods["forward"]["tensors"][name]["value"]]
     check_tensor(differ[0], da.methods["forward"]["tensors"][name],
                  db.methods["forward"]["tensors"][name], name)
     assert report["programs"][0]["summary"] == "differs: forward: weights of 1 tensor"
 
 
 def test_corpus_pte_with_its_ptd(tmp_path):
-    pte = corpus_pte("extension__module__test__resources__linear.29d0a214")
-    ptd = next((CORPUS / "ptd").glob("*linear.29d0a214*.ptd"))
+    pte = corpus_pte("executorch-rs__examples__data_map__model__model")
+    ptd = next((CORPUS / "ptd").glob("*data_map__model___default_external_constant.ptd"))
     flat = flatc_json(SCHEMAS / "flat_tensor.fbs", ptd, tmp_path / "ptd")
     raw = bytearray(ptd.read_bytes())
-    # The FlatTensor header (FH01 at byte 8): segment base offset at byte 20.
+    # The FlatTensor header (FH01 at byte 8): segment base offset at byte 32.
     assert raw[8:12] == b"FH01"
-    base = struct.unpack_from("<Q", raw, 20)[0]
-    entry = flat["named_data"][0] if "named_data" in flat else flat["tensors"][0]
-    key = entry.get("key") or entry.get("fully_qualified_name")
+    base = struct.unpack_from("<Q", raw, 32)[0]
+    entry = flat["named_data"][0]
     seg = flat["segments"][entry["segment_index"]]
-    at = base + seg["offset"] + entry.get("offset", 0)
-    size = seg["size"]
-    before = np.frombuffer(bytes(raw[at:at + size]), np.float32).copy()
+    at = base + seg["offset"]
+    before = np.frombuffer(bytes(raw[at:at + seg["size"]]), np.float32).copy()
     after = before.copy()
     after[0] += 2
-    raw[at:at + size] = after.tobytes()
+    raw[at:at + seg["size"]] = after.tobytes()
     edited = tmp_path / "edited.ptd"
     edited.write_bytes(bytes(raw))
     report = etviz_diff(pte, pte, "--data-a", ptd, "--data-b", edited)
@@ -360,11 +359,20 @@ def test_corpus_pte_with_its_ptd(tmp_path):
     values = method_diff(report, "forward")["values"]
     differ = [t for t in values["tensors"] if t["data"] == "differ"]
     assert len(differ) == 1, values["tensors"]
-    assert differ[0]["stats"]["differing"] == 1
-    close(differ[0]["stats"]["max_abs"], 2.0, "max_abs")
-    assert differ[0]["stats"]["first"][0]["flat"] == 0
-    assert key in [n["key"] for n in program["named_data"]] or program["named_data"] == []
-    # Without the weights the constants are named, not compared.
+    s = differ[0]["stats"]
+    assert s["differing"] == 1 and s["elements"] == before.size
+    close(s["max_abs"], float(np.float32(after[0]) - np.float32(before[0])), "max_abs")
+    assert s["first"][0]["flat"] == 0
+    assert differ[0]["location"] in ("external", "named_data"), differ[0]["location"]
+    # The .ptd's key is named data too: its bytes differ.
+    assert program["named_data"] == [{"key": entry["key"], "change": "bytes differ",
+                                      "bytes": {"a": seg["size"], "b": seg["size"]}}]
+    assert program["summary"] == "differs: forward: weights of 1 tensor; named data: 1 key"
+    # The same weights on both sides: the same program.
+    same = etviz_diff(pte, pte, "--data", ptd)["programs"][0]
+    assert same["bitwise_equal"]
+    # Without A's weights its constants are named, not compared.
     bare = etviz_diff(pte, pte, "--data-b", edited)
     values = method_diff(bare, "forward")["values"]
     assert values["constants"]["unavailable"] >= 1
+    assert all("not given" in t["note"] for t in values["tensors"] if t["data"] == "unavailable")
