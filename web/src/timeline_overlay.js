@@ -44,8 +44,7 @@ function tensorDiffList(tensors) {
     ];
     if (st.nan[0] + st.nan[1] + st.inf[0] + st.inf[1] > 0)
       facts.push(['non-finite', `NaN ${st.nan[0]} → ${st.nan[1]}, Inf ${st.inf[0]} → ${st.inf[1]} (left out)`]);
-    if (st.first.length)
-      facts.push(['first', st.first.map(([at, a, b]) => `${at} ${num(a)} → ${num(b)}`).join('; ')]);
+    if (st.first.length) facts.push(['first', st.first.map(([at, a, b]) => `${at} ${num(a)} → ${num(b)}`).join('; ')]);
     for (const [k, v] of facts) {
       const tr = document.createElement('tr');
       const th = document.createElement('th');
@@ -532,6 +531,8 @@ export class TimelineOverlay {
           counts: { ...s.counts },
         })),
       step: () => this.step,
+      // Step k's constants whose bytes differ, per view node (the page data's `tensors`).
+      tensors: (k) => ({ ...(this.steps[k === undefined ? this.step : k].tensors || {}) }),
       setStep: (k) => this.go(k),
       panes: () => this.paneSteps(),
       setPanes: (n) => this.setPanes(n),
