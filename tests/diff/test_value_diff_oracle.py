@@ -84,10 +84,11 @@ class Decoded:
             self.methods[plan["name"]] = {"plan": plan, "tensors": tensors}
 
 
-def etviz_diff(*args):
+def etviz_diff(*args, damaged=False):
+    """The JSON report; a damaged operand still gets one, and exit 1 (docs/cli.md)."""
     r = subprocess.run([BIN, "diff", *map(str, args), "--format", "json"], capture_output=True,
                        text=True)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == (1 if damaged else 0), r.stderr
     return json.loads(r.stdout)
 
 
@@ -376,3 +377,33 @@ def test_corpus_pte_with_its_ptd(tmp_path):
     values = method_diff(bare, "forward")["values"]
     assert values["constants"]["unavailable"] >= 1
     assert all("not given" in t["note"] for t in values["tensors"] if t["data"] == "unavailable")
+
+
+def test_a_truncated_segment_is_named_and_the_rest_compared(base, tmp_path):
+    raw = base.read_bytes()
+    cut = tmp_path / "cut.pte"
+    cut.write_bytes(raw[:-300])
+    d = Decoded(base, tmp_path / "a")
+    report = etviz_diff(base, cut, damaged=True)
+    program = report["programs"][0]
+    assert any("300 of its bytes are missing" in x for x in program["damaged"]), program["damaged"]
+    values = method_diff(report, "forward")["values"]
+    # The constants wholly before the cut compare equal; the one the cut runs through is named,
+    # compared over the bytes both hold.
+    end = len(raw) - 300
+    inside = [k for k, t in d.methods["forward"]["tensors"].items()
+              if t["at"] + len(t["bytes"]) > end]
+    assert len(inside) == 1
+    [t] = [t for t in values["tensors"] if t["data"] == "differ"]
+    assert t["name"] == inside[0]
+    held = end - d.methods["forward"]["tensors"][inside[0]]["at"]
+    assert t["bytes"]["b"] == held and "cut off" in t["note"]
+    assert t["stats"]["elements"] == held // 4 and t["stats"]["differing"] == 0
+    assert values["constants"]["equal"] == len(d.methods["forward"]["tensors"]) - 1
+
+
+def test_unrelated_programs_diff_quickly(tmp_path):
+    a = corpus_pte("stress_mlp.6d3450d6")
+    b = corpus_pte("KeywordSpotting__model")
+    report = etviz_diff(a, b)
+    assert report["programs"][0]["summary"].startswith("differs: ")
