@@ -2,13 +2,13 @@
 # The long fuzzing campaign (not part of CI): builds like run.sh, then runs every target until it
 # has FUZZ_RUNS executions (default 10 million), in slices of FUZZ_SLICE seconds (default 1200)
 # with a fresh random seed each, each slice to the target furthest behind. After every slice
-# the executions it made are added to a ledger, build-fuzz/campaign.tsv (target, executions,
+# the executions it made are added to a ledger, build-san/campaign.tsv (target, executions,
 # slices, seconds), and the work corpora stay in
-# build-fuzz/work, so a campaign that is stopped (a session ending, a reboot) resumes where the
+# build-san/work, so a campaign that is stopped (a session ending, a reboot) resumes where the
 # last slice ended and the ledger's counts are what has really run. `fuzz/long.sh --status`
 # prints the ledger. Exits non-zero on the first crash, leak, timeout or out-of-memory input
-# (the input is in build-fuzz/artifacts/), or input that is slow in CPU time when run again
-# (one that was slow only while the machine was busy goes to build-fuzz/slow-under-load/).
+# (the input is in build-san/artifacts/), or input that is slow in CPU time when run again
+# (one that was slow only while the machine was busy goes to build-san/slow-under-load/).
 #   FUZZ_RUNS     executions per target (default 10000000)
 #   FUZZ_SLICE    seconds per slice (default 1200)
 #   FUZZ_WORKERS  targets fuzzed at once (default 1): each worker takes the unclaimed target
@@ -18,7 +18,7 @@
 # (plain nice does not reach across sessions): `echo 19 > /proc/$PID/autogroup`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build-fuzz"
+build="$root/build-san"  # run.sh's build (scripts/lib.sh: ETVIZ_SANITIZER_DIR)
 runs="${FUZZ_RUNS:-10000000}"
 slice="${FUZZ_SLICE:-1200}"
 ledger="$build/campaign.tsv"
@@ -84,7 +84,7 @@ worker() {
     # failing. On a machine that builds while the campaign runs at low priority, that is
     # often the scheduler, not the input: each is run again and its CPU time measured (the
     # wall time of the re-run would be starved the same way), and one that needs under 2 s
-    # of CPU is set aside in build-fuzz/slow-under-load/ (noted on stderr) instead of
+    # of CPU is set aside in build-san/slow-under-load/ (noted on stderr) instead of
     # stopping the campaign. One that is slow in CPU time is a finding.
     for unit in "$build/artifacts/$target-slow-unit-"*; do
       [ -e "$unit" ] || continue

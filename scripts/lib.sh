@@ -11,6 +11,7 @@ ETVIZ_PACKAGES=(
   libsimdjson-dev           # only the JSON-parser comparison (bench/torch_export)
   clang libclang-rt-14-dev  # libFuzzer (fuzz/run.sh)
   clang-format              # the formatting check in scripts/test.sh
+  ccache                    # a second build of unchanged sources is a cache hit
   graphviz                  # the layout benchmark's peer (bench/layout/compare); DOT export tests
   libcairo2-dev             # PNG and PDF export (etviz export)
   poppler-utils             # export tests read PDFs back (pdfinfo, pdftotext)
@@ -48,10 +49,38 @@ install_deps() {
   fi
 }
 
-# configure_and_build DIR [cmake args...]
-configure_and_build() {
+# The build setup.sh makes and test.sh reuses (CI's configuration: warnings are errors), and
+# the one clang build the sanitizer tests and the fuzzers share (fuzz/run.sh).
+ETVIZ_BUILD_ARGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DETVIZ_WERROR=ON)
+ETVIZ_SANITIZER_DIR=build-san
+ETVIZ_SANITIZER_ARGS=(
+  -DCMAKE_CXX_COMPILER=clang++
+  # -O1 keeps assertions (no NDEBUG) and runs the fuzzers at speed.
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
+  -DETVIZ_SANITIZE=ON -DETVIZ_FUZZ=ON -DETVIZ_BENCH=OFF -DETVIZ_APP_WASM=OFF -DETVIZ_VIEWER_WASM=OFF
+)
+
+# configure DIR [cmake args...]: configures DIR (Ninja, ccache when installed).
+configure() {
   local dir=$1
   shift
-  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
-  cmake --build "$dir" -j"$(nproc)"
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S . -B "$dir" -G Ninja "${launcher[@]}" "$@" >/dev/null
+}
+
+# configure_and_build DIR [cmake args...] [-- targets...]: configures DIR and builds the
+# targets (default: all).
+configure_and_build() {
+  local dir=$1 args=() targets=()
+  shift
+  while (($#)) && [ "$1" != "--" ]; do
+    args+=("$1")
+    shift
+  done
+  (($#)) && shift && targets=("$@")
+  configure "$dir" "${args[@]}"
+  cmake --build "$dir" -j"$(nproc)" ${targets[@]+--target "${targets[@]}"}
 }

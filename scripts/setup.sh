@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 install_deps
-log "building (build/)"
-configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+log "building etviz, etviz-gen and the Python module (build/; scripts/test.sh builds the rest there)"
+configure_and_build build "${ETVIZ_BUILD_ARGS[@]}" -- etviz etviz-gen etviz_python
 mkdir -p out
 log "generating a sample program: out/sample.pte (4 transformer blocks, MLPs lowered to XNNPACK)"
 build/tools/gen/etviz-gen program --blocks 4 --delegates --delegate-backend xnnpack -o out/sample.pte

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the release build (warnings are errors) with the whole suite,
-# the parsers' tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and a short
-# fuzzing run. Ends with one line: "N passed, N failed".
+# Builds and runs every test: the release build (warnings are errors; setup.sh's build/, reused)
+# with the whole suite, the parsers' tests again under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and a short fuzzing run in the same clang build. Ends with one
+# line: "N passed, N failed".
+#   --quick  the inner loop: formatting, build/ and the suite without the browser, Python,
+#            oracle and app tests, no sanitizer or fuzzing run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -25,6 +28,16 @@ run_ctest() {
   return "$status"
 }
 
+quick=0
+case "${1:-}" in
+  --quick) quick=1 ;;
+  "") ;;
+  *)
+    echo "usage: scripts/test.sh [--quick]" >&2
+    exit 2
+    ;;
+esac
+
 install_deps
 log "formatting (clang-format, the repo's .clang-format)"
 if ! git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run --Werror 2>/tmp/etviz-format.log; then
@@ -38,19 +51,23 @@ if ! (cd web && npm run --silent prettier -- --check) >/tmp/etviz-prettier.log 2
   echo "tests: JavaScript formatting differs from .prettierrc.json; run: npm --prefix web run prettier -- --write" >&2
   exit 1
 fi
-log "release build with -Werror (build-ci/)"
-configure_and_build build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETVIZ_WERROR=ON
-log "tests"
-run_ctest build-ci
-
-log "sanitizer build, parser tests (build-asan/)"
-# Only parser tests run here: the app's WebAssembly module (built and tested above) is left out.
-configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DETVIZ_SANITIZE=ON -DETVIZ_BENCH=OFF -DETVIZ_APP_WASM=OFF
-run_ctest build-asan -L parser
-
-if [ -x fuzz/run.sh ]; then
-  log "fuzzing the exported-program JSON reader and archive reader briefly (build-fuzz/)"
-  FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash fuzz/run.sh
+log "release build with -Werror (build/)"
+configure_and_build build "${ETVIZ_BUILD_ARGS[@]}"
+if ((quick)); then
+  log "tests (quick: no browser, Python, oracle or app tests)"
+  run_ctest build -LE 'browser|python|oracle|app'
+  echo "tests: $passed passed, $failed failed (quick)"
+  exit 0
 fi
+log "tests"
+run_ctest build
+
+log "sanitizer build, parser tests ($ETVIZ_SANITIZER_DIR/: clang, ASan+UBSan, shared with the fuzzers)"
+# Only what the parser tests need is built; the WebAssembly modules (tested above) are left out.
+configure_and_build "$ETVIZ_SANITIZER_DIR" "${ETVIZ_SANITIZER_ARGS[@]}" -- parser_tests
+run_ctest "$ETVIZ_SANITIZER_DIR" -L parser
+
+log "fuzzing every reader briefly ($ETVIZ_SANITIZER_DIR/)"
+FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash fuzz/run.sh
 
 echo "tests: $passed passed, $failed failed"

@@ -12,7 +12,7 @@
 
 #include "ethosu_command.h"
 #include "formats/open_document.h"
-#include "session/page_session.h"
+#include "session/view_session.h"
 
 namespace {
 
@@ -91,8 +91,7 @@ void BM_PageEleven(benchmark::State& state) {
       state.SkipWithError(doc.error().message().c_str());
       return;
     }
-    etviz::session::PageRequest request;
-    auto html = etviz::session::render_page({{&*doc, "program.pte", 0}}, request);
+    auto html = etviz::session::render_page({{&*doc, "program.pte", 0}}, {}, {});
     if (!html) {
       state.SkipWithError(html.error().message().c_str());
       return;

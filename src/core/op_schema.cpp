@@ -6,8 +6,9 @@
 namespace etviz {
 namespace {
 
-// The generated table: one schema per string, sorted by name.
-constexpr std::string_view kSchemas[] = {
+// The generated table: one schema per string, sorted by name. Pointers, not string_views: the
+// lengths of 3,000 literals exceed clang's constant-evaluation step limit.
+constexpr const char* kSchemas[] = {
 #include "core/op_schemas.inc"
 };
 

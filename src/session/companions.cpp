@@ -182,6 +182,8 @@ Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, view::
     auto file = MappedFile::open(path);
     inputs.push_back({&docs.back(), base_name(path), file ? (*file)->size() : 0});
   }
+  request.data = out.roles.data;
+  request.tosa = out.roles.tosa;
   request.profile.etdump = out.roles.etdump;
   request.profile.etrecord = out.roles.etrecord;
   request.categories = out.roles.categories;

@@ -69,9 +69,9 @@ TEST(Companions, TosaGraphsJoinTheProgram) {
   EXPECT_EQ(alone->shown, std::vector<std::string>{kEthosUTosa});
   EXPECT_TRUE(alone->tosa.empty());
   // The page the app writes for them shows the delegate's TOSA operators.
-  PageRequest request;
-  request.compress = false;
-  auto page = page_from_files({kEthosUTosa, kEthosU}, request);
+  PageSettings plain;
+  plain.compress = false;
+  auto page = page_from_files({kEthosUTosa, kEthosU}, {}, plain);
   ASSERT_TRUE(page) << page.error().message();
   EXPECT_NE(page->html.find("tosa_operations"), std::string::npos);
 }

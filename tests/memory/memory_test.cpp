@@ -177,7 +177,9 @@ TEST(Memory, GeneratedViewsAndReusedMemoryAreNoDefect) {
         }
         if (g.name == "prefill_1" && !views) {
           if (!reuse) arena_without_reuse = plan->arenas[0].planned_bytes;
-          if (reuse) EXPECT_LT(plan->arenas[0].planned_bytes * 4, arena_without_reuse);
+          if (reuse) {
+            EXPECT_LT(plan->arenas[0].planned_bytes * 4, arena_without_reuse);
+          }
         }
       }
     }
