@@ -1,9 +1,9 @@
 #include "analysis/timeline.h"
 
-#include "analysis/value_diff.h"
-
 #include <algorithm>
 #include <unordered_map>
+
+#include "analysis/value_diff.h"
 
 namespace etviz::analysis {
 namespace {
