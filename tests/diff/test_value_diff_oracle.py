@@ -407,3 +407,35 @@ def test_unrelated_programs_diff_quickly(tmp_path):
     b = corpus_pte("KeywordSpotting__model")
     report = etviz_diff(a, b)
     assert report["programs"][0]["summary"].startswith("differs: ")
+
+
+def test_a_constant_inside_an_xnnpack_payload(tmp_path):
+    """The generator's XNNPACK payloads hold their weights after the XN01 graph (XH00 header:
+    constant data offset at byte 18, size at 22, from the payload's start). One float of the
+    first constant edited: the decoded payloads' diff names it with numpy's figures."""
+    a = gen(tmp_path / "x.pte", "--delegates", "--delegate-backend", "xnnpack")
+    d = Decoded(a, tmp_path / "a")
+    raw = bytearray(a.read_bytes())
+    delegate = d.methods["forward"]["plan"]["delegates"][0]
+    assert delegate["id"] == "XnnpackBackend" and delegate["processed"]["location"] == 1
+    at = segment_base(raw) + d.program["segments"][delegate["processed"]["index"]]["offset"]
+    assert raw[at + 4:at + 8] == b"XH00"
+    constants_at = at + struct.unpack_from("<I", raw, at + 18)[0]
+    before = struct.unpack_from("<f", raw, constants_at + 4)[0]
+    struct.pack_into("<f", raw, constants_at + 4, before + 1.5)
+    b = tmp_path / "y.pte"
+    b.write_bytes(bytes(raw))
+    report = etviz_diff(a, b)
+    assert report["programs"][0]["summary"] == \
+        "differs: forward: weights of 1 tensor, 1 delegate payload"
+    values = method_diff(report, "forward")["values"]
+    assert [t for t in values["tensors"] if t["data"] == "differ"] == []
+    [nested] = [n for n in values["nested"] if n["values"]["constants"]["differ"]]
+    [t] = [t for t in nested["values"]["tensors"] if t["data"] == "differ"]
+    s = t["stats"]
+    assert s["differing"] == 1 and s["first"][0]["flat"] == 1
+    close(s["max_abs"], 1.5, "max_abs")
+    close(s["first"][0]["a"], before, "a")
+    # The delegate call is the node marked.
+    [change] = method_diff(report, "forward")["changes"]
+    assert change["b"].startswith("XnnpackBackend")
