@@ -439,3 +439,33 @@ def test_a_constant_inside_an_xnnpack_payload(tmp_path):
     # The delegate call is the node marked.
     [change] = method_diff(report, "forward")["changes"]
     assert change["b"].startswith("XnnpackBackend")
+
+
+def test_a_pt2_state_dict_weight_edited(tmp_path):
+    """A .pt2's weights (data/weights/*, stored members) compare like a program's constants."""
+    import zipfile
+    found = sorted((CORPUS / "pt2").glob("*.pt2"))
+    if not found:
+        pytest.skip("no .pt2 in the corpus")
+    src = found[0]
+    dst = tmp_path / "edited.pt2"
+    edited = None
+    with zipfile.ZipFile(src) as z, zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED) as out:
+        for info in z.infolist():
+            data = z.read(info.filename)
+            if edited is None and "/data/weights/weight_" in info.filename:
+                before = np.frombuffer(data, np.float32).copy()
+                after = before.copy()
+                after[2] += 0.5
+                data = after.tobytes()
+                edited = (before, after)
+            out.writestr(info, data)
+    assert edited is not None
+    report = etviz_diff(src, dst)
+    [d] = report["diffs"]
+    [t] = [t for t in d["values"]["tensors"] if t["data"] == "differ"]
+    fig = numpy_figures(edited[0], edited[1], [edited[0].size])
+    assert t["stats"]["differing"] == fig["differing"] == 1
+    for k in ("max_abs", "mean_abs", "max_rel", "cosine", "snr_db"):
+        close(t["stats"][k], fig[k], k)
+    assert d["changed"] == 1
