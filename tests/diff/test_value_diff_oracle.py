@@ -213,6 +213,19 @@ def test_identical_programs_are_bitwise_equal(base, tmp_path):
     assert program["summary"].startswith("bitwise equal")
 
 
+def test_the_same_program_laid_out_otherwise(base, tmp_path):
+    """A constant segment padded (more bytes, the same constants at the same offsets): not
+    bitwise equal, but the same program."""
+    b = gen(tmp_path / "padded.pte", "--pad-constants", "64K")
+    assert base.read_bytes() != b.read_bytes()
+    da, db = Decoded(base, tmp_path / "a"), Decoded(b, tmp_path / "b")
+    for name, t in da.methods["forward"]["tensors"].items():
+        assert db.methods["forward"]["tensors"][name]["bytes"] == t["bytes"], name
+    program = etviz_diff(base, b)["programs"][0]
+    assert not program["bitwise_equal"] and program["same_program"]
+    assert program["summary"].startswith("same program: ")
+
+
 def test_a_scalar_changed(base, tmp_path):
     b = gen(tmp_path / "scalar.pte", "--edit-scalar")
     da, db = Decoded(base, tmp_path / "a"), Decoded(b, tmp_path / "b")
