@@ -19,10 +19,17 @@ class Difference:
     b: Optional[float]
 
 
+def _number(v: Any) -> Optional[float]:
+    """A figure as JSON holds it: a number, or "inf", "-inf", "nan"."""
+    return float(v) if isinstance(v, str) else v
+
+
 @dataclass
 class TensorStats:
-    """Element-wise figures of two tensors' bytes (non-finite pairs left out, counted).
-    ``snr_db`` is None when the tensors are equal (infinite)."""
+    """Element-wise figures of two tensors (analysis/tensor_compare.h, A the reference):
+    ``positions`` compared, ``elements`` of them finite on both sides (the figures' n),
+    ``differing`` positions whose numbers differ; NaN and Inf counted per side, left out."""
+    positions: int
     elements: int
     differing: int
     max_abs: Optional[float]
@@ -37,10 +44,11 @@ class TensorStats:
 
     @classmethod
     def _from(cls, j: dict) -> "TensorStats":
-        return cls(j["elements"], j["differing"], j["max_abs"], j["mean_abs"], j["max_rel"],
-                   j["cosine"], j["snr_db"], (j["nan"]["a"], j["nan"]["b"]),
-                   (j["inf"]["a"], j["inf"]["b"]),
-                   [Difference(f["flat"], f["index"], f["a"], f["b"]) for f in j["first"]],
+        n = _number
+        return cls(j["positions"], j["elements"], j["differing"], n(j["max_abs"]),
+                   n(j["mean_abs"]), n(j["max_rel"]), n(j["cosine"]), n(j["snr_db"]),
+                   (j["nan"]["a"], j["nan"]["b"]), (j["inf"]["a"], j["inf"]["b"]),
+                   [Difference(f["flat"], f["index"], n(f["a"]), n(f["b"])) for f in j["first"]],
                    j.get("domain", "float"))
 
 
@@ -192,7 +200,7 @@ class Diff:
                     "graph": graph, "name": t.name, "dtype": t.dtype, "shape": t.shape,
                     "location": t.location, "data": t.data,
                     "metadata": "; ".join(f"{m.field} {m.a} -> {m.b}" for m in t.metadata),
-                    "elements": s.elements if s else None,
+                    "positions": s.positions if s else None,
                     "differing": s.differing if s else None,
                     "max_abs": s.max_abs if s else None, "mean_abs": s.mean_abs if s else None,
                     "max_rel": s.max_rel if s else None, "cosine": s.cosine if s else None,
@@ -208,6 +216,6 @@ class Diff:
     def to_dataframe(self):
         """The tensor rows as a pandas DataFrame (pandas needed)."""
         import pandas as pd
-        columns = ["graph", "name", "dtype", "shape", "location", "data", "metadata", "elements",
+        columns = ["graph", "name", "dtype", "shape", "location", "data", "metadata", "positions",
                    "differing", "max_abs", "mean_abs", "max_rel", "cosine", "snr_db"]
         return pd.DataFrame(self.tensor_rows(), columns=columns)

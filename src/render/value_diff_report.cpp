@@ -22,9 +22,11 @@ std::string number(double v) {
   return fmt::format("{:.6g}", v);
 }
 
-// JSON has no infinity: null stands for it (an SNR of two equal tensors).
+// JSON has no infinity: "inf", "-inf" and "nan" stand for them (an SNR of two equal tensors),
+// as in `etviz numerics` reports.
 ordered_json json_number(double v) {
-  if (!std::isfinite(v)) return nullptr;
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   return v;
 }
 
@@ -213,8 +215,8 @@ ordered_json readers_json(const std::vector<analysis::ValueReader>& readers) {
 
 ordered_json element_stats_json(const TensorComparison& s) {
   ordered_json j;
-  j["elements"] = s.positions;
-  j["finite"] = s.elements;
+  j["positions"] = s.positions;  // compared
+  j["elements"] = s.elements;    // of them, finite on both sides: the figures' n
   j["differing"] = s.differing;
   j["max_abs"] = json_number(s.max_abs);
   j["mean_abs"] = json_number(s.mean_abs);
@@ -335,8 +337,9 @@ ordered_json value_diff_json(const ValueDiff& v, const Document& da, const Graph
 namespace {
 
 nlohmann::json panel_stats(const TensorComparison& s) {
-  auto num = [](double v) -> nlohmann::json {
-    if (!std::isfinite(v)) return nullptr;
+  auto num = [](double v) -> nlohmann::json {  // as json_number: "inf", "-inf", "nan"
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
     return v;
   };
   nlohmann::json j;

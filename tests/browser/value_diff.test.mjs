@@ -54,14 +54,14 @@ test('weights: changed nodes carry their tensors and the figures etviz diff stat
       assert.equal(await T(page, `t.status(${node})`), 'changed', t.name);
       const expected = differ.find((d) => d.name === t.name).stats;
       assert.equal(t.stats.differing, expected.differing);
-      assert.equal(t.stats.elements, expected.elements);
+      assert.equal(t.stats.elements, expected.positions);
       // The panel lists the figures.
       await page.evaluate((i) => window.etvizTest.selectNode(i), node);
       await page.evaluate(() => window.etvizTest.frame());
       const texts = await page.$$eval('#panel .timeline-tensor', (els) => els.map((e) => e.textContent));
       const mine = texts.find((x) => x.includes(t.name));
       assert.ok(mine, `panel of ${t.name}: ${texts}`);
-      assert.ok(mine.includes(`${expected.differing} of ${expected.elements} elements`), mine);
+      assert.ok(mine.includes(`${expected.differing} of ${expected.positions} elements`), mine);
       assert.ok(mine.includes('cosine') && mine.includes('SNR') && mine.includes('first'), mine);
       assert.ok(mine.includes(String(Number(expected.max_abs.toPrecision(6)))), mine);
     }

@@ -176,7 +176,7 @@ def test_diff_is_typed_and_sees_weights(corpus, tmp_path):
     assert isinstance(values, etviz.ValueDiff)
     [t] = [t for t in values.tensors if t.data == "differ"]
     assert isinstance(t.stats, etviz.TensorStats)
-    assert t.stats.elements == x.size and t.stats.differing == len(x[::3])
+    assert t.stats.positions == x.size and t.stats.differing == len(x[::3])
     assert abs(t.stats.max_abs - 1.0) < 1e-6
     assert t.stats.first[0].index == [0, 0] and t.stats.first[1].index == [0, 3]
     df = d.to_dataframe()

@@ -31,7 +31,9 @@ const MAX_PANES = 6;
 function tensorDiffList(tensors) {
   const list = document.createElement('div');
   list.className = 'timeline-tensors';
-  const num = (v) => (v === null ? '∞' : String(Number(Number(v).toPrecision(6))));
+  // Figures JSON cannot hold come as "inf", "-inf", "nan".
+  const num = (v) =>
+    typeof v === 'string' ? { inf: '∞', '-inf': '−∞' }[v] || 'NaN' : String(Number(Number(v).toPrecision(6)));
   const rows = (table, st, integer) => {
     const share = st.elements ? ((100 * st.differing) / st.elements).toPrecision(3) : '0';
     const facts = [
@@ -40,7 +42,7 @@ function tensorDiffList(tensors) {
       ['mean |diff|', num(st.meanAbs)],
       ['max rel', num(st.maxRel)],
       ['cosine', num(st.cosine)],
-      ['SNR', st.snrDb === null ? '∞' : `${num(st.snrDb)} dB`],
+      ['SNR', `${num(st.snrDb)} dB`],
     ];
     if (st.nan[0] + st.nan[1] + st.inf[0] + st.inf[1] > 0)
       facts.push(['non-finite', `NaN ${st.nan[0]} → ${st.nan[1]}, Inf ${st.inf[0]} → ${st.inf[1]} (left out)`]);
