@@ -773,6 +773,9 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
            " only in B: " + names(p.methods_only_b);
     facets.push_back(std::move(s));
   }
+  // Constants whose bytes are not reachable (a .ptd not given): no difference, but the verdict
+  // cannot vouch for them.
+  int64_t unavailable = 0;
   for (size_t k = 0; k < p.methods.size() && k < diffs.size(); ++k) {
     const GraphDiff& d = *diffs[k];
     std::vector<std::string> parts;
@@ -789,6 +792,7 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
         parts.push_back(fmt::format("{} delegate payload{}", v.payloads_differ.size(),
                                     v.payloads_differ.size() == 1 ? "" : "s"));
       if (v.buffers_a != v.buffers_b) parts.push_back("planned buffer sizes");
+      unavailable += v.constants_unavailable;
     }
     // Nodes only the value diff marked (a constant whose bytes differ) are said above.
     const int64_t value_marked = d.values ? d.values->nodes_marked : 0;
@@ -807,6 +811,15 @@ void summarize(ProgramDiff& p, const std::vector<const GraphDiff*>& diffs) {
   if (!p.damaged.empty())
     facets.push_back(
         fmt::format("{} damaged part{}", p.damaged.size(), p.damaged.size() == 1 ? "" : "s"));
+  const std::string not_compared =
+      unavailable > 0 ? fmt::format("{} constant{} not compared (bytes not reachable)", unavailable,
+                                    unavailable == 1 ? "" : "s")
+                      : "";
+  if (facets.empty() && unavailable > 0) {
+    p.summary = "no difference found; " + not_compared;
+    return;
+  }
+  if (!not_compared.empty()) facets.push_back(not_compared);
   if (facets.empty()) {
     p.same_program = true;
     p.summary = fmt::format(
