@@ -26,7 +26,7 @@ from ._page import Page, show, visualize
 from ._delegation import DelegationBreakdown, DelegationInfo, format_delegated_graph, get_delegation_info
 from ._inspector import Event, EventBlock, Inspector, PerfData
 from ._diff import Diff, GraphDiff, ProgramDiff, TensorDiff, TensorStats, ValueDiff
-from ._reports import diff, memory
+from ._reports import diff, memory, tensor_stats
 from ._trace import PassTracer
 from ._live import TracedModel, trace_model
 
@@ -37,5 +37,5 @@ __all__ = [
     "DelegationInfo", "format_delegated_graph", "get_delegation_info", "Event", "EventBlock",
     "Inspector", "PerfData", "diff", "Diff", "GraphDiff", "ProgramDiff", "TensorDiff",
     "TensorStats", "ValueDiff", "memory", "PassTracer", "TracedModel", "trace_model",
-    "__version__",
+    "__version__", "tensor_stats",
 ]

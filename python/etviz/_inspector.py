@@ -120,3 +120,87 @@ class Inspector:
         --module-totals`` computes it."""
         return sum(m["total_of_averages"] for m in self.report.get("module_totals", [])
                    if m["module"] == module_name)
+
+    def numerics(self, reference, reference_debug_buffer_path=None, thresholds=None, run=None,
+                 test_case=None):
+        """``etviz numerics`` of this run: its intermediate outputs (debug events, bytes in
+        `debug_buffer_path`) against `reference` (another Inspector, an .etdp path, or a bundled
+        program whose expected outputs the method outputs are compared with). The report as
+        etviz.numerics/1 JSON (dict), figures as docs/numerics.md defines them."""
+        options = {k: self._options.get(k) for k in ("debug_buffer", "program", "method")}
+        if isinstance(reference, Inspector):
+            options["reference"] = reference._etdump
+            options["reference_debug_buffer"] = reference._options.get("debug_buffer")
+        else:
+            options["reference"] = os.fspath(reference)
+        if reference_debug_buffer_path is not None:
+            options["reference_debug_buffer"] = os.fspath(reference_debug_buffer_path)
+        options["thresholds"] = list(thresholds) if thresholds else None
+        options["run"] = run
+        options["test_case"] = test_case
+        options = {k: v for k, v in options.items() if v is not None}
+        return json.loads(_etviz.numerics_json(self._etdump, options))
+
+    def calculate_numeric_gap(self, distance="MSE", reference=None, reference_debug_buffer_path=None,
+                              thresholds=None):
+        """ExecuTorch's ``calculate_numeric_gap``, between this run and `reference` (another
+        Inspector, an .etdp path, or a bundled program's expected outputs): a pandas DataFrame,
+        one row per logged output in execution order, with ExecuTorch's columns where they
+        apply (``runtime_ops``, ``runtime_intermediate_output`` and ``aot_intermediate_output``
+        as numpy arrays, the reference standing in for the AOT side; ``gap``: [the `distance`
+        figure]) and ours (instruction, status, domain, mse, l1, snr, cosine, max_abs,
+        divergent, first_divergent). `distance`: "MSE", "L1" or "SNR"."""
+        from ._delegation import _pandas
+        pd = _pandas()
+        key = {"mse": "mse", "l1": "l1", "snr": "snr"}.get(str(distance).lower())
+        if key is None:
+            raise ValueError(f"unknown distance {distance!r}; use MSE, L1 or SNR")
+        if reference is None:
+            raise ValueError("calculate_numeric_gap needs a reference: another Inspector, an "
+                             ".etdp path or a bundled program (.bpte)")
+        report = self.numerics(reference, reference_debug_buffer_path, thresholds)
+        run_buffer = self._options.get("debug_buffer")
+        ref_buffer = None
+        if isinstance(reference, Inspector):
+            ref_buffer = reference._options.get("debug_buffer")
+        if reference_debug_buffer_path is not None:
+            ref_buffer = os.fspath(reference_debug_buffer_path)
+        first = report["first_divergent"]["row"] if report.get("first_divergent") else None
+        rows = []
+        for r in report["rows"]:
+            gap = r.get(key)
+            rows.append({
+                "runtime_ops": [r.get("op", r.get("name", ""))],
+                "runtime_intermediate_output": _debug_array(run_buffer, r.get("run")),
+                "aot_intermediate_output": _debug_array(ref_buffer, r.get("reference")),
+                "gap": [_figure(gap)] if gap is not None else [],
+                "instruction": r["instruction"], "output": r["output"], "status": r["status"],
+                "domain": r.get("domain"), "mse": _figure(r.get("mse")), "l1": _figure(r.get("l1")),
+                "snr": _figure(r.get("snr")), "cosine": _figure(r.get("cosine")),
+                "max_abs": _figure(r.get("max_abs")), "divergent": r.get("divergent", False),
+                "first_divergent": r["index"] == first,
+            })
+        return pd.DataFrame(rows)
+
+
+_NUMPY_DTYPES = {"float32": "<f4", "float64": "<f8", "float16": "<f2", "int8": "i1", "uint8": "u1",
+                 "int16": "<i2", "uint16": "<u2", "int32": "<i4", "uint32": "<u4", "int64": "<i8",
+                 "uint64": "<u8", "bool": "?", "qint8": "i1", "quint8": "u1", "qint32": "<i4"}
+
+
+def _figure(v):
+    """JSON figures: numbers, or "inf"/"-inf"/"nan" as text."""
+    return float(v) if isinstance(v, str) else v
+
+
+def _debug_array(buffer, side):
+    """A logged tensor's bytes in the debug buffer as a read-only numpy array (mapped, not
+    copied), or None when there is no buffer or the tensor is not in it."""
+    if not buffer or not side or side.get("kind") not in ("Tensor", "TensorList"):
+        return None
+    dtype = _NUMPY_DTYPES.get(side.get("dtype"))
+    if dtype is None or "offset" not in side or "missing" in side:
+        return None
+    import numpy as np
+    shape = tuple(side.get("shape", []))
+    return np.memmap(buffer, dtype=dtype, mode="r", offset=side["offset"], shape=shape or (1,)).reshape(shape)

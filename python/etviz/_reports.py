@@ -1,4 +1,5 @@
-"""Diffs and memory plans, as `etviz diff` and `etviz memory` report them."""
+"""Diffs, memory plans and constants' statistics, as `etviz diff`, `etviz memory` and `etviz
+tensors` report them."""
 
 import json
 
@@ -28,3 +29,16 @@ def memory(program, method=None):
     """The memory plan of a method (``etviz memory --format json``, ``etviz.memory/1``):
     arenas with planned and peak bytes, tensors with lifetimes, overlaps (plan defects)."""
     return json.loads(_open(program)._doc.memory_json(method or ""))
+
+
+def tensor_stats(program, name=None, bins=32, dequantize=False, data=None):
+    """Statistics of a program's constants, as ``etviz tensors PROGRAM --format json`` gives
+    them: a list of dicts (graph, name, dtype, shape, nbytes, location, quantization, and
+    ``stats``: count, finite, nan, inf, zeros, min, max, mean, std, abs_max, histogram, and for
+    quantized weights qmin/qmax with at_qmin/at_qmax). `name`: a glob over constant names;
+    `data`: the program's .ptd files; `dequantize`: quantized weights' real values."""
+    import os
+    options = {"name": name, "bins": bins, "dequantize": bool(dequantize),
+               "data": [os.fspath(d) for d in data] if data else None}
+    options = {k: v for k, v in options.items() if v is not None}
+    return json.loads(_etviz.tensors_json(os.fspath(program), options))["constants"]

@@ -482,8 +482,14 @@ bool integer_dtype(std::string_view dtype) {
 }
 
 int64_t TensorData::numel() const {
+  // Saturating: a hostile shape ([2^40, 2^40]) must not wrap into a small count.
   int64_t n = 1;
-  for (int64_t d : sizes) n *= d;
+  for (int64_t d : sizes) {
+    if (d < 0) return -1;
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      return std::numeric_limits<int64_t>::max();
+    n *= d;
+  }
   return n;
 }
 
@@ -577,8 +583,8 @@ TensorComparison compare_tensors(const TensorData& reference, const TensorData& 
   const size_t n = static_cast<size_t>(std::min<int64_t>(std::max<int64_t>(reference.numel(), 0),
                                                          std::max<int64_t>(run.numel(), 0)));
   const ElementType ta = element_type(reference.dtype), tb = element_type(run.dtype);
-  if (n * static_cast<size_t>(element_size(ta)) > reference.bytes.size() ||
-      n * static_cast<size_t>(element_size(tb)) > run.bytes.size()) {
+  if (n > reference.bytes.size() / static_cast<size_t>(element_size(ta)) ||
+      n > run.bytes.size() / static_cast<size_t>(element_size(tb))) {
     comparer.finish();  // the caller checked; never read past a span
     return out;
   }
@@ -615,7 +621,7 @@ TensorStats tensor_stats(const TensorData& tensor, int bins, bool dequantize) {
   const ElementType e = element_type(tensor.dtype);
   const int64_t numel = tensor.numel();
   if (e == ElementType::kBytes || numel <= 0 ||
-      static_cast<uint64_t>(numel) * static_cast<uint64_t>(element_size(e)) > tensor.bytes.size())
+      static_cast<uint64_t>(numel) > tensor.bytes.size() / static_cast<uint64_t>(element_size(e)))
     return s;
   const auto n = static_cast<size_t>(numel);
   s.count = n;
@@ -678,9 +684,9 @@ DiffHistogram diff_histogram(const TensorData& reference, const TensorData& run,
   h.lo = -max_abs;
   h.hi = max_abs;
   const size_t n = static_cast<size_t>(std::max<int64_t>(reference.numel(), 0));
-  if (n * static_cast<size_t>(element_size(element_type(reference.dtype))) >
-          reference.bytes.size() ||
-      n * static_cast<size_t>(element_size(element_type(run.dtype))) > run.bytes.size() ||
+  if (n > reference.bytes.size() /
+              static_cast<size_t>(element_size(element_type(reference.dtype))) ||
+      n > run.bytes.size() / static_cast<size_t>(element_size(element_type(run.dtype))) ||
       run.numel() != reference.numel())
     return h;
   const bool dq = domain == Domain::kDequantized;

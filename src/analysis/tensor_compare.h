@@ -67,7 +67,8 @@ struct TensorData {
   std::span<const uint8_t> bytes;  // numel x element size, in storage order
   std::optional<QuantParams> quant;
 
-  int64_t numel() const;  // product of sizes (1 for a scalar)
+  // Product of sizes (1 for a scalar); -1 with a negative size, INT64_MAX past int64.
+  int64_t numel() const;
   // The element strides the layout gives (strides, else from dim_order, else contiguous).
   std::vector<int64_t> storage_strides() const;
   // The logical index of the element at storage position `flat`.

@@ -416,8 +416,8 @@ class ValueComparer {
     tb.bytes = bytes_b;
     const ElementType type = element_type(tb.dtype);
     const auto size = static_cast<uint64_t>(element_size(type));
-    const auto whole = [&](const TensorData& x) {
-      return static_cast<uint64_t>(std::max<int64_t>(x.numel(), 0)) * size <= x.bytes.size();
+    const auto whole = [&](const TensorData& x) {  // numel saturates; never multiply it
+      return x.numel() >= 0 && static_cast<uint64_t>(x.numel()) <= x.bytes.size() / size;
     };
     if (!whole(ta) || !whole(tb)) {
       const uint64_t n = std::min(bytes_a.size(), bytes_b.size()) / size;

@@ -18,6 +18,7 @@ void register_trace(CLI::App& app);
 void register_memory(CLI::App& app);
 void register_size(CLI::App& app);
 void register_export(CLI::App& app);
+void register_numerics(CLI::App& app);  // and `tensors`
 
 // Set by the subcommand that ran: 0 on success, 1 on a reported error.
 int exit_code();

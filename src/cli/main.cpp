@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   etviz::cli::register_memory(app);
   etviz::cli::register_size(app);
   etviz::cli::register_export(app);
+  etviz::cli::register_numerics(app);
   // A bare file argument runs the viewer: insert the `view` subcommand name.
   std::vector<char*> args(argv, argv + argc);
   static char view_name[] = "view";

@@ -18,54 +18,54 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Splits at `sep` where no bracket, parenthesis or quoted string is open.
-std::vector<std::string_view> split_top(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
+// Walks `s` from `from`, past quoted strings (with their escapes), calling visit(i, depth) at
+// every other character with the bracket depth after it (an opening bracket counts itself, a
+// closing one does not); stops where visit returns true and returns that index, else npos.
+template <class Visit>
+size_t walk_unquoted(std::string_view s, size_t from, Visit visit) {
   int depth = 0;
   char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (size_t i = from; i < s.size(); ++i) {
     const char c = s[i];
     if (quote) {
       if (c == '\\')
         ++i;
       else if (c == quote)
         quote = 0;
-    } else if (c == '"' || c == '\'') {
+      continue;
+    }
+    if (c == '"' || c == '\'') {
       quote = c;
-    } else if (c == '(' || c == '[') {
+      continue;
+    }
+    if (c == '(' || c == '[')
       ++depth;
-    } else if (c == ')' || c == ']') {
+    else if (c == ')' || c == ']')
       --depth;
-    } else if (c == sep && depth == 0) {
+    if (visit(i, depth)) return i;
+  }
+  return std::string_view::npos;
+}
+
+// Splits at `sep` where no bracket, parenthesis or quoted string is open.
+std::vector<std::string_view> split_top(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  walk_unquoted(s, 0, [&](size_t i, int depth) {
+    if (s[i] == sep && depth == 0) {
       parts.push_back(s.substr(start, i - start));
       start = i + 1;
     }
-  }
+    return false;
+  });
   parts.push_back(s.substr(start));
   return parts;
 }
 
 // Index of the bracket closing the one at `open`, or npos.
 size_t closing(std::string_view s, size_t open) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = open; i < s.size(); ++i) {
-    const char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[') {
-      ++depth;
-    } else if ((c == ')' || c == ']') && --depth == 0) {
-      return i;
-    }
-  }
-  return std::string_view::npos;
+  return walk_unquoted(
+      s, open, [&](size_t i, int depth) { return (s[i] == ')' || s[i] == ']') && depth == 0; });
 }
 
 // "Tensor(a!) self", "int[2] stride=[]", "Tensor" (no name): type, name, default.

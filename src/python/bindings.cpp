@@ -24,9 +24,12 @@
 #include "render/diff_report.h"
 #include "render/graph_json.h"
 #include "render/memory_report.h"
+#include "render/numerics_report.h"
 #include "render/profile_report.h"
 #include "render/summary_report.h"
 #include "render/value_diff_report.h"
+#include "session/constant_stats.h"
+#include "session/numerics_session.h"
 #include "session/page_options.h"
 #include "session/profile_session.h"
 #include "session/view_session.h"
@@ -168,6 +171,70 @@ std::string profile_report(const std::string& etdump, const py::dict& options, b
 }
 
 }  // namespace
+// `etviz tensors PATH` as JSON: keywords data (list of .ptd), name (glob), bins, dequantize.
+std::string tensors_report_json(const std::string& path, const py::dict& o) {
+  OpenOptions open;
+  if (o.contains("data") && !o["data"].is_none())
+    for (const auto& d : o["data"]) open.data_files.push_back(py::str(d));
+  session::ConstantStatsOptions options;
+  if (o.contains("name") && !o["name"].is_none()) options.name_glob = py::str(o["name"]);
+  if (o.contains("bins") && !o["bins"].is_none()) options.bins = py::int_(o["bins"]);
+  if (options.bins < 1 || options.bins > 4096) throw PyError("bins: 1 to 4096");
+  if (o.contains("dequantize")) options.dequantize = py::bool_(o["dequantize"]);
+  py::gil_scoped_release release;
+  auto doc = open_document(path, open);
+  if (!doc) {
+    py::gil_scoped_acquire acquire;
+    throw PyError(doc.error().message());
+  }
+  auto stats = session::constant_stats(*doc, options);
+  const std::vector<std::string> warnings = stats.warnings;
+  return render::constant_stats_json(session::constant_stats_rows(std::move(stats)), path,
+                                     warnings);
+}
+
+// The Inspector's numeric gap: `etviz numerics ETDUMP` with the keywords debug_buffer,
+// reference, reference_debug_buffer, program, method, thresholds (list), run, test_case, as
+// etviz.numerics/1 JSON.
+std::string numerics_report_json(const std::string& etdump, const py::dict& o) {
+  session::NumericsSessionOptions load;
+  load.run = etdump;
+  auto text = [&](const char* key, std::string& into) {
+    if (o.contains(key) && !o[key].is_none()) into = py::str(o[key]);
+  };
+  text("debug_buffer", load.debug_buffer);
+  text("reference", load.reference);
+  text("reference_debug_buffer", load.reference_debug_buffer);
+  text("program", load.program);
+  text("method", load.method);
+  if (o.contains("run") && !o["run"].is_none()) load.run_index = py::int_(o["run"]);
+  if (o.contains("test_case") && !o["test_case"].is_none())
+    load.test_case = py::int_(o["test_case"]);
+  if (o.contains("thresholds") && !o["thresholds"].is_none()) {
+    load.analysis.thresholds.clear();
+    for (const auto& t : o["thresholds"]) {
+      auto parsed = analysis::parse_threshold(std::string(py::str(t)));
+      if (!parsed) throw PyError(parsed.error().message());
+      load.analysis.thresholds.push_back(*parsed);
+    }
+  }
+  Result<session::NumericsSession> s = [&] {
+    py::gil_scoped_release release;
+    return session::load_numerics_session(load);
+  }();
+  if (!s) throw PyError(s.error().message());
+  render::NumericsReportView view;
+  view.report = &s->report;
+  view.run_path = etdump;
+  view.run_label = std::filesystem::path(etdump).filename().string();
+  view.reference_path = load.reference;
+  view.reference_label = s->reference_label;
+  view.reference_kind = s->reference_kind;
+  if (s->program) view.program_path = s->program->path();
+  view.warnings = s->warnings;
+  return render::numerics_json(view);
+}
+
 }  // namespace etviz::python
 
 PYBIND11_MODULE(_etviz, m) {
@@ -320,6 +387,8 @@ PYBIND11_MODULE(_etviz, m) {
       "profile_json",
       [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, true); },
       py::arg("etdump"), py::arg("options") = py::dict());
+  m.def("tensors_json", &tensors_report_json, py::arg("path"), py::arg("options") = py::dict());
+  m.def("numerics_json", &numerics_report_json, py::arg("etdump"), py::arg("options") = py::dict());
   m.def(
       "profile_text",
       [](const std::string& etdump, const py::dict& o) { return profile_report(etdump, o, false); },

@@ -47,12 +47,17 @@ bool is_node_data(std::span<const uint8_t> bytes, const std::string& path) {
   return false;
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return a == b || std::filesystem::equivalent(a, b, ec);
+}
+
 }  // namespace
 
 Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
   if (paths.empty()) return Error("no file to open");
   CompanionFiles out;
-  std::vector<std::string> flat_tensors, tosa_graphs, etrecords;
+  std::vector<std::string> flat_tensors, tosa_graphs, etrecords, etdumps, unknown;
   bool has_program = false;
   std::string first_program;
   for (const std::string& path : paths) {
@@ -64,10 +69,16 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
     } else if (kind == FileKind::kTosa) {
       tosa_graphs.push_back(path);
     } else if (kind == FileKind::kETDump) {
-      if (!out.etdump.empty())
-        return Error(fmt::format("{} and {} are both ETDumps; a page shows one profile",
-                                 base_name(out.etdump), base_name(path)));
-      out.etdump = path;
+      if (etdumps.size() == 2)
+        return Error(fmt::format(
+            "{}, {} and {} are all ETDumps; a page shows one run, compared with at most one "
+            "reference run",
+            base_name(etdumps[0]), base_name(etdumps[1]), base_name(path)));
+      if (!etdumps.empty() && same_file(etdumps.front(), path))
+        return Error(fmt::format(
+            "{} and {} are both ETDumps of one file: a run is compared with another run",
+            base_name(etdumps.front()), base_name(path)));
+      etdumps.push_back(path);
     } else if (kind == FileKind::kZip) {
       auto zip = torch_export::ZipArchive::open((*file)->bytes(), path);
       if (zip && torch_export::is_etrecord(**zip))
@@ -89,6 +100,8 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
         return Error(fmt::format("{} and {} are both node data files; a page takes one",
                                  base_name(out.node_data), base_name(path)));
       out.node_data = path;
+    } else if (kind == FileKind::kUnknown) {
+      unknown.push_back(path);  // beside two runs: their debug buffers; else a file to show
     } else {
       const bool program = kind == FileKind::kProgram || kind == FileKind::kBundledProgram;
       if (program && !has_program) first_program = path;
@@ -96,6 +109,26 @@ Result<CompanionFiles> pair_companions(const std::vector<std::string>& paths) {
       out.shown.push_back(path);
     }
   }
+  // Two ETDumps: the first is the run (the profile), the second the reference its
+  // intermediate outputs are compared with (numerics); files of no known kind beside them are
+  // their debug buffers, in the same order. Roles follow the order the files came in.
+  if (!etdumps.empty()) out.etdump = etdumps[0];
+  if (etdumps.size() == 2) {
+    out.reference = etdumps[1];
+    if (unknown.size() > 2)
+      return Error(fmt::format(
+          "{}, {} and {} are not files etviz reads; beside two runs it takes two debug buffers",
+          base_name(unknown[0]), base_name(unknown[1]), base_name(unknown[2])));
+    out.notes.push_back(fmt::format("{}: reference run of {} (numerics)", base_name(etdumps[1]),
+                                    base_name(etdumps[0])));
+    for (size_t k = 0; k < unknown.size(); ++k) {
+      (k == 0 ? out.debug_buffer : out.reference_debug_buffer) = unknown[k];
+      out.notes.push_back(
+          fmt::format("{}: debug buffer of {}", base_name(unknown[k]), base_name(etdumps[k])));
+    }
+    unknown.clear();
+  }
+  out.shown.insert(out.shown.end(), unknown.begin(), unknown.end());
   // Weights join the program they belong to; on their own they are a file to look at.
   if (has_program) {
     out.data = flat_tensors;
@@ -186,6 +219,9 @@ Result<PagedFiles> page_from_files(const std::vector<std::string>& paths, view::
   request.tosa = out.roles.tosa;
   request.profile.etdump = out.roles.etdump;
   request.profile.etrecord = out.roles.etrecord;
+  request.numerics.reference = out.roles.reference;
+  request.numerics.debug_buffer = out.roles.debug_buffer;
+  request.numerics.reference_debug_buffer = out.roles.reference_debug_buffer;
   request.categories = out.roles.categories;
   request.groups = out.roles.groups;
   request.node_data = out.roles.node_data;

@@ -6,6 +6,7 @@
 
 namespace etviz::session {
 
+using view::NumericsRequest;
 using view::ProfileRequest;
 using view::Request;
 
@@ -51,6 +52,22 @@ const std::vector<PageOption>& page_options() {
        "nodes coloured by their values, a legend (the page adds the value in the panel and a "
        "table)",
        kShown, &Request::node_data, nullptr, nullptr, nullptr, true},
+      {"--debug-buffer",
+       "The profile run's debug buffer (with --etdump and --reference): its intermediate "
+       "outputs' bytes",
+       kViewCommand, nullptr, nullptr, nullptr, nullptr, true, &NumericsRequest::debug_buffer},
+      {"--reference",
+       "Numerics: the profile run's intermediate outputs against this reference run (.etdp) or "
+       "bundled program (.bpte): nodes coloured by their gap, the first divergent marked, a "
+       "table (docs/numerics.md)",
+       kViewCommand, nullptr, nullptr, nullptr, nullptr, true, &NumericsRequest::reference},
+      {"--reference-debug-buffer", "The reference run's debug buffer (with --reference)",
+       kViewCommand, nullptr, nullptr, nullptr, nullptr, true,
+       &NumericsRequest::reference_debug_buffer},
+      {"--threshold",
+       "Numerics: divergent when METRIC crosses VALUE (snr=20 the default; mse, l1, max_abs, "
+       "cosine; several separated by commas)",
+       kViewCommand, nullptr, nullptr, nullptr, nullptr, false, &NumericsRequest::threshold},
       {"--stages",
        "Step through every stage of an ETRecord (exported program -> ATen -> edge -> ...) over "
        "one layout, as a pass trace is shown",
@@ -62,6 +79,7 @@ const std::vector<PageOption>& page_options() {
 std::string* PageOption::target(Request& r) const {
   if (text) return &(r.*text);
   if (profile) return &(r.profile.*profile);
+  if (numerics) return &(r.numerics.*numerics);
   return nullptr;
 }
 
@@ -99,6 +117,20 @@ Status check_profile_flags(const Request& request, Command command) {
   for (size_t k = 0; k < flags.size(); ++k)
     list += (k == 0 ? "" : k + 1 == flags.size() ? " and " : ", ") + flags[k];
   return Error(list + " describe a profile: they need --etdump RUN.etdp");
+}
+
+Status check_numerics_flags(const Request& request) {
+  const NumericsRequest& n = request.numerics;
+  if (n.reference.empty()) {
+    if (!n.debug_buffer.empty() || !n.reference_debug_buffer.empty() || !n.threshold.empty())
+      return Error(
+          "--debug-buffer, --reference-debug-buffer and --threshold describe numerics: they need "
+          "--reference REF.etdp|BUNDLE.bpte");
+    return Status::Ok();
+  }
+  if (request.profile.etdump.empty())
+    return Error("--reference compares a run's intermediate outputs: it needs --etdump RUN.etdp");
+  return Status::Ok();
 }
 
 }  // namespace etviz::session

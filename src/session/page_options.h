@@ -33,11 +33,12 @@ struct PageOption {
   bool view::Request::*set = nullptr;                       // a flag
   // The value names a file: the app takes it from the files dropped together, by its bytes.
   bool file = false;
+  std::string view::NumericsRequest::*numerics = nullptr;  // a value of Request::numerics
 
   bool takes(Command c) const { return (commands & c) != 0; }
   // A value the app offers in its panel and Python as a keyword: a text or a flag (a list
   // names files the app pairs and Python opens with the document).
-  bool single() const { return text || profile || set; }
+  bool single() const { return text || profile || numerics || set; }
   // Where a text or profile option's value goes in `r`, else null.
   std::string* target(view::Request& r) const;
   std::string* target(view::ProfileRequest& p) const { return profile ? &(p.*profile) : nullptr; }
@@ -54,5 +55,7 @@ Status apply_page_option(view::Request& request, std::string_view flag, const st
 // A profile's settings need its ETDump: an error listing the profile flags `command` takes
 // when one is given without --etdump.
 Status check_profile_flags(const view::Request& request, Command command);
+// Numerics options need --reference, and --reference needs --etdump (the run).
+Status check_numerics_flags(const view::Request& request);
 
 }  // namespace etviz::session

@@ -68,6 +68,40 @@ Result<View> resolve_view(std::vector<ViewFile> files, const view::Request& requ
       progress(fmt::format("joined {} ({} event rows) with method '{}'", asked.etdump,
                            v.profile->session.stats.events.size(), v.profile->overlay.method));
   }
+  if (auto s = check_numerics_flags(request); !s) return s.error();
+  if (const view::NumericsRequest& asked = request.numerics; !asked.reference.empty()) {
+    NumericsSessionOptions load;
+    load.run = request.profile.etdump;
+    load.debug_buffer = asked.debug_buffer;
+    load.reference = asked.reference;
+    load.reference_debug_buffer = asked.reference_debug_buffer;
+    load.method = v.profile ? v.profile->overlay.method : request.profile.method;
+    load.analysis.statistics = true;  // the panel shows both tensors and the differences
+    if (!asked.threshold.empty()) {
+      load.analysis.thresholds.clear();
+      std::string_view rest = asked.threshold;
+      while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        auto t = analysis::parse_threshold(rest.substr(0, comma));
+        if (!t) return t.error();
+        load.analysis.thresholds.push_back(*t);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+    }
+    auto loaded = load_numerics_session(load, &doc);
+    if (!loaded) return loaded.error();
+    v.numerics = std::make_unique<NumericsSession>(std::move(*loaded));
+    v.numerics_page.report = &v.numerics->report;
+    v.numerics_page.run_label = std::filesystem::path(load.run).filename().string();
+    v.numerics_page.reference_label = v.numerics->reference_label;
+    for (const auto& w : v.numerics->warnings) v.warnings.push_back(w);
+    if (progress)
+      progress(
+          fmt::format("numerics: {} rows compared, {} divergent", v.numerics->report.compared,
+                      v.numerics->report.first_divergent
+                          ? "first at row " + std::to_string(*v.numerics->report.first_divergent)
+                          : "none"));
+  }
   if (!request.node_data.empty()) {
     auto data = side_files::read_node_data(request.node_data);
     if (!data) return data.error();
@@ -107,6 +141,7 @@ Result<std::string> write_page(View& view, const PageSettings& settings,
   page.progress = settings.progress;
   if (view.profile) page.profile = &view.profile->overlay;
   page.node_data = view.node_data.get();
+  if (view.numerics) page.numerics = &view.numerics_page;
   std::vector<render::html::PageFile> more;
   for (size_t k = 1; k < view.files.size(); ++k)
     more.push_back({view.files[k].doc, view.files[k].file_name, view.files[k].file_size});

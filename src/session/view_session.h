@@ -13,6 +13,8 @@
 #include "analysis/node_data.h"
 #include "core/document.h"
 #include "render/html/html_page.h"
+#include "render/html/numerics_data.h"
+#include "session/numerics_session.h"
 #include "session/page_options.h"
 #include "session/profile_session.h"
 #include "view/profile_figures.h"
@@ -45,6 +47,8 @@ struct View {
   view::ViewOptions options;                          // with the --groups partitions
   std::unique_ptr<ProfileOverlaySession> profile;     // --etdump, else null
   std::unique_ptr<analysis::NodeDataJoin> node_data;  // --node-data, else null
+  std::unique_ptr<NumericsSession> numerics;          // --reference, else null
+  render::html::NumericsPage numerics_page;           // what the page shows of it
   // The first file's graph the output opens on or draws: Request::graph, else its
   // Document::default_graph(); -1 when it holds none.
   int32_t graph = -1;

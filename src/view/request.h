@@ -20,6 +20,15 @@ struct ProfileRequest {
   std::string block;        // the event block shown; empty: Execute, else the longest
 };
 
+// Numerics over the profile's run (ProfileRequest::etdump): its intermediate outputs against a
+// reference's, per node (session/numerics_session.h, docs/numerics.md).
+struct NumericsRequest {
+  std::string debug_buffer;            // the run's debug buffer
+  std::string reference;               // another run's .etdp, or a bundled program (.bpte)
+  std::string reference_debug_buffer;  // the reference run's debug buffer
+  std::string threshold;               // METRIC=VALUE[,METRIC=VALUE...]; empty: snr=20
+};
+
 struct Request {
   std::vector<std::string> data;  // FlatTensor files (.ptd) of the first file's program
   std::vector<std::string> tosa;  // TOSA files or directories of its Arm delegates
@@ -27,6 +36,7 @@ struct Request {
   std::string groups;             // JSON {node name: group name}
   std::string node_data;          // Model Explorer node data JSON
   ProfileRequest profile;
+  NumericsRequest numerics;  // with profile.etdump, the run
   // The graph to open on or draw, by name (a method, stage or graph); empty: the first file's
   // Document::default_graph().
   std::string graph;

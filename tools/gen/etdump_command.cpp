@@ -49,6 +49,19 @@ void register_etdump_command(CLI::App& app) {
   cmd->add_flag("--allocations", opt->spec.allocations, "Add allocation events");
   cmd->add_option("--debug-buffer", opt->debug_buffer,
                   "Also log intermediate outputs, their bytes in this file");
+  cmd->add_option("--drift-from", opt->spec.drift_from,
+                  "With --debug-buffer: outputs of this instruction and later ones drift (the "
+                  "n-th by n x --drift), as a run that diverges there; without: none")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--drift", opt->spec.drift,
+                  "Drift per drifting output (default 0.0625: figures stay exact in float32)");
+  cmd->add_option("--nan-at", opt->spec.nan_at,
+                  "With --debug-buffer: this instruction's output holds a NaN and an Inf")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_flag("--outputs", opt->spec.outputs,
+                "With --debug-buffer: log the method's outputs too (debug events marked output)");
+  cmd->add_option("--bundled-input-index", opt->spec.bundled_input_index,
+                  "The bundled test case the Execute runs say they ran (default -1: none)");
   cmd->add_option("--seed", opt->spec.seed, "Seed of the durations");
   cmd->add_flag("--plain", opt->plain, "No u32 size prefix (as Python tools write)");
   cmd->add_option("-o,--output", opt->output, "Output .etdp")->required();

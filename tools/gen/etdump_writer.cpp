@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <limits>
+#include <map>
 
 #include "core/tensor_info.h"
 #include "etdump_generated.h"
@@ -151,9 +153,87 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
   }
   profile.runs.push_back(std::move(load));
 
+  auto sizes_of = [](const Value& v) {
+    std::vector<int64_t> sizes;
+    for (const Dim& dim : v.tensor.shape) sizes.push_back(dim.size < 0 ? 1 : dim.size);
+    return sizes;
+  };
+  int32_t last_instruction = 0;
+  for (const Node& node : graph->nodes)
+    last_instruction =
+        std::max(last_instruction, static_cast<int32_t>(node.provenance.instruction));
+  // Per run: how many outputs have drifted so far, and the drift each instruction's first
+  // logged output got (the method outputs repeat their producer's).
+  int32_t drifted = 0;
+  std::map<int32_t, double> drift_of;
+  // Logs one float32 tensor of `sizes` for `instruction` (see SyntheticProfileSpec: values,
+  // drift, NaN), 64-byte aligned in the buffer.
+  auto log_tensor = [&](ProfileRun& run, DebugEvent d, const std::vector<int64_t>& sizes,
+                        int32_t instruction, bool repeat = false,
+                        const std::string& dtype = "float32") {
+    d.value.kind = ProfileValue::Kind::kTensor;
+    ProfileTensor t;
+    // Integer outputs (a quantize call's) are logged as they are; anything else as float32.
+    static const std::map<std::string, std::pair<int, int>> kTypes = {
+        {"uint8", {0, 1}}, {"int8", {1, 1}}, {"int32", {3, 4}}, {"int64", {4, 8}}};
+    const auto type = kTypes.find(dtype);
+    t.scalar_type = type == kTypes.end() ? 6 : type->second.first;
+    t.dtype = type == kTypes.end() ? "float32" : dtype;
+    const int64_t element = type == kTypes.end() ? 4 : type->second.second;
+    t.sizes = sizes;
+    int64_t numel = 1;
+    for (int64_t s : sizes) numel *= s;
+    int64_t stride = 1;
+    t.strides.assign(t.sizes.size(), 1);
+    for (size_t k = t.sizes.size(); k-- > 0;) {
+      t.strides[k] = stride;
+      stride *= t.sizes[k];
+    }
+    double drift = 0;
+    if (repeat) {
+      auto it = drift_of.find(instruction);
+      drift = it == drift_of.end() ? 0 : it->second;
+    } else if (spec.drift_from >= 0 && instruction >= spec.drift_from) {
+      drift = spec.drift * (++drifted);
+      drift_of.emplace(instruction, drift);
+    }
+    debug_buffer->resize((debug_buffer->size() + 63) / 64 * 64);
+    t.offset = static_cast<int64_t>(debug_buffer->size());
+    t.nbytes = numel * element;
+    debug_buffer->resize(debug_buffer->size() + static_cast<size_t>(t.nbytes));
+    uint8_t* p = debug_buffer->data() + t.offset;
+    if (type != kTypes.end()) {
+      // Integers: (instruction + k mod 16) mod 100, one step more once drifting.
+      const int64_t steps = drift != 0 ? 1 : 0;
+      for (int64_t k = 0; k < numel; ++k) {
+        const int64_t q = (instruction + k % 16) % 100 + steps;
+        if (element == 1) p[k] = static_cast<uint8_t>(q);
+        if (element == 4) std::memcpy(p + 4 * k, &q, 4);  // little-endian low half
+        if (element == 8) std::memcpy(p + 8 * k, &q, 8);
+      }
+      d.value.tensors.push_back(std::move(t));
+      run.debug_events.push_back(std::move(d));
+      return;
+    }
+    for (int64_t k = 0; k < numel; ++k) {
+      // Values a test can predict, exact in float32: instruction + (k mod 16) / 16 + drift.
+      float x = static_cast<float>(static_cast<double>(instruction) +
+                                   static_cast<double>(k % 16) / 16.0 + drift);
+      if (instruction == spec.nan_at && !repeat && k < 2)
+        x = k == 0 ? std::numeric_limits<float>::quiet_NaN()
+                   : std::numeric_limits<float>::infinity();
+      std::memcpy(p + 4 * k, &x, 4);
+    }
+    d.value.tensors.push_back(std::move(t));
+    run.debug_events.push_back(std::move(d));
+  };
+
   for (int r = 0; r < spec.runs; ++r) {
     ProfileRun run;
     run.name = "Execute";
+    run.bundled_input_index = spec.bundled_input_index;
+    drifted = 0;
+    drift_of.clear();
     const uint64_t execute_start = clock += 100;
     for (const Node& node : graph->nodes) {
       if (node.provenance.instruction < 0) continue;
@@ -179,34 +259,7 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
           d.name = node.op;
           d.chain = chain;
           d.instruction = instruction;
-          d.value.kind = ProfileValue::Kind::kTensor;
-          ProfileTensor t;
-          t.scalar_type = 6;  // float32
-          t.dtype = "float32";
-          int64_t numel = 1;
-          for (const Dim& dim : out.tensor.shape) {
-            t.sizes.push_back(dim.size < 0 ? 1 : dim.size);
-            numel *= t.sizes.back();
-          }
-          int64_t stride = 1;
-          t.strides.assign(t.sizes.size(), 1);
-          for (size_t k = t.sizes.size(); k-- > 0;) {
-            t.strides[k] = stride;
-            stride *= t.sizes[k];
-          }
-          debug_buffer->resize((debug_buffer->size() + 63) / 64 * 64);
-          t.offset = static_cast<int64_t>(debug_buffer->size());
-          t.nbytes = numel * 4;
-          for (int64_t k = 0; k < numel; ++k) {
-            // Values a test can predict: instruction + k / numel.
-            const float x =
-                static_cast<float>(instruction) + static_cast<float>(k) / static_cast<float>(numel);
-            uint8_t bytes[4];
-            std::memcpy(bytes, &x, 4);
-            debug_buffer->insert(debug_buffer->end(), bytes, bytes + 4);
-          }
-          d.value.tensors.push_back(std::move(t));
-          run.debug_events.push_back(std::move(d));
+          log_tensor(run, std::move(d), sizes_of(out), instruction, false, out.tensor.dtype.str());
         }
       } else if (node.kind == NodeKind::kDelegate) {
         // The ids a real backend logs are its ops' own: XNNPACK and Vulkan log each op's debug
@@ -233,12 +286,37 @@ Result<Profile> synthesize_profile(const Document& program, const SyntheticProfi
           inner.name = fmt::format("{}_op_{}", node.op, k);
           inner.start = clock += 5;
           inner.end = clock += rng.between(1000, 20000);
+          if (spec.debug_events && debug_buffer) {
+            DebugEvent d;
+            d.chain = chain;
+            d.instruction = instruction;
+            d.delegate_debug_id_int = inner.delegate_debug_id_int;
+            d.delegate_debug_id_str = inner.delegate_debug_id_str;
+            log_tensor(run, std::move(d), {1, 16}, instruction);
+          }
           run.profile_events.push_back(std::move(inner));
         }
         const uint64_t end = clock += 10;
         run.profile_events.push_back({"DELEGATE_CALL", chain, instruction, -1, "", {}, start, end});
       }
     }
+    if (spec.outputs && spec.debug_events && debug_buffer)
+      for (ValueId v : graph->outputs) {
+        const Value& out = graph->values[static_cast<size_t>(v)];
+        if (out.kind != ValueKind::kTensor) continue;
+        // An output has the values its producer logged; the runtime logs it after the last
+        // instruction, under the instruction counter's last value.
+        int32_t from = -1;
+        if (out.producer != kNoId)
+          from = static_cast<int32_t>(
+              graph->nodes[static_cast<size_t>(out.producer)].provenance.instruction);
+        DebugEvent d;
+        d.chain = 0;
+        d.instruction = last_instruction;
+        d.value.is_output = true;
+        log_tensor(run, std::move(d), sizes_of(out), from < 0 ? last_instruction : from, true,
+                   out.tensor.dtype.str());
+      }
     run.profile_events.push_back(
         {"Method::execute", -1, 0, -1, "", {}, execute_start, clock += 10});
     profile.runs.push_back(std::move(run));

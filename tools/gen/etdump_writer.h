@@ -23,6 +23,16 @@ struct SyntheticProfileSpec {
   bool debug_events = false;  // log each kernel's first output tensor (needs a debug buffer)
   bool allocations = false;   // allocation events on two allocators
   uint64_t seed = 1;
+  // Intermediate outputs for numerics tests (docs/numerics.md, "Test runs"). Element k of a
+  // logged output of instruction i is i + (k mod 16) / 16: exact in float32, so a planted drift
+  // gives exact figures. From instruction `drift_from` on (-1: never), every element of the
+  // n-th drifting output (n = 0, 1, ...) is `drift` x (n + 1) larger, as an error that grows
+  // downstream.
+  int32_t drift_from = -1;
+  double drift = 0.0625;
+  int32_t nan_at = -1;   // this instruction's output holds a NaN (element 0) and +Inf (element 1)
+  bool outputs = false;  // log the method's outputs too (debug events marked output)
+  int32_t bundled_input_index = -1;  // what the Execute runs say they ran
 };
 
 // A profile that looks like what the runtime records for `method` of `program`: a "Default"
@@ -30,7 +40,8 @@ struct SyntheticProfileSpec {
 // native_call_<op> per kernel, DELEGATE_CALL plus inner events per delegate call, and
 // Method::execute around them. Durations are deterministic for a seed. When debug events are
 // asked for, `debug_buffer` receives the tensor bytes (64-byte aligned, as the runtime's buffer
-// sink writes them). Fails when the method does not exist.
+// sink writes them). Delegate calls log one output per inner event, under its delegate debug
+// id. Fails when the method does not exist.
 Result<Profile> synthesize_profile(const Document& program, const SyntheticProfileSpec& spec,
                                    std::vector<uint8_t>* debug_buffer);
 

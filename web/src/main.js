@@ -45,6 +45,7 @@ import { TimelineOverlay } from './timeline_overlay.js';
 import { MemoryOverlay } from './memory_overlay.js';
 import { SizeOverlay } from './size_overlay.js';
 import { NodeDataOverlay } from './node_data_overlay.js';
+import { NumericsOverlay } from './numerics_overlay.js';
 import { installTestFacade } from './test_facade.js';
 import { startApp } from './app.js';
 
@@ -215,8 +216,16 @@ export class App {
     bindViewerKeys(this);
     // Each overlay is there when the page has its data (a profile with --etdump, a timeline
     // when the page steps, the memory plan when a method plans memory, the file's sizes, node
-    // data with --node-data).
-    for (const overlay of [ProfileOverlay, TimelineOverlay, MemoryOverlay, SizeOverlay, NodeDataOverlay]) {
+    // data with --node-data, numerics with --reference: first, so its colours win over the
+    // profile's heat).
+    for (const overlay of [
+      NumericsOverlay,
+      ProfileOverlay,
+      TimelineOverlay,
+      MemoryOverlay,
+      SizeOverlay,
+      NodeDataOverlay,
+    ]) {
       const o = overlay.fromPage(document);
       if (o) this.overlays.add(o);
     }

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "render/html/memory_data.h"
 #include "render/html/node_data.h"
+#include "render/html/numerics_data.h"
 #include "render/html/page_data.h"
 #include "render/html/profile_data.h"
 #include "render/html/timeline_data.h"
@@ -220,6 +221,11 @@ Result<std::string> write_html_page(const Document& doc, const PageOptions& opti
   }
   if (options.node_data)
     extras.emplace_back("etviz-node-data", node_data_json(*options.node_data, doc, views));
+  if (options.numerics) {
+    std::string numerics = numerics_data_json(*options.numerics, doc, views);
+    if (too_big(numerics)) return Error(size_note(numerics, "the numerics overlay"));
+    extras.emplace_back("etviz-numerics", std::move(numerics));
+  }
   // The memory plan of every method that has one (the timeline under the canvas), and where
   // the file's bytes go (the treemap beside it).
   if (!options.timeline) {

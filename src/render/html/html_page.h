@@ -18,6 +18,8 @@ struct NodeDataJoin;  // analysis/node_data.h
 }  // namespace etviz::analysis
 namespace etviz::render::html {
 
+struct NumericsPage;  // render/html/numerics_data.h
+
 struct PageOptions {
   std::string file_name;  // shown in the title and header
   uint64_t file_size = 0;
@@ -29,6 +31,8 @@ struct PageOptions {
   const view::ProfileOverlay* profile = nullptr;
   // Model Explorer node data joined with the document (`--node-data`), or null.
   const analysis::NodeDataJoin* node_data = nullptr;
+  // Numerics of the profile's run against a reference (`--reference`), or null.
+  const NumericsPage* numerics = nullptr;
   // The graphs the page shows (Document::graphs indices), in selector order; empty: every
   // root graph (Document::root_graphs).
   std::vector<int32_t> graphs;
