@@ -25,6 +25,7 @@ from ._program import DamagedFileWarning, Program, open
 from ._page import Page, show, visualize
 from ._delegation import DelegationBreakdown, DelegationInfo, format_delegated_graph, get_delegation_info
 from ._inspector import Event, EventBlock, Inspector, PerfData
+from ._diff import Diff, GraphDiff, ProgramDiff, TensorDiff, TensorStats, ValueDiff
 from ._reports import diff, memory, tensor_stats
 from ._trace import PassTracer
 from ._live import TracedModel, trace_model
@@ -34,6 +35,7 @@ __version__ = _version()
 __all__ = [
     "Error", "DamagedFileWarning", "Program", "open", "Page", "show", "visualize", "DelegationBreakdown",
     "DelegationInfo", "format_delegated_graph", "get_delegation_info", "Event", "EventBlock",
-    "Inspector", "PerfData", "diff", "memory", "PassTracer", "TracedModel", "trace_model",
+    "Inspector", "PerfData", "diff", "Diff", "GraphDiff", "ProgramDiff", "TensorDiff",
+    "TensorStats", "ValueDiff", "memory", "PassTracer", "TracedModel", "trace_model",
     "__version__", "tensor_stats",
 ]

@@ -4,20 +4,25 @@ tensors` report them."""
 import json
 
 from . import _etviz
+from ._diff import Diff
 from ._program import open as _open
 
 
-def diff(*programs, graphs=None):
-    """What changed between consecutive graphs (``etviz diff A B [C ...] --format json``,
-    ``etviz.diff/1``). `programs`: anything :func:`etviz.open` takes; `graphs`: per program, a
-    graph (method, stage, pass) name or None for its main graph."""
+def diff(*programs, graphs=None) -> Diff:
+    """What changed between consecutive graphs, as ``etviz diff A B [C ...] --format json``
+    reports it (``etviz.diff/1``), typed (:class:`etviz.Diff`): ExecuTorch programs named
+    without a graph are compared whole (every method, weights, scalars, versions; a one-line
+    verdict in ``.summary``), other graphs one pair each. `programs`: anything
+    :func:`etviz.open` takes (open a program with ``data=[...]`` for its ``.ptd`` weights);
+    `graphs`: per program, a graph (method, stage, pass) name or None for its main graph.
+    ``.to_dataframe()``: one row per tensor that differs."""
     if len(programs) < 2:
         raise TypeError("etviz.diff needs two programs or more")
     names = list(graphs) if graphs is not None else [None] * len(programs)
     if len(names) != len(programs):
         raise TypeError("graphs= needs one entry per program")
     docs = [_open(p)._doc for p in programs]
-    return json.loads(_etviz.diff_json(docs, [n or "" for n in names]))
+    return Diff._from(json.loads(_etviz.diff_json(docs, [n or "" for n in names])))
 
 
 def memory(program, method=None):

@@ -18,6 +18,7 @@
 // nodes are added (only in B) or removed (only in A). Near-linear: hashing and a worklist.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct TensorChange {
   std::string before, after;    // "float32[1, 16]"
 };
 
+struct ValueDiff;  // value_diff.h
+
 struct GraphDiff {
   std::string a_name, b_name;
   // Per node: its counterpart (kNoId: none) and status.
@@ -63,6 +66,8 @@ struct GraphDiff {
   int64_t constant_bytes_a = 0, constant_bytes_b = 0;  // constants the graphs read
   int64_t payload_bytes_a = 0, payload_bytes_b = 0;    // delegate payloads they call
   std::vector<int64_t> arena_a, arena_b;               // planned memory per memory id
+  // Values, weights and counts (add_value_diff, value_diff.h); null when not compared.
+  std::shared_ptr<const ValueDiff> values;
 };
 
 GraphDiff diff_graphs(const Document& da, const Graph& a, const Document& db, const Graph& b);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/value_diff.h"
+
 namespace etviz::analysis {
 namespace {
 
@@ -225,6 +227,8 @@ Timeline build_timeline(const Document& doc, const std::vector<int32_t>& graphs)
       if (prev.nodes.empty() && k > 0) continue;
       step.base = static_cast<int32_t>(k);
       step.diff = diff_graphs(doc, prev, doc, g);
+      // Weights and values too: a step whose constants changed shows those nodes changed.
+      add_value_diff(doc, prev, doc, g, step.diff);
       break;
     }
     t.steps.push_back(std::move(step));

@@ -18,6 +18,7 @@
 #include "render/diff_report.h"
 #include "render/html/html_page.h"
 #include "render/json_text.h"
+#include "render/value_diff_report.h"
 
 namespace etviz::cli {
 namespace {
@@ -28,6 +29,8 @@ struct DiffOptions {
   render::DiffFormat format = render::DiffFormat::kTable;
   size_t limit = 40;
   std::string output;
+  // .ptd weights: for every operand, for the first (A) only, for the second (B) only.
+  std::vector<std::string> data, data_a, data_b;
 };
 
 // "model.pte#forward" -> ("model.pte", "forward"); a '#' that is part of an existing path is
@@ -76,9 +79,18 @@ Result<std::vector<render::DiffOperand>> load_operands(const DiffOptions& opt, D
   std::vector<render::DiffOperand> operands;
   for (const std::string& operand : opt.operands) {
     auto [file, graph] = split_operand(operand);
-    auto& slot = docs[file];
+    // Operands with other weights (--data-a/--data-b) are other documents of the same file.
+    OpenOptions open;
+    open.data_files = opt.data;
+    const auto& side = operands.empty()       ? opt.data_a
+                       : operands.size() == 1 ? opt.data_b
+                                              : std::vector<std::string>{};
+    open.data_files.insert(open.data_files.end(), side.begin(), side.end());
+    std::string key = file;
+    for (const std::string& d : open.data_files) key += "\n" + d;
+    auto& slot = docs[key];
     if (!slot) {
-      auto doc = open_input(file);
+      auto doc = open_input(file, open);
       if (!doc) return doc.error();
       slot = std::make_unique<Document>(std::move(*doc));
     }
@@ -105,11 +117,24 @@ int run_diff(const DiffOptions& opt) {
   auto loaded = load_operands(opt, docs);
   if (!loaded) return report_error(loaded.error());
   const std::vector<render::DiffOperand>& operands = *loaded;
+  // Whole programs (files named without #GRAPH): every method, values and the file's facts.
+  bool whole = !opt.stages;
+  for (size_t k = 0; k < operands.size() && whole; ++k)
+    whole =
+        split_operand(opt.operands[k]).second.empty() && render::is_whole_program(*operands[k].doc);
   if (std::filesystem::path(opt.output).extension() == ".html") return write_page(opt, operands);
+  if (whole)
+    return write_output(
+        opt.output,
+        render::program_diff_report(render::compare_programs(operands), opt.format, opt.limit),
+        opt.format == render::DiffFormat::kJson ? OutputKind::kJson : OutputKind::kText);
   std::vector<analysis::GraphDiff> diffs;
-  for (size_t k = 0; k + 1 < operands.size(); ++k)
+  for (size_t k = 0; k + 1 < operands.size(); ++k) {
     diffs.push_back(analysis::diff_graphs(*operands[k].doc, operands[k].g(), *operands[k + 1].doc,
                                           operands[k + 1].g()));
+    analysis::add_value_diff(*operands[k].doc, operands[k].g(), *operands[k + 1].doc,
+                             operands[k + 1].g(), diffs.back());
+  }
   return write_output(
       opt.output, render::diff_report(operands, diffs, opt.format, opt.limit),
       opt.format == render::DiffFormat::kJson ? OutputKind::kJson : OutputKind::kText);
@@ -196,6 +221,10 @@ void register_diff(CLI::App& app) {
                                                     {"markdown", render::DiffFormat::kMarkdown}},
           CLI::ignore_case));
   cmd->add_option("--limit", opt->limit, "Rows listed per section in table/markdown (default 40)");
+  cmd->add_option("--data", opt->data,
+                  "A .ptd with external weights, for every operand (repeatable)");
+  cmd->add_option("--data-a", opt->data_a, "A .ptd with the first operand's weights (repeatable)");
+  cmd->add_option("--data-b", opt->data_b, "A .ptd with the second operand's weights (repeatable)");
   cmd->add_option("-o,--output", opt->output,
                   "Write to this file instead of stdout; PAGE.html writes a page that steps "
                   "through the graphs and shows them side by side");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 namespace etviz {
 
@@ -86,6 +87,24 @@ std::string Document::top_level_names() const {
   for (const Graph& g : graphs)
     if (g.is_top_level()) names += (names.empty() ? "" : ", ") + g.name;
   return names;
+}
+
+void Document::resolve_named_constants() {
+  if (named_data.empty()) return;
+  std::unordered_map<std::string_view, const BlobRef*> by_key;
+  for (const NamedBlob& b : named_data) by_key.emplace(b.key, &b.blob);  // the first one wins
+  for (Graph& g : graphs)
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      const TensorInfo& t = g.values[v].tensor;
+      if (g.values[v].kind != ValueKind::kTensor || t.data_key.empty() ||
+          (t.data_location != DataLocation::kNamedData &&
+           t.data_location != DataLocation::kExternal))
+        continue;
+      const auto id = static_cast<ValueId>(v);
+      if (const ConstantData* s = g.constant_data_of(id); s && s->blob.valid()) continue;
+      auto it = by_key.find(std::string_view(t.data_key));
+      if (it != by_key.end() && it->second->valid()) g.constant_data_for(id).blob = *it->second;
+    }
 }
 
 int32_t Document::absorb_graph(const Document& from, int32_t graph) {

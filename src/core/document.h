@@ -148,6 +148,10 @@ struct Document {
   // "forward, encode" - the graphs a user can name (methods, exported programs, stages), for
   // messages that list what exists.
   std::string top_level_names() const;
+  // Gives each constant that names its data by key (named data, a .ptd's tensors, a .pt2's
+  // weights) the bytes of that key's blob (Graph::storage), once every file is attached, so
+  // the bytes stay reachable when graphs of several documents share one (absorb_graph).
+  void resolve_named_constants();
   // Copies graph `graph` of `from` into this document with everything it reaches (nested
   // graphs, its delegates and their payload sources), indices remapped; returns its index
   // here. Used to put graphs of several files side by side (traces, diffs).

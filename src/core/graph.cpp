@@ -4,10 +4,28 @@
 
 namespace etviz {
 
-const BlobRef* Graph::constant_blob(ValueId v) const {
+const ConstantData* Graph::constant_data_of(ValueId v) const {
   auto it = std::lower_bound(constant_data.begin(), constant_data.end(), v,
                              [](const ConstantData& c, ValueId id) { return c.value < id; });
-  return it != constant_data.end() && it->value == v ? &it->blob : nullptr;
+  return it != constant_data.end() && it->value == v ? &*it : nullptr;
+}
+
+const BlobRef* Graph::constant_blob(ValueId v) const {
+  const ConstantData* c = constant_data_of(v);
+  return c && c->blob.valid() ? &c->blob : nullptr;
+}
+
+ConstantData& Graph::constant_data_for(ValueId v) {
+  // Readers add entries in value order, so this appends; a later pass (named data resolved
+  // after reading) may insert.
+  if (constant_data.empty() || constant_data.back().value < v) {
+    constant_data.push_back(ConstantData{v, {}, 0, 0});
+    return constant_data.back();
+  }
+  auto it = std::lower_bound(constant_data.begin(), constant_data.end(), v,
+                             [](const ConstantData& c, ValueId id) { return c.value < id; });
+  if (it != constant_data.end() && it->value == v) return *it;
+  return *constant_data.insert(it, ConstantData{v, {}, 0, 0});
 }
 
 void Graph::link_values() {

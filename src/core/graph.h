@@ -120,11 +120,16 @@ struct BlobRef {
   bool valid() const { return source >= 0; }
 };
 
-// Where a constant tensor's bytes are, for readers that know (TOSA constants). Kept beside
-// the values, not in TensorInfo: millions of activations would carry an empty one each.
+// Where a constant tensor's bytes are, for readers that know (ExecuTorch constants wherever
+// they live, XNNPACK payload constants, TOSA constants), and the layout facts ExecuTorch states
+// that are almost always their defaults. Kept beside the values, not in TensorInfo: millions of
+// activations would carry an empty one each. One entry per constant, and per tensor with a
+// storage offset or layout of its own (its blob invalid).
 struct ConstantData {
   ValueId value = kNoId;
-  BlobRef blob;
+  BlobRef blob;                // the constant's bytes; invalid when not reachable
+  int32_t storage_offset = 0;  // in elements, as the program states it
+  int8_t layout = 0;           // torch.layout: 0 strided
 };
 
 enum class GroupKind { kModule, kDelegate, kControlFlow, kQdqCluster, kPartition, kRepeat, kOther };
@@ -196,6 +201,10 @@ struct Graph {
   }
   // The bytes of constant `v` when the reader recorded where they are, else null.
   const BlobRef* constant_blob(ValueId v) const;
+  // The entry of value `v` (bytes, storage offset, layout), or null: a tensor with default
+  // layout and no bytes.
+  const ConstantData* constant_data_of(ValueId v) const;
+  ConstantData& constant_data_for(ValueId v);  // found or inserted in order
   // Fills Value::producer/consumers from the nodes' argument lists.
   void link_values();
   // A method or exported program, as opposed to a nested graph reached through a node.

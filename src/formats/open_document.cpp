@@ -115,6 +115,7 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
     if (auto s = tosa::attach_tosa_files(*doc, options.tosa_files); !s) return s.error();
     if (auto s = check_nodes(); !s) return s.error();
   }
+  doc->resolve_named_constants();
   return doc;
 }
 

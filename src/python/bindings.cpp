@@ -15,6 +15,7 @@
 #include "analysis/memory_plan.h"
 #include "analysis/profile_stats.h"
 #include "analysis/summary.h"
+#include "analysis/value_diff.h"
 #include "core/mapped_file.h"
 #include "etviz/version.h"
 #include "formats/delegates/delegate_decoder.h"
@@ -26,6 +27,7 @@
 #include "render/numerics_report.h"
 #include "render/profile_report.h"
 #include "render/summary_report.h"
+#include "render/value_diff_report.h"
 #include "session/constant_stats.h"
 #include "session/numerics_session.h"
 #include "session/page_options.h"
@@ -361,15 +363,22 @@ PYBIND11_MODULE(_etviz, m) {
         if (docs.size() < 2 || graphs.size() != docs.size())
           throw PyError("a diff needs two graphs or more");
         std::vector<render::DiffOperand> ops;
-        for (size_t k = 0; k < docs.size(); ++k)
+        bool whole = true;  // as `etviz diff`: programs named without a graph compare whole
+        for (size_t k = 0; k < docs.size(); ++k) {
           ops.push_back({docs[k]->name, &docs[k]->doc,
                          take(analysis::select_graph(docs[k]->doc, graphs[k]))});
+          whole = whole && graphs[k].empty() && render::is_whole_program(docs[k]->doc);
+        }
+        py::gil_scoped_release release;
+        if (whole)
+          return render::program_diff_report(render::compare_programs(ops),
+                                             render::DiffFormat::kJson);
         std::vector<analysis::GraphDiff> diffs;
-        {
-          py::gil_scoped_release release;
-          for (size_t k = 0; k + 1 < ops.size(); ++k)
-            diffs.push_back(
-                analysis::diff_graphs(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g()));
+        for (size_t k = 0; k + 1 < ops.size(); ++k) {
+          diffs.push_back(
+              analysis::diff_graphs(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g()));
+          analysis::add_value_diff(*ops[k].doc, ops[k].g(), *ops[k + 1].doc, ops[k + 1].g(),
+                                   diffs.back());
         }
         return render::diff_report(ops, diffs, render::DiffFormat::kJson);
       },

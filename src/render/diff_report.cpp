@@ -6,6 +6,7 @@
 
 #include "render/json_text.h"
 #include "render/table.h"
+#include "render/value_diff_report.h"
 
 namespace etviz::render {
 namespace {
@@ -43,8 +44,10 @@ std::vector<std::string> only_in(const Graph& g, const std::vector<analysis::Dif
   return out;
 }
 
-std::string text_pair(const DiffOperand& a, const DiffOperand& b, const GraphDiff& d, size_t limit,
-                      bool markdown) {
+}  // namespace
+
+std::string diff_pair_text(const DiffOperand& a, const DiffOperand& b, const GraphDiff& d,
+                           size_t limit, bool markdown) {
   const std::string h2 = markdown ? "## " : "";
   const std::string h3 = markdown ? "\n### " : "\n";
   auto table = [&](const Table& t) { return markdown ? t.to_markdown() : t.to_text("  "); };
@@ -106,15 +109,16 @@ std::string text_pair(const DiffOperand& a, const DiffOperand& b, const GraphDif
     const int64_t y = m < d.arena_b.size() ? d.arena_b[m] : 0;
     out += fmt::format("{}memory arena {}: {}\n", markdown ? "- " : "  ", m, bytes_delta(x, y));
   }
+  if (d.values) out += value_diff_text(*d.values, *a.doc, a.g(), *b.doc, b.g(), limit, markdown);
   return out;
 }
 
-nlohmann::ordered_json json_pair(size_t k, const DiffOperand& a, const DiffOperand& b,
-                                 const GraphDiff& d) {
+nlohmann::ordered_json diff_pair_json(size_t a_index, size_t b_index, const DiffOperand& a,
+                                      const DiffOperand& b, const GraphDiff& d) {
   using nlohmann::ordered_json;
   ordered_json j;
-  j["a"] = k;
-  j["b"] = k + 1;
+  j["a"] = a_index;
+  j["b"] = b_index;
   j["same"] = d.same;
   j["changed"] = d.changed;
   j["added"] = d.added;
@@ -151,10 +155,9 @@ nlohmann::ordered_json json_pair(size_t k, const DiffOperand& a, const DiffOpera
   j["constant_bytes"] = {{"a", d.constant_bytes_a}, {"b", d.constant_bytes_b}};
   j["payload_bytes"] = {{"a", d.payload_bytes_a}, {"b", d.payload_bytes_b}};
   j["arena_bytes"] = {{"a", d.arena_a}, {"b", d.arena_b}};
+  if (d.values) j["values"] = value_diff_json(*d.values, *a.doc, a.g(), *b.doc, b.g());
   return j;
 }
-
-}  // namespace
 
 std::string diff_report(const std::vector<DiffOperand>& operands,
                         const std::vector<analysis::GraphDiff>& diffs, DiffFormat format,
@@ -171,7 +174,7 @@ std::string diff_report(const std::vector<DiffOperand>& operands,
     j["graphs"] = graphs;
     nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
     for (size_t k = 0; k < diffs.size(); ++k)
-      pairs.push_back(json_pair(k, operands[k], operands[k + 1], diffs[k]));
+      pairs.push_back(diff_pair_json(k, k + 1, operands[k], operands[k + 1], diffs[k]));
     j["diffs"] = pairs;
     return json_report(j);
   }
@@ -179,7 +182,7 @@ std::string diff_report(const std::vector<DiffOperand>& operands,
   std::string out = markdown ? "# Diff\n\n" : "";
   for (size_t k = 0; k < diffs.size(); ++k) {
     if (k) out += "\n";
-    out += text_pair(operands[k], operands[k + 1], diffs[k], limit, markdown);
+    out += diff_pair_text(operands[k], operands[k + 1], diffs[k], limit, markdown);
   }
   return out;
 }

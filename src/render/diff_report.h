@@ -3,6 +3,7 @@
 // deltas, nodes only in A / only in B, changed nodes and tensors, delegates gained or lost,
 // constant, payload and memory-plan deltas; as text, Markdown or JSON ("etviz.diff/1",
 // docs/cli.md).
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,12 @@ enum class DiffFormat { kTable, kJson, kMarkdown };
 std::string diff_report(const std::vector<DiffOperand>& operands,
                         const std::vector<analysis::GraphDiff>& diffs, DiffFormat format,
                         size_t limit = 40);
+
+// One pair of the report, for reports that pair graphs otherwise (whole programs, method by
+// method: value_diff_report.h). JSON: `a_index`/`b_index` are indices into the report's graphs.
+std::string diff_pair_text(const DiffOperand& a, const DiffOperand& b, const analysis::GraphDiff& d,
+                           size_t limit, bool markdown);
+nlohmann::ordered_json diff_pair_json(size_t a_index, size_t b_index, const DiffOperand& a,
+                                      const DiffOperand& b, const analysis::GraphDiff& d);
 
 }  // namespace etviz::render

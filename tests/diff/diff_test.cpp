@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/delegation.h"
+#include "analysis/value_diff.h"
 #include "generated_program.h"
 #include "program_builder.h"
 #include "render/diff_report.h"
@@ -154,7 +155,8 @@ TEST(Diff, KnownEditsToAGeneratedProgram) {
 
 // A convolution as ExecuTorch emits one: its IntList arguments name Int values of the table.
 // `shift` values are added first, so every index after them moves; `stride` is the stride.
-std::string conv_program(int shift, int64_t stride, const std::string& name) {
+std::string conv_program(int shift, int64_t stride, const std::string& name,
+                         const gen::WriteOptions& options = {}) {
   gen::ProgramBuilder b;
   auto& m = b.method("forward");
   for (int k = 0; k < shift; ++k) m.integer(1000 + k);
@@ -171,7 +173,7 @@ std::string conv_program(int shift, int64_t stride, const std::string& name) {
   m.output(z);
   const std::string path = test::scratch_dir("diff") + "/" + name;
   std::string error;
-  EXPECT_TRUE(b.write(path, {}, error)) << error;
+  EXPECT_TRUE(b.write(path, options, error)) << error;
   return path;
 }
 
@@ -189,6 +191,55 @@ TEST(Diff, RenumberedValuesAreNoChangeAndARealOneIsNamed) {
   EXPECT_EQ(d.added + d.removed, 0);
   ASSERT_EQ(d.changes.size(), 1u);
   EXPECT_EQ(d.changes[0].what, (std::vector<std::string>{"argument stride: [1, 1] -> [2, 2]"}));
+}
+
+TEST(Diff, ValuesPairThroughTheMatchingAndWeightsCompare) {
+  // Values renumbered: nothing differs but the value count (docs/diff.md, "Values and
+  // weights"). The stride: one list value, named with both readings.
+  const Document a = test::load(conv_program(0, 1, "va.pte"));
+  const Document renumbered = test::load(conv_program(5, 1, "vrenumbered.pte"));
+  const Document strided = test::load(conv_program(0, 2, "vstrided.pte"));
+  auto same = analysis::diff_graphs(a, a.graphs[0], renumbered, renumbered.graphs[0]);
+  analysis::add_value_diff(a, a.graphs[0], renumbered, renumbered.graphs[0], same);
+  ASSERT_TRUE(same.values);
+  EXPECT_TRUE(same.values->tensors.empty());
+  EXPECT_TRUE(same.values->scalars.empty());
+  EXPECT_EQ(same.values->data_changes() + same.values->metadata_changes(), 0);
+  EXPECT_EQ(same.values->constants_paired, 1);
+  EXPECT_EQ(same.values->constants_equal, 1);
+  EXPECT_EQ(same.values->values_b - same.values->values_a, 5);
+  auto d = analysis::diff_graphs(a, a.graphs[0], strided, strided.graphs[0]);
+  analysis::add_value_diff(a, a.graphs[0], strided, strided.graphs[0], d);
+  ASSERT_EQ(d.values->scalars.size(), 1u);
+  EXPECT_EQ(d.values->scalars[0].text_a, "[1, 1]");
+  EXPECT_EQ(d.values->scalars[0].text_b, "[2, 2]");
+  EXPECT_TRUE(d.values->tensors.empty());
+  // Weights: the generator's edit adds 0.25 to every 61st element of conv.weight (108
+  // elements: 0 and 61), so 2 differ by exactly 0.25.
+  gen::WriteOptions filled;
+  filled.fill_constants = true;
+  gen::WriteOptions edited = filled;
+  edited.edit_weights = 1;
+  const Document fa = test::load(conv_program(0, 1, "vfilled.pte", filled));
+  const Document fb = test::load(conv_program(3, 1, "vedited.pte", edited));
+  auto w = analysis::diff_graphs(fa, fa.graphs[0], fb, fb.graphs[0]);
+  analysis::add_value_diff(fa, fa.graphs[0], fb, fb.graphs[0], w);
+  ASSERT_EQ(w.values->tensors.size(), 1u);
+  const analysis::TensorDiff& t = w.values->tensors[0];
+  EXPECT_EQ(t.name, "conv.weight");
+  EXPECT_EQ(t.data, analysis::DataStatus::kDiffer);
+  EXPECT_EQ(t.stats.positions, 108u);
+  EXPECT_EQ(t.stats.differing, 2u);
+  EXPECT_FLOAT_EQ(static_cast<float>(t.stats.max_abs), 0.25f);
+  ASSERT_EQ(t.stats.first.size(), 2u);
+  EXPECT_EQ(t.stats.first[0].index, (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(t.stats.first[1].index, (std::vector<int64_t>{2, 0, 2, 1}));  // 61 = 2*27 + 2*3 + 1
+  // The constant's node is the one marked changed, with the figures.
+  ASSERT_EQ(w.changes.size(), 1u);
+  EXPECT_EQ(w.changed, 1);
+  EXPECT_EQ(w.values->nodes_marked, 1);
+  EXPECT_TRUE(w.changes[0].what[0].starts_with("data: 2 of 108 elements differ"))
+      << w.changes[0].what[0];
 }
 
 TEST(Diff, RemovedBlockAndGraphsWithNothingInCommon) {

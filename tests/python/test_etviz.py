@@ -1,5 +1,6 @@
 """The Python package on the real corpus: the figures must be the CLI's (same library)."""
 import json
+import struct
 import subprocess
 
 import pytest
@@ -148,6 +149,39 @@ def test_diff_and_memory_match_the_cli(corpus, etviz_bin):
     assert m["format"] == "etviz.memory/1"
     assert m["arenas"][0]["planned_bytes"] == 16000
     assert m == cli_json(etviz_bin, "memory", str(corpus / KWS), "--format", "json") | {"file": m["file"]}
+
+
+def test_diff_is_typed_and_sees_weights(corpus, tmp_path):
+    """etviz.diff returns dataclasses (docs/diff.md): a weight edited in a copy of a corpus
+    program is one TensorDiff with the figures numpy computes, one row of the dataframe."""
+    import numpy as np
+    src = corpus / "pte/corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.6d3450d6.pte"
+    raw = bytearray(src.read_bytes())
+    # The first constant of the constant segment: 64x256 float32 at its offset (flatc-checked
+    # in tests/diff/test_value_diff_oracle.py); every 3rd element + 1.
+    same = etviz.diff(src, src)
+    assert isinstance(same, etviz.Diff) and same.programs[0].bitwise_equal
+    assert same.summary.startswith("bitwise equal")
+    edited = tmp_path / "edited.pte"
+    base = struct.unpack_from("<Q", raw, 24)[0]
+    at = base  # the constant segment is segment 0 at offset 0, its first tensor at 0
+    x = np.frombuffer(bytes(raw[at:at + 64 * 256 * 4]), np.float32).copy()
+    y = x.copy()
+    y[::3] += 1
+    raw[at:at + x.nbytes] = y.tobytes()
+    edited.write_bytes(bytes(raw))
+    d = etviz.diff(src, edited)
+    assert d.summary == "differs: forward: weights of 1 tensor"
+    values = d.programs[0].methods["forward"].values
+    assert isinstance(values, etviz.ValueDiff)
+    [t] = [t for t in values.tensors if t.data == "differ"]
+    assert isinstance(t.stats, etviz.TensorStats)
+    assert t.stats.positions == x.size and t.stats.differing == len(x[::3])
+    assert abs(t.stats.max_abs - 1.0) < 1e-6
+    assert t.stats.first[0].index == [0, 0] and t.stats.first[1].index == [0, 3]
+    df = d.to_dataframe()
+    assert list(df["differing"]) == [len(x[::3])]
+    assert d["format"] == "etviz.diff/1"
 
 
 def test_pass_tracer_writes_a_trace_etviz_reads(corpus, tmp_path):

@@ -49,11 +49,30 @@ int main(int argc, char** argv) {
   std::string test_bytes = "16";
   program->add_option("--test-data", test_bytes,
                       "With --bundle: bytes of each test input and expected output (e.g. 8M)");
+  etviz::gen::WriteOptions edits;
+  program->add_flag("--fill-constants", edits.fill_constants,
+                    "Write constants' bytes (numbers from each fqn), not zeros: pairs of programs "
+                    "then differ only where an --edit-* option says");
+  program->add_option("--edit-weights", edits.edit_weights,
+                      "With --fill-constants: the first N float constants get every 61st "
+                      "element + 0.25");
+  program->add_flag("--edit-nan", edits.edit_nan,
+                    "With --fill-constants: element 1 of the first float constant is NaN");
+  program->add_flag("--edit-scalar", edits.edit_scalar,
+                    "The first Int argument of the first method's instructions + 42");
+  program->add_flag("--edit-sizes", edits.edit_sizes, "The first 2-D constant's sizes swapped");
+  program->add_flag("--edit-dim-order", edits.edit_dim_order,
+                    "The first 2-D constant's dim order [1, 0]");
+  program->add_flag("--edit-storage-offset", edits.edit_storage_offset,
+                    "The first constant's storage offset 4");
+  program->add_option("--swap-op", edits.swap_op,
+                      "FROM=TO: the first method's operator FROM is named TO");
+  program->add_option("--version", edits.version, "The program's version field");
   program->add_option("-o,--output", output, "Output .pte (.bpte with --bundle)")->required();
   program->callback([&] {
     etviz::gen::ProgramBuilder builder;
     const int64_t calls = etviz::gen::build_transformer(builder, spec);
-    etviz::gen::WriteOptions options;
+    etviz::gen::WriteOptions options = edits;
     options.min_constant_segment_bytes = etviz::gen::parse_bytes(pad, "--pad-constants");
     options.bundled = bundled;
     options.reuse_memory = reuse_memory;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include "bundled_program_generated.h"
@@ -20,6 +21,33 @@ namespace {
 constexpr uint64_t kSegmentAlignment = 128;  // ExecuTorch's default segment alignment
 constexpr uint64_t kTensorAlignment = 16;
 constexpr uint32_t kExtendedHeaderLength = 32;
+
+// The number a filled constant holds at `index`: a hash of its fqn and the index, in [-1, 1).
+float fill_value(const std::string& fqn, uint64_t index) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, then a mix of the index
+  for (char c : fqn) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+  uint64_t x = h ^ (index * 0x9e3779b97f4a7c15ull);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return static_cast<float>(static_cast<double>(x >> 40) / static_cast<double>(1ull << 23) - 1.0);
+}
+
+// A filled constant's bytes: float32 numbers, or for other dtypes the low bytes of the hash.
+std::vector<uint8_t> fill_bytes(const std::string& fqn, ScalarType dtype, uint64_t elements) {
+  const auto size = static_cast<uint64_t>(element_size(dtype));
+  std::vector<uint8_t> out(elements * size);
+  for (uint64_t i = 0; i < elements; ++i) {
+    const float f = fill_value(fqn, i);
+    if (dtype == ScalarType::kFloat32) {
+      std::memcpy(out.data() + i * 4, &f, 4);
+    } else {
+      const auto q = static_cast<uint64_t>(static_cast<int64_t>(f * 100.0f));
+      std::memcpy(out.data() + i * size, &q, size);  // little endian: the low bytes
+    }
+  }
+  return out;
+}
 
 uint64_t align_up(uint64_t v, uint64_t a) {
   return (v + a - 1) / a * a;
@@ -276,6 +304,7 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
   std::vector<uint64_t> constant_offsets = {0};
   std::vector<std::vector<uint32_t>> buffer_index(methods_.size());
   std::map<std::string, uint32_t> index_of_fqn;  // methods share weights, as exported programs do
+  std::vector<const MethodBuilder::Value*> constant_values = {nullptr};  // per buffer index
   uint64_t constants_size = 0;
   for (size_t m = 0; m < methods_.size(); ++m) {
     buffer_index[m].assign(methods_[m].values_.size(), 0);
@@ -292,6 +321,7 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
       constants_size = align_up(constants_size, kTensorAlignment);
       buffer_index[m][v] = static_cast<uint32_t>(constant_offsets.size());
       constant_offsets.push_back(constants_size);
+      constant_values.push_back(&value);
       constants_size += static_cast<uint64_t>(bytes);
     }
   }
@@ -313,6 +343,29 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
     }
   const uint64_t segment_data_size = cursor;
 
+  // Edits (WriteOptions): their targets in the first method.
+  ValueIndex edit_int = -1, edit_2d = -1, edit_first_constant = -1;
+  if (!methods_.empty()) {
+    const MethodBuilder& mb = methods_[0];
+    std::vector<bool> list_item(mb.values_.size(), false);
+    for (const auto& value : mb.values_)
+      for (int64_t item : value.list)
+        if (item >= 0 && static_cast<size_t>(item) < list_item.size())
+          list_item[static_cast<size_t>(item)] = true;
+    for (const auto& ins : mb.instructions_)
+      for (ValueIndex a : ins.args)
+        if (edit_int < 0 && mb.values_[static_cast<size_t>(a)].kind == MethodBuilder::Value::kInt &&
+            !list_item[static_cast<size_t>(a)])
+          edit_int = a;
+    for (size_t v = 0; v < mb.values_.size(); ++v) {
+      const auto& value = mb.values_[v];
+      if (value.kind != MethodBuilder::Value::kConstant) continue;
+      if (edit_first_constant < 0) edit_first_constant = static_cast<ValueIndex>(v);
+      if (edit_2d < 0 && value.sizes.size() == 2 && value.sizes[0] != value.sizes[1])
+        edit_2d = static_cast<ValueIndex>(v);
+    }
+  }
+
   // 3. The program flatbuffer.
   flatbuffers::FlatBufferBuilder b(1 << 16);
   std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans;
@@ -327,9 +380,17 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
         case MethodBuilder::Value::kTensor:
         case MethodBuilder::Value::kConstant: {
           const bool constant = value.kind == MethodBuilder::Value::kConstant;
-          auto sizes = b.CreateVector(value.sizes);
+          const bool edited = m == 0 && static_cast<ValueIndex>(v) == edit_2d;
+          std::vector<int32_t> shape = value.sizes;
+          if (edited && options.edit_sizes) std::swap(shape[0], shape[1]);
+          auto sizes = b.CreateVector(shape);
           std::vector<uint8_t> order(value.sizes.size());
           for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint8_t>(i);
+          if (edited && options.edit_dim_order) std::swap(order[0], order[1]);
+          const int32_t storage_offset = m == 0 && options.edit_storage_offset &&
+                                                 static_cast<ValueIndex>(v) == edit_first_constant
+                                             ? 4
+                                             : 0;
           auto dim_order = b.CreateVector(order);
           flatbuffers::Offset<fb::AllocationDetails> alloc;
           flatbuffers::Offset<fb::ExtraTensorInfo> extra;
@@ -340,14 +401,20 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
           } else {
             extra = fb::CreateExtraTensorInfo(b, 0, b.CreateString(value.fqn), 0);
           }
-          auto t = fb::CreateTensor(b, static_cast<int8_t>(value.dtype), 0, sizes, dim_order, false,
-                                    constant ? buffer_index[m][v] : 0, alloc, 0, 0, extra);
+          auto t = fb::CreateTensor(b, static_cast<int8_t>(value.dtype), storage_offset, sizes,
+                                    dim_order, false, constant ? buffer_index[m][v] : 0, alloc, 0,
+                                    0, extra);
           values.push_back(fb::CreateEValue(b, fb::KernelTypes::Tensor, t.Union()));
           break;
         }
         case MethodBuilder::Value::kInt:
-          values.push_back(
-              fb::CreateEValue(b, fb::KernelTypes::Int, fb::CreateInt(b, value.i).Union()));
+          values.push_back(fb::CreateEValue(
+              b, fb::KernelTypes::Int,
+              fb::CreateInt(b, value.i + (m == 0 && options.edit_scalar &&
+                                                  static_cast<ValueIndex>(v) == edit_int
+                                              ? 42
+                                              : 0))
+                  .Union()));
           break;
         case MethodBuilder::Value::kBool:
           values.push_back(
@@ -382,7 +449,10 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
     auto chain = fb::CreateChain(b, b.CreateVector(mb.inputs_), b.CreateVector(mb.outputs_),
                                  b.CreateVector(instructions));
     std::vector<flatbuffers::Offset<fb::Operator>> ops;
-    for (const std::string& op : mb.operators_) {
+    for (std::string op : mb.operators_) {
+      if (const auto eq = options.swap_op.find('=');
+          m == 0 && eq != std::string::npos && op == options.swap_op.substr(0, eq))
+        op = options.swap_op.substr(eq + 1);
       const auto dot = op.find('.', op.rfind("::") == std::string::npos ? 0 : op.rfind("::"));
       const std::string name = dot == std::string::npos ? op : op.substr(0, dot);
       const std::string overload = dot == std::string::npos ? "" : op.substr(dot + 1);
@@ -410,8 +480,8 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
   std::vector<flatbuffers::Offset<fb::DataSegment>> segs;
   for (const Segment& s : segments) segs.push_back(fb::CreateDataSegment(b, s.offset, s.size));
   auto constant_segment = fb::CreateSubsegmentOffsets(b, 0, b.CreateVector(constant_offsets));
-  auto root =
-      fb::CreateProgram(b, 0, b.CreateVector(plans), 0, 0, b.CreateVector(segs), constant_segment);
+  auto root = fb::CreateProgram(b, options.version, b.CreateVector(plans), 0, 0,
+                                b.CreateVector(segs), constant_segment);
   b.Finish(root, "ET12");
 
   // 4. Insert the extended header after the identifier. Offsets inside the buffer are
@@ -459,6 +529,32 @@ bool ProgramBuilder::write(const std::string& path, const WriteOptions& options,
       ok = ok && ::pwrite(fd, d.payload.data(), d.payload.size(), static_cast<off_t>(at)) ==
                      static_cast<ssize_t>(d.payload.size());
     }
+  // Filled constants (their edits applied to the first ones); else the segment is a hole.
+  int edits_left = options.edit_weights;
+  bool nan_left = options.edit_nan;
+  for (size_t k = 1; k < constant_values.size() && ok && options.fill_constants; ++k) {
+    const MethodBuilder::Value& value = *constant_values[k];
+    uint64_t elements = 1;
+    for (int32_t d : value.sizes) elements *= static_cast<uint64_t>(d);
+    std::vector<uint8_t> bytes = fill_bytes(value.fqn, value.dtype, elements);
+    if (value.dtype == ScalarType::kFloat32 && edits_left > 0) {
+      --edits_left;
+      for (uint64_t i = 0; i < elements; i += 61) {
+        float f;
+        std::memcpy(&f, bytes.data() + i * 4, 4);
+        f += 0.25f;
+        std::memcpy(bytes.data() + i * 4, &f, 4);
+      }
+    }
+    if (value.dtype == ScalarType::kFloat32 && nan_left && elements > 1) {
+      nan_left = false;
+      const float nan = std::numeric_limits<float>::quiet_NaN();
+      std::memcpy(bytes.data() + 4, &nan, 4);
+    }
+    const uint64_t at = base + segment_base + constant_offsets[k];
+    ok = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(at)) ==
+         static_cast<ssize_t>(bytes.size());
+  }
   ok = ok && ::ftruncate(fd, static_cast<off_t>(base + program_end)) == 0;
   ok = (::close(fd) == 0) && ok;
   if (!ok) error = path + ": write failed: " + std::strerror(errno);

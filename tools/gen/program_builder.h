@@ -113,6 +113,21 @@ struct WriteOptions {
   // (greedy first fit, by each tensor's first and last mention; a view keeps its base alive).
   // Off: every activation gets bytes of its own.
   bool reuse_memory = false;
+
+  // Constants' bytes: zeros written as a hole (default), or numbers derived from each
+  // constant's fqn and element index (fill_constants), the same in every program that names
+  // the constant, so that two programs differ only where an edit says (docs/diff.md).
+  bool fill_constants = false;
+  // Edits, for program pairs with known differences (`etviz diff` tests). Each is applied to
+  // the first method.
+  int edit_weights = 0;              // the first N filled constants: every 61st element + 0.25
+  bool edit_nan = false;             // the first filled float constant's element 1 becomes NaN
+  bool edit_scalar = false;          // the first Int argument of an instruction: + 42
+  bool edit_sizes = false;           // the first 2-D constant's sizes swapped ([a, b] -> [b, a])
+  bool edit_dim_order = false;       // the first 2-D constant's dim order [1, 0]
+  bool edit_storage_offset = false;  // the first constant's storage offset 4
+  std::string swap_op;               // "FROM=TO": operator FROM renamed TO
+  uint32_t version = 0;              // Program.version
 };
 
 class ProgramBuilder {

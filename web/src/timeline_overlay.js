@@ -26,6 +26,67 @@ const DIFF = {
 const KINDS = ['changed', 'added', 'removed'];
 const MAX_PANES = 6;
 
+// The figures of constants whose bytes differ (a step's `tensors`, docs/viewer.md), as the
+// panel lists them: one block per tensor, a row per figure, the first differences.
+function tensorDiffList(tensors) {
+  const list = document.createElement('div');
+  list.className = 'timeline-tensors';
+  // Figures JSON cannot hold come as "inf", "-inf", "nan".
+  const num = (v) =>
+    typeof v === 'string' ? { inf: '∞', '-inf': '−∞' }[v] || 'NaN' : String(Number(Number(v).toPrecision(6)));
+  const rows = (table, st, integer) => {
+    const share = st.elements ? ((100 * st.differing) / st.elements).toPrecision(3) : '0';
+    const facts = [
+      ['differ', `${st.differing} of ${st.elements} elements (${share}%)${integer ? ', integers' : ''}`],
+      ['max |diff|', num(st.maxAbs)],
+      ['mean |diff|', num(st.meanAbs)],
+      ['max rel', num(st.maxRel)],
+      ['cosine', num(st.cosine)],
+      ['SNR', `${num(st.snrDb)} dB`],
+    ];
+    if (st.nan[0] + st.nan[1] + st.inf[0] + st.inf[1] > 0)
+      facts.push(['non-finite', `NaN ${st.nan[0]} → ${st.nan[1]}, Inf ${st.inf[0]} → ${st.inf[1]} (left out)`]);
+    if (st.first.length) facts.push(['first', st.first.map(([at, a, b]) => `${at} ${num(a)} → ${num(b)}`).join('; ')]);
+    for (const [k, v] of facts) {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.textContent = k;
+      const td = document.createElement('td');
+      td.textContent = v;
+      tr.append(th, td);
+      table.appendChild(tr);
+    }
+  };
+  for (const t of tensors) {
+    const item = document.createElement('div');
+    item.className = 'timeline-tensor';
+    const head = document.createElement('div');
+    head.className = 'k';
+    head.textContent = `${t.name} ${t.dtype}${t.shape} (${t.location})`;
+    item.appendChild(head);
+    const table = document.createElement('table');
+    rows(table, t.stats, t.integer);
+    item.appendChild(table);
+    if (t.dequantized) {
+      const note = document.createElement('div');
+      note.className = 'hint';
+      note.textContent = `dequantized (${t.dequantizedBy}):`;
+      item.appendChild(note);
+      const deq = document.createElement('table');
+      rows(deq, t.dequantized, false);
+      item.appendChild(deq);
+    }
+    if (t.note) {
+      const note = document.createElement('div');
+      note.className = 'hint';
+      note.textContent = t.note;
+      item.appendChild(note);
+    }
+    list.appendChild(item);
+  }
+  return list;
+}
+
 // The model of one step: the union graph's model (its nodes, values, edges and layout)
 // answering with the step's own data where the page lists a difference (step.nodeFacts: a
 // node's op, name, arguments, attributes...; step.values: per entry of valueFacts, the values
@@ -427,6 +488,10 @@ export class TimelineOverlay {
       }
       box.appendChild(list);
     }
+    // Constants whose bytes differ since the step before (this node's weights, or those of the
+    // delegate payload it calls), with the figures `etviz diff` states.
+    const tensors = s.tensors ? s.tensors[String(i)] : null;
+    if (tensors) box.appendChild(tensorDiffList(tensors));
     // The details below are this step's own; a node the step lacks has none, so they are the
     // union node's: those of the last step holding it.
     const source = this.data.source ? this.data.source[i] : -1;
@@ -468,6 +533,8 @@ export class TimelineOverlay {
           counts: { ...s.counts },
         })),
       step: () => this.step,
+      // Step k's constants whose bytes differ, per view node (the page data's `tensors`).
+      tensors: (k) => ({ ...(this.steps[k === undefined ? this.step : k].tensors || {}) }),
       setStep: (k) => this.go(k),
       panes: () => this.paneSteps(),
       setPanes: (n) => this.setPanes(n),

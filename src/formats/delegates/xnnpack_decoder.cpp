@@ -158,8 +158,22 @@ class XnnpackGraphReader {
     return {};
   }
 
+  // Where bytes inside the payload sit in the document's source (a constant's BlobRef);
+  // invalid when the payload is not the mapped bytes themselves.
+  BlobRef in_payload(std::span<const uint8_t> part) const {
+    const auto whole = in_.doc.bytes(in_.delegate.payload);
+    if (whole.empty() || part.data() < whole.data() ||
+        part.data() + part.size() > whole.data() + whole.size())
+      return {};
+    return BlobRef{in_.delegate.payload.source,
+                   in_.delegate.payload.offset + static_cast<uint64_t>(part.data() - whole.data()),
+                   part.size()};
+  }
+
   Status describe_constant(uint32_t idx, TensorInfo& t) {
     t.data_index = idx;
+    const auto here = constant_bytes(idx);  // named data is resolved by key after reading
+    constant_blob_ = here.empty() ? BlobRef{} : in_payload(here);
     if (const auto* data = fb_.constant_data()) {
       if (idx >= data->size())
         return Error(
@@ -302,7 +316,10 @@ class XnnpackGraphReader {
       std::string name = fmt::format("v{}", id);
       if (t->flags() & 1) name = fmt::format("in{}", id);
       if (t->flags() & 2) name = fmt::format("out{}", id);
+      const bool constant = info.is_constant();
       ids_[id] = builder_.add_tensor(std::move(name), std::move(info));
+      if (constant && constant_blob_.valid())
+        builder_.graph().constant_data_for(ids_[id]).blob = constant_blob_;
     }
     return Status::Ok();
   }
@@ -596,6 +613,7 @@ class XnnpackGraphReader {
   std::vector<ValueId> outputs_;
   int64_t op_count_ = 0;
   int64_t constant_count_ = 0;
+  BlobRef constant_blob_;  // of the constant describe_constant last described
 };
 
 }  // namespace

@@ -294,6 +294,15 @@ class Builder {
         info.data_location = DataLocation::kConstantSegment;
     }
     if (auto b = info.byte_size()) info.nbytes = *b;
+    // The rare facts and the constant's bytes go to the graph's side table (ConstantData).
+    const auto id = static_cast<ValueId>(graph_.values.size());  // v is appended next
+    if (info.is_constant() || t.storage_offset() != 0 || t.layout() != 0) {
+      ConstantData& st = graph_.constant_data_for(id);
+      st.storage_offset = t.storage_offset();
+      st.layout = t.layout();
+      if (info.is_constant() && ctx_.locate_data)
+        st.blob = ctx_.locate_data(info.data_location, info.data_index, info.nbytes);
+    }
     return Status::Ok();
   }
 

@@ -17,6 +17,9 @@ struct ProgramContext {
   bool legacy_constant_buffer = false;  // constants live in Program.constant_buffer
   // Document::delegates index of each of this plan's BackendDelegate entries.
   std::vector<int32_t> delegate_ids;
+  // Where a constant's bytes are (data location, data_buffer_idx, its size from the shape):
+  // the program reader knows the segments. May be empty.
+  std::function<BlobRef(DataLocation, int64_t index, int64_t nbytes)> locate_data;
   // Called between passes over the plan (and every kReleaseEvery instructions): gives the
   // file's resident pages back (MappedFile::release_pages), so the flatbuffer and the IR built
   // from it are not both in memory at a million instructions. May be empty.

@@ -150,6 +150,51 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
     }
   }
 
+  // A constant's bytes (docs/formats.md, "Constants"): entry `index` of the legacy inline
+  // constant_buffer, of the constant segment's offsets, or of a mutable data segment's. The
+  // range is the tensor's size from its shape (the entry's when that is unknown), cut to what
+  // the file holds: a segment cut off keeps its first bytes and a diff says how many.
+  const auto subsegment = [&](const fb::SubsegmentOffsets* sub, int64_t index,
+                              int64_t nbytes) -> BlobRef {
+    if (!sub || !sub->offsets() || index <= 0 ||
+        static_cast<uint64_t>(index) >= sub->offsets()->size() ||
+        sub->segment_index() >= spans->size())
+      return {};
+    const SegmentSpan& span = (*spans)[sub->segment_index()];
+    const uint64_t at = sub->offsets()->Get(static_cast<flatbuffers::uoffset_t>(index));
+    const uint64_t whole = span.size + span.missing;
+    uint64_t size = nbytes >= 0 ? static_cast<uint64_t>(nbytes) : 0;
+    if (nbytes < 0)  // no size from the shape: up to the next entry or the segment's end
+      size = static_cast<uint64_t>(index) + 1 < sub->offsets()->size()
+                 ? sub->offsets()->Get(static_cast<flatbuffers::uoffset_t>(index + 1)) - at
+                 : (whole > at ? whole - at : 0);
+    if (at >= span.size) return BlobRef{source, span.offset + span.size, 0};
+    return BlobRef{source, span.offset + at, std::min(size, span.size - at)};
+  };
+  const auto locate_data = [&](DataLocation where, int64_t index, int64_t nbytes) -> BlobRef {
+    switch (where) {
+      case DataLocation::kInline: {
+        const auto* buffers = program->constant_buffer();
+        if (!buffers || index < 0 || static_cast<uint64_t>(index) >= buffers->size()) return {};
+        const auto* storage = buffers->Get(static_cast<flatbuffers::uoffset_t>(index))->storage();
+        if (!storage) return BlobRef{source, base, 0};
+        return BlobRef{source, base + static_cast<uint64_t>(storage->data() - bytes.data()),
+                       storage->size()};
+      }
+      case DataLocation::kConstantSegment:
+        return subsegment(program->constant_segment(), index, nbytes);
+      case DataLocation::kMutableSegment: {
+        // The runtime reads initial state from mutable_data_segments[0], whatever the tensor's
+        // mutable_data_segments_idx says (runtime/executor/tensor_parser_exec_aten.cpp).
+        const auto* mds = program->mutable_data_segments();
+        if (!mds || mds->size() == 0) return {};
+        return subsegment(mds->Get(0), index, nbytes);
+      }
+      default:
+        return {};  // named data and .ptd tensors: by key, once every file is read
+    }
+  };
+
   const auto* plans = program->execution_plan();
   const auto* inline_data = program->backend_delegate_data();
   uint64_t instructions = 0;  // of the methods so far: one graph node each
@@ -165,6 +210,7 @@ Status read_program_into(Document& doc, int32_t source, uint64_t base,
                          instructions, run_budget().nodes, "--max-nodes", false);
     ProgramContext ctx;
     ctx.legacy_constant_buffer = legacy_constants;
+    ctx.locate_data = locate_data;
     std::vector<std::string> warnings, notes;
     ctx.warnings = &warnings;
     ctx.notes = &notes;

@@ -327,7 +327,7 @@ class Reader {
                                          info.dtype.str(), (*blob)->size);
           ++longer;
         }
-        g.constant_data.push_back({*v, **blob});
+        g.constant_data.push_back(ConstantData{*v, **blob, 0, 0});
       }
       b.add_tensor(name, std::move(info));
       dtype.push_back(type);
@@ -356,7 +356,7 @@ class Reader {
         if ((*blob)->size != static_cast<uint64_t>(info.nbytes))
           out_.warnings.push_back(fmt::format("{}: shape '{}' of rank {} holds {} bytes, not {}",
                                               where, name, s->rank(), (*blob)->size, info.nbytes));
-        g.constant_data.push_back({*v, **blob});
+        g.constant_data.push_back(ConstantData{*v, **blob, 0, 0});
       }
       b.add_tensor(name, std::move(info));
       dtype.push_back(kShape);

@@ -9,6 +9,7 @@
 #include "formats/json/json_string.h"
 #include "render/html/page_data.h"
 #include "render/json_text.h"
+#include "render/value_diff_report.h"
 
 namespace etviz::render::html {
 
@@ -286,6 +287,15 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
       const std::string label = view::node_label(mine);
       if (label != view.nodes[k].label) labels[std::to_string(k)] = label;
     }
+    // Constants whose bytes differ, with their statistics, for the panel.
+    json tensors = json::object();
+    if (step.diff.values)
+      for (auto& [n, panel] : tensor_panels(*step.diff.values, g)) {
+        const NodeId u =
+            static_cast<size_t>(n) < union_of.size() ? union_of[static_cast<size_t>(n)] : kNoId;
+        if (u != kNoId && view_of[static_cast<size_t>(u)] >= 0)
+          tensors[std::to_string(view_of[static_cast<size_t>(u)])].push_back(std::move(panel));
+      }
     for (const analysis::NodeChange& c : step.diff.changes) {
       const NodeId u = c.b >= 0 && static_cast<size_t>(c.b) < union_of.size()
                            ? union_of[static_cast<size_t>(c.b)]
@@ -324,6 +334,7 @@ std::string timeline_data_json(const analysis::Timeline& timeline, const Documen
     j["added"] = std::move(added);
     j["changed"] = std::move(changed);
     j["changes"] = std::move(changes);
+    if (!tensors.empty()) j["tensors"] = std::move(tensors);
     j["labels"] = std::move(labels);
     j["hiddenEdges"] = std::move(hidden_edges);
     facts.write(s, j);
