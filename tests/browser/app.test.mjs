@@ -633,7 +633,7 @@ test(
       assert.equal(await page.inputValue('#app-option-unit'), 'ms', 'the panel shows the options in force');
       assert.deepEqual(
         await page.$$eval('#app-options input[data-flag]', (els) => els.map((e) => e.dataset.flag)),
-        ['--method', '--source-unit', '--unit', '--block', '--stages'],
+        ['--method', '--source-unit', '--unit', '--block', '--threshold', '--stages'],
         'the value options and flags of `etviz view` (files come by drop)',
       );
       await page.screenshot({ path: path.join(OUT, 'app_options_panel.png') });
