@@ -47,8 +47,9 @@ for (const blocks of BLOCKS) {
   const a = path.join(OUT, `a_${blocks}.pte`), b = path.join(OUT, `b_${blocks}.pte`);
   program(blocks, a);
   program(blocks - 5, b);
-  const read = measure(ETVIZ, ['info', a, '--json', '-o', '/dev/null']);
-  const read2 = measure(ETVIZ, ['info', b, '--json', '-o', '/dev/null']);
+  // Reports go to a file in the bench's own folder: never a system path such as /dev/null.
+  const read = measure(ETVIZ, ['info', a, '--json', '-o', path.join(OUT, 'info_a.json')]);
+  const read2 = measure(ETVIZ, ['info', b, '--json', '-o', path.join(OUT, 'info_b.json')]);
   const diff = measure(ETVIZ, ['diff', a, b, '--format', 'json', '-o', path.join(OUT, `diff_${blocks}.json`)]);
   const full = JSON.parse(fs.readFileSync(path.join(OUT, `diff_${blocks}.json`), 'utf8'));
   const report = full.diffs[0];

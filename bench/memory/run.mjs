@@ -23,9 +23,11 @@ for (const blocks of String(args.blocks || '2400,5200').split(',').map(Number)) 
   const plan = JSON.parse(execFileSync(ETVIZ, ['memory', pte, '--format', 'json'], { maxBuffer: 1 << 30 }));
   const info = JSON.parse(execFileSync(ETVIZ, ['info', pte, '--json'], { maxBuffer: 1 << 30 }));
   const nodes = info.methods[0].node_count;
-  const mem = Math.min(time(['memory', pte, '-o', '/dev/null']), time(['memory', pte, '-o', '/dev/null']));
-  const memJson = Math.min(time(['memory', pte, '--format', 'json', '-o', '/dev/null']), time(['memory', pte, '--format', 'json', '-o', '/dev/null']));
-  const read = Math.min(time(['info', pte, '--json', '-o', '/dev/null']), time(['info', pte, '--json', '-o', '/dev/null']));
+  // Reports go to a file in the bench's own folder: never a system path such as /dev/null.
+  const sink = path.join(OUT, 'report.out');
+  const mem = Math.min(time(['memory', pte, '-o', sink]), time(['memory', pte, '-o', sink]));
+  const memJson = Math.min(time(['memory', pte, '--format', 'json', '-o', sink]), time(['memory', pte, '--format', 'json', '-o', sink]));
+  const read = Math.min(time(['info', pte, '--json', '-o', sink]), time(['info', pte, '--json', '-o', sink]));
   const html = path.join(OUT, `p${blocks}.html`);
   execFileSync(ETVIZ, [pte, '-o', html, '-q']);
   const { page, context } = await openViewer(browser, html);

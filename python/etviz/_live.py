@@ -70,9 +70,8 @@ class TracedModel(Page):
         return json.dumps(self.trace).encode()
 
     def save_trace(self, path):
-        with open(os.fspath(path), "w", encoding="utf-8") as f:
-            json.dump(self.trace, f)
-        return os.fspath(path)
+        from ._page import _write_file
+        return _write_file(path, json.dumps(self.trace))
 
 
 def trace_model(model, *example_inputs, name=None, height=640, show_on_error=True, **kwargs):

@@ -41,6 +41,15 @@ def _page_html(programs, options):
             os.unlink(temp)
 
 
+def _write_file(path, text):
+    """Writes `text` (str or bytes) by the CLI's rules (docs/limits.md, "Outputs never harm"):
+    never over a file this process read (by device and inode), devices and FIFOs in place,
+    files replaced atomically with their mode kept. Returns the path."""
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    _etviz.write_file(os.fspath(path), data)
+    return os.fspath(path)
+
+
 class Page:
     """A page etviz wrote. ``str(page)`` is the HTML; in a notebook the page shows in the
     cell (a sandboxed iframe: offline, and several pages on one notebook do not interfere)."""
@@ -51,9 +60,7 @@ class Page:
 
     def save(self, path):
         """Writes the page to `path` (returns the path)."""
-        with open(os.fspath(path), "w", encoding="utf-8") as f:
-            f.write(self.html)
-        return os.fspath(path)
+        return _write_file(path, self.html)
 
     def _repr_html_(self):
         # srcdoc keeps the page self-contained; the sandbox lets its scripts run but gives them

@@ -2,6 +2,7 @@
 
 import json
 import os
+from ._page import _write_file
 
 
 class PassTracer:
@@ -39,11 +40,17 @@ class PassTracer:
         bytes), an ExportedProgram or an object with ``.exported_program()``."""
         index = len(self.passes) + 1
         if isinstance(program, (str, os.PathLike)):
-            entry = {"name": name, "file": os.path.relpath(os.fspath(program), self.directory)}
+            rel = os.path.relpath(os.fspath(program), self.directory)
+            if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+                # A trace reads only its own folder (docs/limits.md): a copy goes in it.
+                import shutil
+                ext = os.path.splitext(os.fspath(program))[1]
+                rel = self._file(index, name, ext)
+                shutil.copyfile(os.fspath(program), os.path.join(self.directory, rel))
+            entry = {"name": name, "file": rel}
         elif isinstance(getattr(program, "buffer", None), (bytes, bytearray, memoryview)):
             file = self._file(index, name, ".pte")
-            with open(os.path.join(self.directory, file), "wb") as f:
-                f.write(bytes(program.buffer))
+            _write_file(os.path.join(self.directory, file), bytes(program.buffer))
             entry = {"name": name, "file": file}
         else:
             from ._program import _torch_bytes
@@ -51,8 +58,7 @@ class PassTracer:
             if data is None:
                 raise TypeError(f"PassTracer.snapshot: cannot record a {type(program).__name__}")
             file = self._file(index, name, ".pt2")
-            with open(os.path.join(self.directory, file), "wb") as f:
-                f.write(data)
+            _write_file(os.path.join(self.directory, file), data)
             entry = {"name": name, "file": file}
         self.passes.append(entry)
         self.write()
@@ -66,11 +72,7 @@ class PassTracer:
     def write(self):
         """Writes the trace (also done after every snapshot); returns its path."""
         trace = {"format": "etviz.trace/1", "model": self.model, "passes": self.passes}
-        tmp = self.path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(trace, f, indent=2)
-        os.replace(tmp, self.path)
-        return self.path
+        return _write_file(self.path, json.dumps(trace, indent=2))
 
     def __enter__(self):
         return self

@@ -135,6 +135,8 @@ int run_export(const ExportOptions& opt) {
     for (const auto& w : shown->warnings) warn(w);
   const int32_t graph = shown->graph;
   if (graph < 0) return report_error(Error(opt.file + ": holds no graph to draw"));
+  if (auto fits = view::view_within_budget(*doc, graph); !fits)
+    return report_error(fits.error().within(opt.file));
   const analysis::CategoryConfig& categories = shown->categories;
   const std::string out = opt.output.empty() ? std::filesystem::path(opt.file).stem().string() +
                                                    "." + pic::file_extension(options.format)

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <vector>
 
 #include "cli/commands.h"
@@ -49,6 +50,13 @@ int main(int argc, char** argv) {
     app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const std::bad_alloc&) {
+    // Out of memory: one error line, as for any other failure, naming what bounds a run.
+    std::fputs(
+        "etviz: error: out of memory; bound the run with --max-nodes, --max-inflated, "
+        "--max-json-string or --max-json-depth (docs/limits.md)\n",
+        stderr);
+    return 1;
   }
   return etviz::cli::exit_code();
 }

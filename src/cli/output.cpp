@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 
 #include "cli/commands.h"
 #include "core/budget.h"
 #include "core/mapped_file.h"
+#include "core/output_file.h"
 #include "core/text.h"
 
 namespace etviz::cli {
@@ -162,20 +162,6 @@ bool printed_on_open(const Document& doc, const Diagnostic& d) {
 
 namespace {
 
-// Writes all of `text` to fd; false (errno set) on any failure.
-bool write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 // Text reports with every line cut to kMaxShownText (core/text.h): a line that long holds a
 // model string of that size, which no report shows whole.
 std::string shown_lines(const std::string& text) {
@@ -201,49 +187,18 @@ int write_output(const std::string& path, const std::string& raw, OutputKind kin
   const std::string& text = as_is ? raw : safe;
   if (path.empty() || path == "-") {
     if (kind == OutputKind::kBinary && isatty(STDOUT_FILENO))
-      return report_error(
-          Error("refusing to write a binary file to the terminal; name it with -o FILE or "
-                "redirect standard output"));
+      return report_error(Error(std::string(kBinaryTerminalMessage)));
     std::fflush(stdout);
     if (!write_all(STDOUT_FILENO, text))
       return report_error(
           Error(fmt::format("cannot write to standard output: {}", std::strerror(errno))));
     return 0;
   }
-  namespace fs = std::filesystem;
-  // Never replace a file this run read, whatever name, symlink or hard link reaches it.
-  if (is_input_file(path))
-    return report_error(Error(fmt::format(
-        "{}: refusing to overwrite an input of this command; choose another output name", path)));
-  // Through a symlink, the file it names is the one written (the link stays a link).
-  std::error_code ec;
-  fs::path target = fs::is_symlink(fs::symlink_status(path, ec)) ? fs::weakly_canonical(path, ec)
-                                                                 : fs::path(path);
-  if (ec) target = path;
-  if (fs::is_directory(target, ec))
-    return report_error(Error(fmt::format("{}: is a directory; name a file to write", path)));
-  // Atomic: a temporary file beside the target, renamed over it only once complete; a failure
-  // (full disk, no permission) leaves the target as it was and no partial file behind.
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".etviz-XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0)
-    return report_error(Error(fmt::format("{}: cannot write: {}", path, std::strerror(errno))));
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  const bool written = write_all(fd, text);
-  int err = errno;
-  const bool synced = written && ::fsync(fd) == 0;
-  if (written && !synced) err = errno;
-  const bool closed = ::close(fd) == 0;
-  if (written && synced && !closed) err = errno;
-  if (!written || !synced || !closed || ::rename(temp.c_str(), target.c_str()) != 0) {
-    if (written && synced && closed) err = errno;
-    ::unlink(temp.c_str());
-    return report_error(
-        Error(fmt::format("{}: write failed: {} (nothing was written)", path, std::strerror(err))));
-  }
+  // core/output_file.h: inputs refused, descriptors and special files written in place,
+  // regular files replaced atomically.
+  OutputFileOptions options;
+  options.refuse_terminal = kind == OutputKind::kBinary;
+  if (auto s = write_output_file(path, text, options); !s) return report_error(s.error());
   return 0;
 }
 

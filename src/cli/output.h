@@ -35,10 +35,10 @@ void report_damage(const Document& doc, const std::string& path);
 // (the page escapes for itself), binary files (PNG, PDF) as is but never to a terminal.
 enum class OutputKind { kText, kJson, kPage, kBinary };
 
-// Writes `text` to `path`, or to stdout when path is empty or "-". Returns an exit code; every
-// failure is reported (a full disk, a closed pipe, no permission). A file is written to a
-// temporary beside it and renamed into place, so it is either complete or untouched; a file
-// this run read (any name, symlink or hard link to it) is never replaced.
+// Writes `text` to `path` by the rules of core/output_file.h (inputs never written, devices,
+// FIFOs and the process's own descriptors written in place, files replaced atomically with
+// their mode kept), or to stdout when path is empty or "-". Returns an exit code; every
+// failure is reported (a full disk, a closed pipe, no permission).
 int write_output(const std::string& path, const std::string& text,
                  OutputKind kind = OutputKind::kText);
 

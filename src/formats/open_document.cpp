@@ -80,13 +80,14 @@ Result<Document> read_document(std::shared_ptr<const MappedFile> file, const Ope
       doc = tosa::read_tosa_file(file);
       break;
     case FileKind::kUnknown: {
-      const auto head = bytes.first(std::min<size_t>(bytes.size(), 8));
+      // The file's own bytes are never quoted: a file etviz did not recognise may be anything
+      // (a pass trace can name one), and its bytes would reach a page or a log.
       return Error(fmt::format(
-          "{}: not a file etviz recognises ({} bytes; first bytes '{}'); expected an ExecuTorch "
+          "{}: not a file etviz recognises ({} bytes); expected an ExecuTorch "
           "program (ET12), bundled program (BP08), FlatTensor data (FT01), ETDump (ED00), a "
           "TOSA graph (TOSA), a zip archive (.pt2, .etrecord), a pass trace (JSON with "
           "\"passes\") or Model Explorer graph JSON (\"graphs\" of \"nodes\")",
-          path, bytes.size(), printable_tag(head)));
+          path, bytes.size()));
     }
   }
   if (!doc) return doc;

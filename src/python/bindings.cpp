@@ -17,6 +17,7 @@
 #include "analysis/summary.h"
 #include "analysis/value_diff.h"
 #include "core/mapped_file.h"
+#include "core/output_file.h"
 #include "etviz/version.h"
 #include "formats/delegates/delegate_decoder.h"
 #include "formats/open_document.h"
@@ -355,6 +356,21 @@ PYBIND11_MODULE(_etviz, m) {
   m.def("open_path", &open_path, py::arg("path"), py::arg("data") = std::vector<std::string>{},
         py::arg("tosa") = std::vector<std::string>{});
   m.def("open_bytes", &open_bytes, py::arg("name"), py::arg("data"));
+  // Every file the package writes goes through the CLI's writer (core/output_file.h): inputs
+  // of this process refused by device and inode, special files written in place, files
+  // replaced atomically with their mode kept.
+  m.def(
+      "write_file",
+      [](const std::string& path, const py::bytes& data) {
+        const std::string bytes = data;
+        Status s;
+        {
+          py::gil_scoped_release release;
+          s = write_output_file(path, bytes);
+        }
+        if (!s) throw PyError(s.error().message());
+      },
+      py::arg("path"), py::arg("data"));
   m.def("page_html", &page_html, py::arg("documents"), py::arg("options") = py::dict());
   m.def("page_options", &page_option_keywords);
   m.def(

@@ -7,6 +7,7 @@
 
 #include "analysis/delegation.h"
 #include "analysis/repeats.h"
+#include "core/budget.h"
 #include "layout/route_sharing.h"
 
 namespace etviz::view {
@@ -652,6 +653,44 @@ layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expa
                         vg.collapsed_width, vg.collapsed_height});
   }
   return g;
+}
+
+namespace {
+
+// The walk Builder::add_graph makes (same nesting bound, same cycle rule), counting nodes only
+// and stopping once past `limit`.
+struct InlineCounter {
+  const Document& doc;
+  uint64_t limit;
+  uint64_t total = 0;
+  std::unordered_set<int32_t> active;
+
+  bool add(int32_t g, int depth) {
+    const Graph& graph = doc.graphs[static_cast<size_t>(g)];
+    total += graph.nodes.size();
+    if (total > limit) return false;
+    if (depth >= kMaxNesting) return true;
+    active.insert(g);
+    for (const Node& n : graph.nodes) {
+      if (!doc.subgraph_of(n) || active.count(n.subgraph)) continue;
+      if (!add(n.subgraph, depth + 1)) return false;
+    }
+    active.erase(g);
+    return true;
+  }
+};
+
+}  // namespace
+
+Status view_within_budget(const Document& doc, int32_t graph) {
+  if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return Status::Ok();
+  const uint64_t limit = run_budget().nodes;
+  InlineCounter counter{doc, limit, 0, {}};
+  if (counter.add(graph, 0)) return Status::Ok();
+  // The count stops just past the limit: the amount named is what was counted by then.
+  return over_budget("graph '" + doc.graphs[static_cast<size_t>(graph)].name +
+                         "' with its nested graphs inlined at each link",
+                     counter.total, limit, "--max-nodes", false);
 }
 
 ViewModel build_view_model(const Document& doc, int32_t graph,

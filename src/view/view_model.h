@@ -94,6 +94,13 @@ struct ViewOptions {
   int32_t initial_visible_budget = 400;
 };
 
+// The view of `graph` inlines each nested graph (a delegate's payload, a control-flow body) at
+// every node that links to it, so a small file whose graphs link to the next several times
+// fans out exponentially. This counts the nodes the view would hold, before any is built, and
+// returns the usual budget error when they exceed the run's --max-nodes (core/budget.h). Its
+// cost is bounded by the limit.
+Status view_within_budget(const Document& doc, int32_t graph);
+
 ViewModel build_view_model(const Document& doc, int32_t graph,
                            const analysis::CategoryConfig& categories,
                            const ViewOptions& options = {});

@@ -4,6 +4,9 @@
 // than kMaxShownText is shown cut with a visible marker instead of whole.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -70,6 +73,62 @@ TEST(Budget, EachLimitNamesItsFlagAndTheDefaultsLetRealFilesThrough) {
   // Raised, the same file passes.
   EXPECT_EQ(test::run_etviz("info " + kws + " --max-nodes 1000000").exit_code, 0);
   EXPECT_EQ(test::run_etviz("info " + pt2 + " --max-inflated 1G").exit_code, 0);
+}
+
+// A Model Explorer JSON of `graphs` graphs, each with `links` nodes linking to the next graph
+// and `plain` nodes more: inlined at every link, the view fans out to links^(graphs-1) copies.
+std::string write_fan_out(const std::string& name, int graphs, int links, int plain) {
+  nlohmann::json list = nlohmann::json::array();
+  for (int g = 0; g < graphs; ++g) {
+    nlohmann::json nodes = nlohmann::json::array();
+    for (int k = 0; k < links + plain; ++k) {
+      nlohmann::json n = {{"id", std::to_string(k)}, {"label", "op"}};
+      if (k < links && g + 1 < graphs)
+        n["subgraphIds"] = nlohmann::json::array({"g" + std::to_string(g + 1)});
+      nodes.push_back(n);
+    }
+    list.push_back({{"id", "g" + std::to_string(g)}, {"nodes", nodes}});
+  }
+  const std::string path = test::scratch_dir("budget") + "/" + name;
+  std::ofstream(path) << nlohmann::json{{"label", "fan"}, {"graphs", list}}.dump();
+  return path;
+}
+
+// The 10 KB file of the hostile-input campaign (17 graphs, each linking 4 times to the next)
+// ended view and export in std::bad_alloc after 20 s; the inlined copies count against
+// --max-nodes before they are built.
+TEST(Budget, SubgraphLinksFanningOutAreChargedBeforeTheyAreInlined) {
+  const std::string fan = write_fan_out("fan.json", 17, 4, 0);
+  ASSERT_LT(std::filesystem::file_size(fan), 12000u);
+  const std::string dir = test::scratch_dir("budget");
+  for (const std::string& cmd :
+       {"view " + fan + " -o " + dir + "/fan.html", "export " + fan + " -o " + dir + "/fan.svg",
+        "export " + fan + " -o " + dir + "/fan.png"}) {
+    const auto r = test::run_shell("timeout 20 " + test::etviz_binary() + " " + cmd);
+    expect_over(r, "--max-nodes");
+    EXPECT_NE(r.err.find("nested graphs inlined at each link"), std::string::npos) << r.err;
+  }
+  // A fan-out within the budget is drawn (4 levels: 1 + 4 + 16 + 64 copies of 2 nodes).
+  const std::string small = write_fan_out("small_fan.json", 4, 2, 0);
+  const auto ok = test::run_etviz("view " + small + " -q -o " + dir + "/small.html");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  // The file's graphs are still read and listed once each.
+  const auto info = test::run_etviz("info " + fan);
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+}
+
+// Out of memory is the one error line naming the budget options (exit 1), not an abort: a
+// budget raised far past what the memory holds.
+TEST(Budget, OutOfMemoryIsOneErrorLine) {
+  const std::string fan = write_fan_out("oom_fan.json", 10, 4, 60);
+  const std::string dir = test::scratch_dir("budget");
+  const auto r =
+      test::run_shell("ulimit -v 1500000; timeout 60 " + test::etviz_binary() + " view " + fan +
+                      " --max-nodes 200000000 -q -o " + dir + "/oom.html");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("etviz: error: out of memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-nodes"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(Budget, LongJsonStringsAreRefusedPastTheLimit) {

@@ -167,6 +167,97 @@ TEST(HostileOutput, SpecialFilesAreRefusedWithoutBlocking) {
   }
 }
 
+// An output that is not a regular file is written in place, never replaced by a file: a FIFO's
+// reader gets the bytes, /dev/stdout keeps the shell's append redirection, and the input check
+// still applies through /dev/stdout.
+TEST(HostileOutput, SpecialTargetsAreWrittenInPlace) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string kws = test::corpus(kKws);
+  const std::string expected = test::run_etviz("info " + kws).out;
+  ASSERT_FALSE(expected.empty());
+  // A FIFO: the reader gets the whole report and the FIFO stays a FIFO.
+  const std::string fifo = dir + "/out.fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string got = dir + "/from_fifo.txt";
+  const auto r =
+      test::run_shell("cat " + fifo + " > " + got + " & timeout 10 " + test::etviz_binary() +
+                      " info " + kws + " -o " + fifo + "; s=$?; wait; exit $s");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(bytes_of(got), expected);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  // /dev/stdout into a pipe: the pipe gets the report.
+  const auto piped = test::run_etviz("info " + kws + " -o /dev/stdout");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out, expected);
+  // /dev/stdout appended to a log: the log keeps its lines, the report follows them.
+  const std::string log = dir + "/log.txt";
+  std::ofstream(log) << "earlier line\n";
+  for (const std::string name : {"/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"}) {
+    const auto appended =
+        test::run_shell(test::etviz_binary() + " info " + kws + " -o " + name + " >> " + log);
+    EXPECT_EQ(appended.exit_code, 0) << name << "\n" << appended.err;
+  }
+  EXPECT_EQ(bytes_of(log), "earlier line\n" + expected + expected + expected);
+  // A device is opened, not replaced (as root, /dev/null would otherwise become a file).
+  const auto null = test::run_etviz("info " + kws + " -o /dev/null");
+  EXPECT_EQ(null.exit_code, 0) << null.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  // Standard output redirected onto an input is still an input.
+  const std::string pte = dir + "/in.pte";
+  fs::copy_file(kws, pte, fs::copy_options::overwrite_existing);
+  const auto onto_input =
+      test::run_shell(test::etviz_binary() + " info " + pte + " -o /dev/stdout >> " + pte);
+  EXPECT_EQ(onto_input.exit_code, 1);
+  EXPECT_NE(onto_input.err.find("refusing to overwrite an input"), std::string::npos)
+      << onto_input.err;
+  EXPECT_EQ(bytes_of(pte), bytes_of(kws));
+}
+
+// A replaced file keeps its mode; a new one gets 0666 less the umask.
+TEST(HostileOutput, ReplacedFileKeepsItsMode) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string kws = test::corpus(kKws);
+  const std::string secret = dir + "/secret.txt";
+  std::ofstream(secret) << "old";
+  ASSERT_EQ(::chmod(secret.c_str(), 0600), 0);
+  const auto r = test::run_etviz("info " + kws + " -o " + secret);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(secret.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_NE(bytes_of(secret), "old");
+  const std::string fresh = dir + "/fresh.txt";
+  fs::remove(fresh);
+  EXPECT_EQ(test::run_shell("umask 022; " + test::etviz_binary() + " info " + kws + " -o " + fresh)
+                .exit_code,
+            0);
+  ASSERT_EQ(::stat(fresh.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+}
+
+// SIGINT or SIGTERM half way through a write: the run ends by the signal, the target is as it
+// was and no temporary is left beside it.
+TEST(HostileOutput, InterruptedWriteLeavesNoTemporary) {
+  const std::string dir = test::scratch_dir("hostile_signal");
+  const std::string kws = test::corpus(kKws);
+  const std::string page = dir + "/page.html";
+  for (const std::string sig : {"INT", "TERM"}) {
+    std::ofstream(page) << "previous contents";
+    // The test hook holds the write for 5 s after its first bytes; the signal comes at 1 s. A
+    // shell starts background commands with SIGINT ignored (which etviz keeps): env restores it.
+    const auto r =
+        test::run_shell("env --default-signal=INT ETVIZ_TEST_HOLD_WRITE_MS=5000 " +
+                        test::etviz_binary() + " view " + kws + " -q -o " + page +
+                        " & pid=$!; sleep 1; kill -" + sig + " $pid; wait $pid; echo $?");
+    EXPECT_EQ(r.out, sig == "INT" ? "130\n" : "143\n") << r.err;
+    EXPECT_EQ(bytes_of(page), "previous contents") << sig;
+    for (const auto& e : fs::directory_iterator(dir))
+      EXPECT_EQ(e.path().filename().string().find(".etviz-"), std::string::npos)
+          << sig << ": " << e.path();
+  }
+}
+
 // A program whose last segment the end of the file cuts off: every command shows what is there
 // (report on stdout, page written), names the damage on stderr and exits 1.
 TEST(HostileOutput, DamagedFilesShowTheRestAndExitOne) {

@@ -3,12 +3,16 @@
 // negative or wrapped one (and no undefined behaviour: UBSan runs this suite).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
+#include "core/budget.h"
 #include "core/checked_math.h"
 #include "export_model.h"
 #include "export_writer.h"
+#include "formats/open_document.h"
 #include "test_support.h"
 
 namespace etviz {
@@ -71,6 +75,91 @@ TEST(HostileParse, FlatTensorWithAnEmptyFlatbuffer) {
     EXPECT_NE(doc.error().message().find("too short for a root table"), std::string::npos)
         << doc.error().message();
   }
+}
+
+// A pass trace names snapshot files: only files in its own folder are read (absolute paths,
+// `..` that climbs out and links out of the folder are refused with a warning), and no warning
+// quotes the bytes of a file etviz did not recognise.
+TEST(HostileParse, TraceSnapshotsStayInTheTracesFolder) {
+  namespace fs = std::filesystem;
+  const std::string root = test::scratch_dir("hostile_trace");
+  const std::string dir = root + "/trace";
+  fs::create_directories(dir + "/sub");
+  std::ofstream(root + "/secret.txt") << "SECRET-BYTES root:x:0:0";
+  std::ofstream(dir + "/junk.txt") << "JUNK-BYTES not a model";
+  fs::copy_file(test::corpus("pte/pytorch__executorch__examples__arduino__examples__"
+                             "KeywordSpotting__model.pte"),
+                dir + "/sub/model.pte", fs::copy_options::overwrite_existing);
+  fs::remove(dir + "/out_link.txt");
+  fs::create_symlink(root + "/secret.txt", dir + "/out_link.txt");
+  const std::string trace = dir + "/trace.json";
+  std::ofstream(trace) << R"J({"format": "etviz.trace/1", "passes": [
+    {"name": "abs", "file": ")J"
+                       << root << R"J(/secret.txt"},
+    {"name": "passwd", "file": "/etc/passwd"},
+    {"name": "up", "file": "../secret.txt"},
+    {"name": "sneaky", "file": "sub/../../secret.txt"},
+    {"name": "link", "file": "out_link.txt"},
+    {"name": "junk", "file": "junk.txt"},
+    {"name": "inside", "file": "sub/../sub/model.pte"}]})J";
+  auto doc = open_document(trace);
+  ASSERT_TRUE(doc) << doc.error().message();
+  ASSERT_EQ(doc->graphs.size(), 7u);
+  std::string all;
+  for (const Diagnostic& d : doc->diagnostics) all += d.message + "\n";
+  for (const Graph& g : doc->graphs)
+    if (g.failure) all += g.failure->message + "\n";
+  EXPECT_EQ(all.find("SECRET-BYTES"), std::string::npos) << all;
+  EXPECT_EQ(all.find("JUNK-BYTES"), std::string::npos) << all;
+  EXPECT_EQ(all.find("root:"), std::string::npos) << all;
+  EXPECT_NE(all.find("'/etc/passwd': an absolute path"), std::string::npos) << all;
+  EXPECT_NE(all.find("'../secret.txt': outside the trace's folder"), std::string::npos) << all;
+  EXPECT_NE(all.find("'sub/../../secret.txt': outside the trace's folder"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("'out_link.txt': a link out of the trace's folder"), std::string::npos) << all;
+  EXPECT_NE(all.find("junk.txt: not a file etviz recognises"), std::string::npos) << all;
+  // Only the program inside the folder was read and shown.
+  EXPECT_FALSE(doc->graphs[6].failure) << doc->graphs[6].failure->message;
+  EXPECT_GT(doc->graphs[6].nodes.size(), 0u);
+  for (size_t k = 0; k < 6; ++k) EXPECT_EQ(doc->graphs[k].nodes.size(), 0u) << k;
+}
+
+// A trace naming one program 5,000 times reads it once (it mapped and parsed it per pass: 25 s
+// and 4 GB for a 4 MB program), and the copies each pass holds count against --max-nodes
+// before they are made.
+TEST(HostileParse, TraceNamingOneProgramManyTimesReadsItOnce) {
+  namespace fs = std::filesystem;
+  const std::string dir = test::scratch_dir("hostile_trace_many");
+  gen::ExportModelSpec spec;
+  spec.blocks = 4;
+  spec.dim = 64;
+  spec.hidden = 128;
+  ASSERT_EQ(
+      gen::write_pt2(dir + "/model.pt2", {{"model", gen::build_export_transformer(spec)}}, true),
+      "");
+  fs::remove(dir + "/alias.pt2");
+  fs::create_hard_link(dir + "/model.pt2", dir + "/alias.pt2");
+  std::string passes;
+  for (int k = 0; k < 5000; ++k)
+    passes += std::string(k ? "," : "") + R"({"name": "p", "file": ")" +
+              (k % 2 ? "alias.pt2" : "model.pt2") + "\"}";
+  const std::string trace = dir + "/trace.json";
+  std::ofstream(trace) << R"({"format": "etviz.trace/1", "passes": [)" << passes << "]}";
+  const auto start = std::chrono::steady_clock::now();
+  auto doc = open_document(trace);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(doc) << doc.error().message();
+  EXPECT_EQ(doc->graphs.size(), 5000u);
+  EXPECT_LT(seconds, 30.0);
+  // Over the node budget: the usual error naming --max-nodes, before the copies are made.
+  const uint64_t saved = run_budget().nodes;
+  run_budget().nodes = 100000;
+  auto over = open_document(trace);
+  run_budget().nodes = saved;
+  ASSERT_FALSE(over);
+  EXPECT_NE(over.error().message().find("--max-nodes"), std::string::npos)
+      << over.error().message();
 }
 
 }  // namespace

@@ -128,6 +128,40 @@ def test_visualize_writes_the_cli_page(corpus, etviz_bin, tmp_path):
         etviz.show(corpus / KWS, colour="red")
 
 
+def test_python_writes_follow_the_cli_rules(corpus, tmp_path):
+    import os
+    import shutil
+    import stat
+    # visualize(p, p) overwrote its input; now refused by device and inode, under any name.
+    pte = tmp_path / "model.pte"
+    shutil.copyfile(corpus / KWS, pte)
+    os.link(pte, tmp_path / "hard.pte")
+    before = pte.read_bytes()
+    for out in (pte, tmp_path / "hard.pte"):
+        with pytest.raises(etviz.Error, match="refusing to overwrite an input"):
+            etviz.visualize(pte, out)
+    assert pte.read_bytes() == before
+    # A replaced file keeps its mode; no temporary is left beside it.
+    page = tmp_path / "page.html"
+    page.write_text("old")
+    os.chmod(page, 0o600)
+    etviz.visualize(corpus / KWS, page)
+    assert stat.S_IMODE(os.stat(page).st_mode) == 0o600
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert [p.name for p in tmp_path.iterdir() if ".etviz-" in p.name] == []
+    # A FIFO is written in place (its reader gets the page), not replaced by a file.
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    import threading
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    etviz.show(corpus / KWS).save(fifo)
+    reader.join(10)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert got and got[0].startswith(b"<!DOCTYPE html>")
+
+
 def test_show_embeds_a_sandboxed_self_contained_page(corpus):
     page = etviz.show(corpus / KWS)
     html = page._repr_html_()

@@ -1,14 +1,17 @@
 #include "formats/trace/trace_reader.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/budget.h"
 #include "core/graph_builder.h"
 #include "formats/json/json_tree.h"
 #include "formats/open_document.h"
@@ -187,6 +190,90 @@ bool looks_like_trace(std::string_view text) {
   return text.substr(i, 4096).find("\"passes\"") != std::string_view::npos;
 }
 
+namespace {
+
+// The file a pass names, inside the trace's folder: relative, and not climbing out of it by
+// `..` or by a symlink.
+Result<std::string> snapshot_path(const std::filesystem::path& dir, const std::string& ref) {
+  namespace fs = std::filesystem;
+  const fs::path named(ref);
+  if (named.is_absolute() || named.has_root_name())
+    return Error("refusing snapshot file '" + ref +
+                 "': an absolute path; a trace names files in its own folder");
+  const fs::path normal = named.lexically_normal();
+  if (normal.empty() || *normal.begin() == "..")
+    return Error("refusing snapshot file '" + ref + "': outside the trace's folder");
+  const fs::path target = dir / normal;
+  std::error_code ec;
+  const fs::path real_dir = fs::weakly_canonical(dir.empty() ? fs::path(".") : dir, ec);
+  const fs::path real = ec ? fs::path() : fs::weakly_canonical(target, ec);
+  if (!ec) {
+    const fs::path inside = real.lexically_relative(real_dir);
+    if (inside.empty() || *inside.begin() == "..")
+      return Error("refusing snapshot file '" + ref + "': a link out of the trace's folder");
+  }
+  return target.string();
+}
+
+// The snapshots a trace names, each read once however many passes name it (by device and
+// inode, so two names of one file are one file too).
+class SnapshotCache {
+ public:
+  Result<const Document*> open(const std::string& path) {
+    struct stat st {};
+    std::pair<uint64_t, uint64_t> key{0, 0};
+    const bool known = ::stat(path.c_str(), &st) == 0;
+    if (known) {
+      key = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+      if (auto it = read_.find(key); it != read_.end()) {
+        if (!it->second) return it->second.error();
+        return &*it->second;
+      }
+    }
+    ++g_depth;
+    auto doc = open_document(path);
+    --g_depth;
+    if (!known) {
+      if (!doc) return doc.error();
+      return Error(path + ": cannot be read");
+    }
+    auto [it, fresh] = read_.emplace(key, std::move(doc));
+    (void)fresh;
+    if (!it->second) return it->second.error();
+    return &*it->second;
+  }
+
+ private:
+  std::map<std::pair<uint64_t, uint64_t>, Result<Document>> read_;
+};
+
+// Nodes of `graph` and of every graph it reaches (what absorb_graph copies).
+uint64_t reachable_nodes(const Document& doc, int32_t graph) {
+  std::vector<bool> seen(doc.graphs.size(), false);
+  std::vector<int32_t> order{graph};
+  seen[static_cast<size_t>(graph)] = true;
+  uint64_t nodes = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Graph& g = doc.graphs[static_cast<size_t>(order[k])];
+    nodes += g.nodes.size();
+    auto reach = [&](int32_t sub) {
+      if (sub < 0 || static_cast<size_t>(sub) >= doc.graphs.size() ||
+          seen[static_cast<size_t>(sub)])
+        return;
+      seen[static_cast<size_t>(sub)] = true;
+      order.push_back(sub);
+    };
+    for (const Node& n : g.nodes) {
+      reach(n.subgraph);
+      if (n.delegate >= 0 && static_cast<size_t>(n.delegate) < doc.delegates.size())
+        reach(doc.delegates[static_cast<size_t>(n.delegate)].subgraph);
+    }
+  }
+  return nodes;
+}
+
+}  // namespace
+
 Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
   const std::string& path = file->path();
   if (g_depth > 0) return Error(path + ": a trace cannot name another trace");
@@ -209,6 +296,8 @@ Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
   doc.properties.push_back({"passes", std::to_string(passes.size())});
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
 
+  SnapshotCache snapshots;
+  uint64_t absorbed = 0;
   int32_t index = 0;
   for (JsonRef pass : passes) {
     ++index;
@@ -231,27 +320,32 @@ Result<Document> read_trace(std::shared_ptr<const MappedFile> file) {
 
     int32_t graph_index = -1;
     if (auto ref = pass["file"].as_string()) {
-      // A snapshot in a file of its own, read by the reader of its format.
-      const std::filesystem::path target =
-          std::filesystem::path(*ref).is_absolute() ? std::filesystem::path(*ref) : dir / *ref;
-      ++g_depth;
-      auto snapshot = open_document(target.string());
-      --g_depth;
+      // A snapshot in a file of its own, read by the reader of its format: a file in the
+      // trace's folder (or below it), never an absolute path or one that climbs out.
+      auto target = snapshot_path(dir, *ref);
+      auto snapshot = target ? snapshots.open(*target) : Result<const Document*>(target.error());
       if (!snapshot) {
         doc.warn(fmt::format("{}: {}", where, snapshot.error().message()));
         if (error_message.empty()) error_message = snapshot.error().message();
       } else {
         // The named graph, else the one the file's page opens on.
+        const Document& from = **snapshot;
         const std::string wanted = pass["graph"].string_or("");
-        int32_t pick = wanted.empty() ? snapshot->default_graph() : -1;
-        for (size_t g = 0; g < snapshot->graphs.size() && pick < 0; ++g)
-          if (snapshot->graphs[g].is_top_level() && snapshot->graphs[g].name == wanted)
+        int32_t pick = wanted.empty() ? from.default_graph() : -1;
+        for (size_t g = 0; g < from.graphs.size() && pick < 0; ++g)
+          if (from.graphs[g].is_top_level() && from.graphs[g].name == wanted)
             pick = static_cast<int32_t>(g);
-        if (pick < 0)
-          doc.warn(fmt::format("{}: {} has no graph '{}' (graphs: {})", where, target.string(),
-                               wanted, snapshot->top_level_names()));
-        else
-          graph_index = doc.absorb_graph(*snapshot, pick);
+        if (pick < 0) {
+          doc.warn(fmt::format("{}: {} has no graph '{}' (graphs: {})", where, *target, wanted,
+                               from.top_level_names()));
+        } else {
+          // Each pass holds its own copy: charged to the run's node budget before it is made.
+          absorbed += reachable_nodes(from, pick);
+          if (absorbed > run_budget().nodes)
+            return over_budget(path + ": graph nodes of the passes' snapshots", absorbed,
+                               run_budget().nodes, "--max-nodes", false);
+          graph_index = doc.absorb_graph(from, pick);
+        }
       }
     }
     if (graph_index < 0) {

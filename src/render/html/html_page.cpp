@@ -87,6 +87,7 @@ Result<EncodedFile> encode_file(const Document& doc, const PageSource& source,
     if (options.progress && doc.graphs[g].nodes.size() > 2000)
       options.progress(
           fmt::format("laying out {} ({} nodes)", doc.graphs[g].name, doc.graphs[g].nodes.size()));
+    if (auto fits = view::view_within_budget(doc, g); !fits) return fits.error();
     view::ViewOptions shown;
     shown.partitions = options.partitions;
     f.views.push_back(view::build_view_model(doc, g, options.categories, shown));
