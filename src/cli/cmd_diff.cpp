@@ -173,8 +173,13 @@ int run_trace(const TraceOptions& opt) {
   for (const std::string& operand : opt.files) {
     auto [file, graph] = split_operand(operand);
     std::error_code ec;
-    fs::path rel = fs::relative(fs::absolute(file), base, ec);
-    if (ec || rel.empty()) rel = fs::absolute(file);
+    const fs::path rel = fs::relative(fs::absolute(file), base, ec);
+    // A trace reads only files in its folder (docs/limits.md), so it is written beside them.
+    if (ec || rel.empty() || rel.is_absolute() || *rel.begin() == "..")
+      return report_error(Error(fmt::format(
+          "{}: outside the trace's folder {}; a trace reads only the files in its folder "
+          "(docs/limits.md): write the trace beside its snapshots",
+          terminal_safe(file), terminal_safe(base.string()))));
     nlohmann::ordered_json pass;
     pass["name"] = graph.empty() ? fs::path(file).stem().string() : graph;
     pass["file"] = rel.generic_string();

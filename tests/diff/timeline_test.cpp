@@ -378,18 +378,20 @@ TEST(Timeline, DiffPageOfTwoProgramsCountsAsTheReport) {
 
 TEST(Timeline, TraceCommandWritesATraceThatReadsBack) {
   const std::string dir = test::scratch_dir("diff");
+  const std::string one = dir + "/one_block.pt2";
   const std::string two = dir + "/two_blocks.pt2";
-  gen::ExportModelSpec spec = small_spec(2);
-  ASSERT_EQ(gen::write_pt2(two, {{"model", gen::build_export_transformer(spec)}}, true), "");
+  ASSERT_EQ(gen::write_pt2(one, {{"model", gen::build_export_transformer(small_spec(1))}}, true),
+            "");
+  ASSERT_EQ(gen::write_pt2(two, {{"model", gen::build_export_transformer(small_spec(2))}}, true),
+            "");
   const std::string trace = dir + "/snapshots.json";
-  const auto r = test::run_etviz("trace " + test::corpus(kLinearPt2) + " " + two + " -o " + trace);
+  const auto r = test::run_etviz("trace " + one + " " + two + " -o " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Document doc = test::load(trace);
   EXPECT_EQ(doc.format, DocumentFormat::kTrace);
   const auto steps = analysis::pipeline_graphs(doc);
   ASSERT_EQ(steps.size(), 2u);
-  EXPECT_EQ(doc.graphs[steps[0]].nodes.size(),
-            test::load(test::corpus(kLinearPt2)).graphs[0].nodes.size());
+  EXPECT_EQ(doc.graphs[steps[0]].nodes.size(), test::load(one).graphs[0].nodes.size());
   EXPECT_EQ(doc.graphs[steps[1]].nodes.size(), test::load(two).graphs[0].nodes.size());
   // Paths are relative to the trace, so the trace and its snapshots move together.
   std::ifstream in(trace);
@@ -401,6 +403,11 @@ TEST(Timeline, TraceCommandWritesATraceThatReadsBack) {
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("missing.pt2"), std::string::npos);
   EXPECT_NE(test::run_etviz("trace " + two + " " + two).exit_code, 0);
+  // A snapshot outside the trace's folder: the reader would refuse it, so the writer does.
+  const auto outside =
+      test::run_etviz("trace " + test::corpus(kLinearPt2) + " " + two + " -o " + trace);
+  EXPECT_EQ(outside.exit_code, 1);
+  EXPECT_NE(outside.err.find("outside the trace's folder"), std::string::npos) << outside.err;
 }
 
 TEST(Timeline, TheExampleTraceIsWhatTheGeneratorWrites) {

@@ -6,7 +6,7 @@
 // colours `etviz export --node-data` draws.
 import { readPageElement } from './data.js';
 import { overlaySection } from './panel.js';
-import { indexByGraph } from './overlay.js';
+import { indexByGraph, toggleLegend } from './overlay.js';
 import { dockTable, markSorted, nextSort } from './dock_table.js';
 
 const COLUMNS = [
@@ -143,24 +143,14 @@ export class NodeDataOverlay {
   }
 
   buildLegend() {
-    const box = document.createElement('div');
-    box.id = 'node-data-legend';
-    box.className = 'legend nd-legend';
-    const head = document.createElement('div');
-    head.className = 'nd-head';
-    const title = document.createElement('div');
-    title.className = 'heat-title nd-title';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn toggle nd-toggle';
-    toggle.title = 'Node data colours on / off (off: category colours)';
-    toggle.addEventListener('click', () => this.setOn(!this.on));
-    head.append(title, toggle);
-    const body = document.createElement('div');
-    body.className = 'nd-body';
+    const { box, head, title, toggle, body, warn } = toggleLegend(
+      'node-data-legend',
+      'legend nd-legend',
+      'Node data',
+      () => this.setOn(!this.on),
+    );
     const none = document.createElement('div');
     none.className = 'heat-none';
-    const warn = document.createElement('div');
-    warn.className = 'nd-warn';
     box.append(head, body, none, warn);
     this.legend = { box, title, toggle, body, none, warn };
     this.host.stage.appendChild(box);

@@ -8,7 +8,7 @@
 // (analysis/tensor_compare.h) and every heat step. docs/numerics.md.
 import { readPageElement } from './data.js';
 import { overlaySection } from './panel.js';
-import { indexByGraph } from './overlay.js';
+import { indexByGraph, toggleLegend } from './overlay.js';
 import { dockTable, markSorted, nextSort } from './dock_table.js';
 
 /**
@@ -202,20 +202,12 @@ export class NumericsOverlay {
   }
 
   buildLegend() {
-    const box = document.createElement('div');
-    box.id = 'numerics-legend';
-    box.className = 'legend heat-legend nd-legend';
-    const head = document.createElement('div');
-    head.className = 'nd-head';
-    const title = document.createElement('div');
-    title.className = 'heat-title nd-title';
-    const toggle = document.createElement('button');
-    toggle.className = 'btn toggle nd-toggle';
-    toggle.title = 'Numerics colours on / off (off: category colours)';
-    toggle.addEventListener('click', () => this.setOn(!this.on));
-    head.append(title, toggle);
-    const body = document.createElement('div');
-    body.className = 'nd-body';
+    const { box, head, title, toggle, body, warn } = toggleLegend(
+      'numerics-legend',
+      'legend heat-legend nd-legend',
+      'Numerics',
+      () => this.setOn(!this.on),
+    );
     const first = document.createElement('div');
     first.className = 'heat-none numerics-first';
     const jump = document.createElement('button');
@@ -226,8 +218,6 @@ export class NumericsOverlay {
       const f = this.data.firstDivergent;
       if (f !== null) this.pickRow(f);
     });
-    const warn = document.createElement('div');
-    warn.className = 'nd-warn';
     box.append(head, body, first, warn);
     this.legend = { box, title, toggle, body, first, jump, warn };
     this.host.stage.appendChild(box);

@@ -57,6 +57,30 @@ export function indexByGraph(graphs) {
   return index;
 }
 
+// The legend of an overlay whose colours can be switched off (node data, numerics): a head with
+// a title and an on/off toggle that calls onToggle, a body hidden while off, and a warning line.
+// `what` names the colours in the toggle's tooltip. The caller fills title and body, appends
+// the parts to `box` in the order it shows them and puts the box on the stage.
+export function toggleLegend(id, className, what, onToggle) {
+  const box = document.createElement('div');
+  box.id = id;
+  box.className = className;
+  const head = document.createElement('div');
+  head.className = 'nd-head';
+  const title = document.createElement('div');
+  title.className = 'heat-title nd-title';
+  const toggle = document.createElement('button');
+  toggle.className = 'btn toggle nd-toggle';
+  toggle.title = `${what} colours on / off (off: category colours)`;
+  toggle.addEventListener('click', onToggle);
+  head.append(title, toggle);
+  const body = document.createElement('div');
+  body.className = 'nd-body';
+  const warn = document.createElement('div');
+  warn.className = 'nd-warn';
+  return { box, head, title, toggle, body, warn };
+}
+
 export class OverlayHost {
   constructor(host) {
     this.host = host;
