@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "render/figures.h"
 #include "render/json_text.h"
 #include "render/table.h"
 
@@ -14,13 +15,6 @@ namespace {
 using analysis::NumericsRow;
 using analysis::RowStatus;
 using nlohmann::json;
-
-// A metric in JSON: a number when finite, else "inf", "-inf" or "nan" (JSON has no
-// non-finite numbers; nlohmann would write null, which reads as "missing").
-json metric_json(double x) {
-  if (std::isfinite(x)) return x;
-  return metric_text(x);
-}
 
 const analysis::DebugEntry& entry_of(const NumericsRow& r) {
   return r.has_run ? r.run : r.reference;
@@ -46,7 +40,7 @@ std::string op_text(const NumericsRow& r) {
 std::string tensor_text(const analysis::DebugEntry& e) {
   if (e.kind == ProfileValue::Kind::kNull) return "";
   if (e.kind != ProfileValue::Kind::kTensor && e.kind != ProfileValue::Kind::kTensorList)
-    return fmt::format("{} {}", to_string(e.kind), metric_text(e.scalar));
+    return fmt::format("{} {}", to_string(e.kind), figure_text(e.scalar));
   return fmt::format("{}[{}]", e.dtype, fmt::join(e.sizes, ", "));
 }
 
@@ -71,7 +65,7 @@ json side_json(const analysis::DebugEntry& e) {
                            {"source", q.source}};
     }
   } else if (e.kind != ProfileValue::Kind::kNull) {
-    j["value"] = metric_json(e.scalar);
+    j["value"] = figure_json<json>(e.scalar);
   }
   if (!e.name.empty()) j["name"] = e.name;
   if (!e.missing.empty()) j["missing"] = e.missing;
@@ -84,11 +78,11 @@ json stats_json(const analysis::TensorStats& s) {
             {"nan", s.nan},
             {"inf", s.inf},
             {"zeros", s.zeros},
-            {"min", metric_json(s.min)},
-            {"max", metric_json(s.max)},
-            {"mean", metric_json(s.mean)},
-            {"std", metric_json(s.std)},
-            {"abs_max", metric_json(s.abs_max)},
+            {"min", figure_json<json>(s.min)},
+            {"max", figure_json<json>(s.max)},
+            {"mean", figure_json<json>(s.mean)},
+            {"std", figure_json<json>(s.std)},
+            {"abs_max", figure_json<json>(s.abs_max)},
             {"histogram", s.histogram}};
   if (s.qmin) {
     j["qmin"] = *s.qmin;
@@ -126,19 +120,19 @@ json row_json(const NumericsRow& r, size_t index) {
     const auto& m = r.metrics;
     j["domain"] = to_string(*r.domain);
     j["elements"] = m.elements;
-    j["mse"] = metric_json(m.mse);
-    j["l1"] = metric_json(m.l1);
-    j["snr"] = metric_json(m.snr_db);
-    j["cosine"] = metric_json(m.cosine);
-    j["max_abs"] = metric_json(m.max_abs);
-    j["mean_abs"] = metric_json(m.mean_abs);
-    j["max_rel"] = metric_json(m.max_rel);
+    j["mse"] = figure_json<json>(m.mse);
+    j["l1"] = figure_json<json>(m.l1);
+    j["snr"] = figure_json<json>(m.snr_db);
+    j["cosine"] = figure_json<json>(m.cosine);
+    j["max_abs"] = figure_json<json>(m.max_abs);
+    j["mean_abs"] = figure_json<json>(m.mean_abs);
+    j["max_rel"] = figure_json<json>(m.max_rel);
     j["differing"] = m.differing;
     json first = json::array();
     for (const auto& d : m.first)
       first.push_back({{"index", d.index},
-                       {"reference", metric_json(d.reference)},
-                       {"run", metric_json(d.run)}});
+                       {"reference", figure_json<json>(d.reference)},
+                       {"run", figure_json<json>(d.run)}});
     j["first_differences"] = std::move(first);
     j["nan_run"] = m.nan_run;
     j["inf_run"] = m.inf_run;
@@ -171,12 +165,6 @@ std::string thresholds_text(const analysis::NumericsReport& r) {
 
 }  // namespace
 
-std::string metric_text(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  return fmt::format("{:.6g}", x);
-}
-
 std::string numerics_text(const NumericsReportView& v) {
   const analysis::NumericsReport& r = *v.report;
   std::string out;
@@ -193,7 +181,7 @@ std::string numerics_text(const NumericsReportView& v) {
     const NumericsRow& f = r.rows[*r.first_divergent];
     out += fmt::format("First divergent: row {} at {} {} ({}): MSE {}, SNR {} dB\n",
                        *r.first_divergent, entry_of(f).is_output ? "" : "instruction", where(f),
-                       op_text(f), metric_text(f.metrics.mse), metric_text(f.metrics.snr_db));
+                       op_text(f), figure_text(f.metrics.mse), figure_text(f.metrics.snr_db));
   } else {
     out += "First divergent: none\n";
   }
@@ -217,9 +205,9 @@ std::string numerics_text(const NumericsReportView& v) {
     t.add_row({std::to_string(i), where(row), op_text(row),
                tensor_text(row.has_run ? row.run : row.reference),
                compared ? std::string(to_string(*row.domain)) : to_string(row.status),
-               compared ? metric_text(m.mse) : "", compared ? metric_text(m.l1) : "",
-               compared ? metric_text(m.snr_db) : "", compared ? metric_text(m.cosine) : "",
-               compared ? metric_text(m.max_abs) : "", compared ? nonfinite_text(m) : "", mark});
+               compared ? figure_text(m.mse) : "", compared ? figure_text(m.l1) : "",
+               compared ? figure_text(m.snr_db) : "", compared ? figure_text(m.cosine) : "",
+               compared ? figure_text(m.max_abs) : "", compared ? nonfinite_text(m) : "", mark});
   }
   out += t.to_text("", v.max_width);
   return out;
@@ -284,13 +272,13 @@ std::string numerics_csv(const NumericsReportView& v) {
                row.has_reference ? row.reference.dtype : "",
                shape(row.reference),
                c ? std::to_string(m.elements) : "",
-               c ? metric_text(m.mse) : "",
-               c ? metric_text(m.l1) : "",
-               c ? metric_text(m.snr_db) : "",
-               c ? metric_text(m.cosine) : "",
-               c ? metric_text(m.max_abs) : "",
-               c ? metric_text(m.mean_abs) : "",
-               c ? metric_text(m.max_rel) : "",
+               c ? figure_text(m.mse) : "",
+               c ? figure_text(m.l1) : "",
+               c ? figure_text(m.snr_db) : "",
+               c ? figure_text(m.cosine) : "",
+               c ? figure_text(m.max_abs) : "",
+               c ? figure_text(m.mean_abs) : "",
+               c ? figure_text(m.max_rel) : "",
                c ? std::to_string(m.differing) : "",
                c ? std::to_string(m.nan_reference) : "",
                c ? std::to_string(m.inf_reference) : "",
@@ -342,11 +330,11 @@ std::string numerics_json(const NumericsReportView& v) {
                {"output", e.is_output},
                {"op", op_text(f)},
                {"crossed", f.crossed},
-               {"mse", metric_json(f.metrics.mse)},
-               {"l1", metric_json(f.metrics.l1)},
-               {"snr", metric_json(f.metrics.snr_db)},
-               {"cosine", metric_json(f.metrics.cosine)},
-               {"max_abs", metric_json(f.metrics.max_abs)}};
+               {"mse", figure_json<json>(f.metrics.mse)},
+               {"l1", figure_json<json>(f.metrics.l1)},
+               {"snr", figure_json<json>(f.metrics.snr_db)},
+               {"cosine", figure_json<json>(f.metrics.cosine)},
+               {"max_abs", figure_json<json>(f.metrics.max_abs)}};
     if (e.has_delegate_debug_id()) fd["delegate_debug_id"] = e.delegate_debug_id();
     if (f.join.node != kNoId) fd["node"] = f.join.node;
     root["first_divergent"] = std::move(fd);
@@ -374,9 +362,9 @@ std::string constant_stats_text(const std::vector<ConstantStatsRow>& rows, const
     if (has && (s.qmin || s.qmax) && s.count)
       sat = fmt::format("{:.2f}% / {:.2f}%", 100.0 * double(s.at_qmin) / double(s.count),
                         100.0 * double(s.at_qmax) / double(s.count));
-    t.add_row({r.graph, r.name, r.dtype, r.shape, has ? metric_text(s.min) : "",
-               has ? metric_text(s.max) : "", has ? metric_text(s.mean) : "",
-               has ? metric_text(s.std) : "", has ? metric_text(s.abs_max) : "",
+    t.add_row({r.graph, r.name, r.dtype, r.shape, has ? figure_text(s.min) : "",
+               has ? figure_text(s.max) : "", has ? figure_text(s.mean) : "",
+               has ? figure_text(s.std) : "", has ? figure_text(s.abs_max) : "",
                has ? with_thousands(static_cast<int64_t>(s.zeros)) : "",
                has ? std::to_string(s.nan) : "", has ? std::to_string(s.inf) : "", sat,
                r.missing.empty() ? r.quantization : r.missing});
@@ -399,11 +387,11 @@ std::string constant_stats_csv(const std::vector<ConstantStatsRow>& rows) {
                std::to_string(r.nbytes),
                r.location,
                std::to_string(s.count),
-               has ? metric_text(s.min) : "",
-               has ? metric_text(s.max) : "",
-               has ? metric_text(s.mean) : "",
-               has ? metric_text(s.std) : "",
-               has ? metric_text(s.abs_max) : "",
+               has ? figure_text(s.min) : "",
+               has ? figure_text(s.max) : "",
+               has ? figure_text(s.mean) : "",
+               has ? figure_text(s.std) : "",
+               has ? figure_text(s.abs_max) : "",
                std::to_string(s.zeros),
                std::to_string(s.nan),
                std::to_string(s.inf),

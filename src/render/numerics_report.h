@@ -23,9 +23,6 @@ std::string numerics_text(const NumericsReportView& v);
 std::string numerics_csv(const NumericsReportView& v);
 std::string numerics_json(const NumericsReportView& v);
 
-// A metric as the reports print it: "%.6g", or "inf", "-inf", "nan".
-std::string metric_text(double x);
-
 // `etviz tensors PROGRAM`: statistics of the constants whose bytes are in the file.
 struct ConstantStatsRow {
   std::string graph;  // method (or graph) that reads the constant

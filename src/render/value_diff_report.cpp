@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "render/figures.h"
 #include "render/json_text.h"
 #include "render/table.h"
 
@@ -15,20 +16,6 @@ using analysis::TensorComparison;
 using analysis::TensorDiff;
 using analysis::ValueDiff;
 using nlohmann::ordered_json;
-
-std::string number(double v) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (std::isnan(v)) return "nan";
-  return fmt::format("{:.6g}", v);
-}
-
-// JSON has no infinity: "inf", "-inf" and "nan" stand for them (an SNR of two equal tensors),
-// as in `etviz numerics` reports.
-ordered_json json_number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
 
 std::string index_text(const std::vector<int64_t>& index) {
   std::string s = "[";
@@ -58,8 +45,8 @@ std::string stats_line(const TensorComparison& s, analysis::Domain domain) {
   std::string line = fmt::format(
       "{} of {} elements differ ({:.3g}%){}; max |diff| {}, mean |diff| {}, max rel {}, cosine "
       "{}, SNR {} dB",
-      s.differing, s.positions, share, in, number(s.max_abs), number(s.mean_abs), number(s.max_rel),
-      number(s.cosine), number(s.snr_db));
+      s.differing, s.positions, share, in, figure_text(s.max_abs), figure_text(s.mean_abs),
+      figure_text(s.max_rel), figure_text(s.cosine), figure_text(s.snr_db));
   if (s.has_nonfinite())
     line += fmt::format("; NaN A {} B {}, Inf A {} B {} (left out of the figures)", s.nan_reference,
                         s.nan_run, s.inf_reference, s.inf_run);
@@ -71,7 +58,8 @@ std::string first_text(const TensorComparison& s) {
   std::string line = "first: ";
   for (size_t i = 0; i < s.first.size(); ++i)
     line += (i ? "; " : "") + fmt::format("{} {} -> {}", index_text(s.first[i].index),
-                                          number(s.first[i].reference), number(s.first[i].run));
+                                          figure_text(s.first[i].reference),
+                                          figure_text(s.first[i].run));
   if (s.differing > s.first.size())
     line += fmt::format("; ... {} more", s.differing - s.first.size());
   return line;
@@ -218,21 +206,21 @@ ordered_json element_stats_json(const TensorComparison& s) {
   j["positions"] = s.positions;  // compared
   j["elements"] = s.elements;    // of them, finite on both sides: the figures' n
   j["differing"] = s.differing;
-  j["max_abs"] = json_number(s.max_abs);
-  j["mean_abs"] = json_number(s.mean_abs);
-  j["max_rel"] = json_number(s.max_rel);
-  j["cosine"] = json_number(s.cosine);
-  j["snr_db"] = json_number(s.snr_db);
-  j["mse"] = json_number(s.mse);
-  j["l1"] = json_number(s.l1);
+  j["max_abs"] = figure_json<ordered_json>(s.max_abs);
+  j["mean_abs"] = figure_json<ordered_json>(s.mean_abs);
+  j["max_rel"] = figure_json<ordered_json>(s.max_rel);
+  j["cosine"] = figure_json<ordered_json>(s.cosine);
+  j["snr_db"] = figure_json<ordered_json>(s.snr_db);
+  j["mse"] = figure_json<ordered_json>(s.mse);
+  j["l1"] = figure_json<ordered_json>(s.l1);
   j["nan"] = {{"a", s.nan_reference}, {"b", s.nan_run}};
   j["inf"] = {{"a", s.inf_reference}, {"b", s.inf_run}};
   ordered_json first = ordered_json::array();
   for (const auto& e : s.first)
     first.push_back({{"index", e.index},
                      {"flat", e.flat},
-                     {"a", json_number(e.reference)},
-                     {"b", json_number(e.run)}});
+                     {"a", figure_json<ordered_json>(e.reference)},
+                     {"b", figure_json<ordered_json>(e.run)}});
   j["first"] = std::move(first);
   return j;
 }
@@ -337,11 +325,7 @@ ordered_json value_diff_json(const ValueDiff& v, const Document& da, const Graph
 namespace {
 
 nlohmann::json panel_stats(const TensorComparison& s) {
-  auto num = [](double v) -> nlohmann::json {  // as json_number: "inf", "-inf", "nan"
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    return v;
-  };
+  auto num = figure_json<nlohmann::json>;
   nlohmann::json j;
   j["elements"] = s.positions;
   j["differing"] = s.differing;
