@@ -43,7 +43,7 @@ _SOURCE_TYPE = {
     "etrecord": "etrecord",
     "pass_trace": "json",
     "model_explorer_json": "json",
-    "tosa": "tosa",
+    "tosa_flatbuffer": "tosa",
 }
 
 # FX's node op for each etviz node kind (the visualizer's details["op"]; the pass-trace reader
@@ -200,7 +200,9 @@ def extract_from_bpte(path_or_bytes, method=None):
 
 
 def extract_from_ptd(path_or_bytes, method=None):
-    """A FlatTensor data file (.ptd): its named tensors as constant nodes."""
+    """A FlatTensor data file (.ptd). It holds a program's tensors and no graph, so, as
+    ``etviz FILE.ptd`` does, this raises :class:`etviz.Error` ("holds no graph"); draw the
+    program with the file as ``data=`` instead."""
     return _extract(path_or_bytes, ("flat_tensor",), "a FlatTensor data file", method)
 
 
@@ -229,7 +231,7 @@ def extract_from_model_explorer_json(path_or_bytes, method=None):
 
 def extract_from_tosa(path_or_bytes, method=None):
     """A TOSA flatbuffer (.tosa)."""
-    return _extract(path_or_bytes, ("tosa",), "a TOSA flatbuffer", method)
+    return _extract(path_or_bytes, ("tosa_flatbuffer",), "a TOSA flatbuffer", method)
 
 
 def extract_from_exported_program(exported_program, model_name=None):

@@ -15,6 +15,10 @@ DNF = "pte/berndporr__dnf_executorch__dnf.47145c4a.pte"
 KWS = "pte/pytorch__executorch__examples__arduino__examples__KeywordSpotting__model.pte"
 ETRECORD = "etrecord/pytorch__executorch__examples__devtools__scripts__etrecord.bin"
 PT2 = "pt2/pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2"
+BPTE = "bpte/pytorch__executorch__extension__module__test__resources__bundled_program.bpte"
+PTD = "ptd/pytorch__executorch__extension__module__test__resources__linear.29d0a214.ptd"
+TOSA = ("tosa/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__"
+        "mobilenet_v2_ethosu__output_tag1_TOSA-1.0+INT+int16+u55.tosa")
 MODEL_EXPLORER = ("json/arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__"
                   "fixtures__mobilenet_v2_vgf__expected_main.json")
 
@@ -161,7 +165,7 @@ def test_extracted_graph_data_is_the_binarys_graph(corpus, etviz_bin, tmp_path):
     json.dumps(data)  # plain data
 
 
-def test_every_format_has_its_extract_and_says_when_it_is_the_wrong_one(corpus):
+def test_every_format_has_its_extract_and_says_when_it_is_the_wrong_one(corpus, etviz_bin, tmp_path):
     assert etviz.extract_from_pt2(corpus / PT2)["metadata"]["source_type"] == "pt2"
     assert etviz.extract_from_model_explorer_json(corpus / MODEL_EXPLORER)["nodes"]
     stages = etviz.extract_from_etrecord(corpus / ETRECORD)
@@ -170,9 +174,22 @@ def test_every_format_has_its_extract_and_says_when_it_is_the_wrong_one(corpus):
         etviz.extract_from_pte(corpus / PT2)
     with pytest.raises(etviz.Error, match="no graph 'nope'"):
         etviz.extract_from_pte(corpus / DNF, method="nope")
-    for name in ("extract_from_bpte", "extract_from_ptd", "extract_from_tosa",
-                 "extract_from_trace_json", "extract_from_exported_program", "extract"):
-        assert callable(getattr(etviz, name))
+    bundled = etviz.extract_from_bpte(corpus / BPTE)
+    assert bundled["metadata"]["source_type"] == "bpte"
+    assert bundled["nodes"] == etviz.extract_from_pte(corpus / BPTE)["nodes"]
+    tosa = etviz.extract_from_tosa(corpus / TOSA)
+    assert tosa["metadata"]["graph"] == "main" and tosa["metadata"]["source_type"] == "tosa"
+    assert etviz.extract(corpus / TOSA) == tosa
+    # A .ptd holds tensors, no graph: refused as `etviz FILE.ptd` refuses it.
+    with pytest.raises(etviz.Error, match="holds no graph"):
+        etviz.extract_from_ptd(corpus / PTD)
+    assert run(etviz_bin, str(corpus / PTD), "-o", "-").returncode == 1
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps(VISUALIZER_TRACE))
+    passes = etviz.extract_from_trace_json(trace)["passes"]
+    assert [p["metadata"]["total_nodes"] for p in passes] == [3, 4, 5]
+    assert [[n["id"] for n in p["nodes"]] for p in passes] == \
+        [[n["id"] for n in p["nodes"]] for p in VISUALIZER_TRACE["passes"]]
 
 
 def test_graph_data_without_a_source_is_drawn_from_its_nodes(corpus, etviz_bin, tmp_path):
