@@ -212,6 +212,19 @@ def test_graph_data_without_a_source_is_drawn_from_its_nodes(corpus, etviz_bin, 
         etviz.generate_multi_pass_html({"nodes": []}, tmp_path / "x.html")
 
 
+def test_the_visualizers_own_graph_json_draws(etviz_bin, tmp_path, capsys):
+    one = VISUALIZER_TRACE["passes"][1]  # a graph as the visualizer's extract_from_* return it
+    etviz.generate_html(one, tmp_path / "one.html", compress=False)
+    assert "Wrote " + str(tmp_path / "one.html") + " (4 nodes, 3 edges)" in capsys.readouterr().out
+    page = (tmp_path / "one.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and '"neg_0"' in page
+    # The binary reads the same graph from the same data.
+    trace = tmp_path / "one.json"
+    trace.write_text(json.dumps({"model_name": "tiny", "passes": [one]}))
+    graph = cli_graph(etviz_bin, trace, tmp_path)["graphs"][0]
+    assert [n["name"] for n in graph["nodes"]] == [n["id"] for n in one["nodes"]]
+
+
 def test_python_m_etviz_is_the_binary(corpus, etviz_bin, tmp_path):
     for args in (["--help"], ["info", "--help"], ["--version"], ["info", str(corpus / DNF)],
                  ["delegation", str(corpus / DNF), "--format", "json"],
