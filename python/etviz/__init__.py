@@ -17,6 +17,14 @@ shapes ExecuTorch users know::
     etviz.memory("model.pte")                      # the memory plan (etviz.memory/1)
     etviz.trace_model(model, x)                    # a live forward pass, as a page
 
+ExecuTorch's HTML visualizer's names (executorch.devtools.visualization) work unchanged::
+
+    from etviz import generate_html, visualize_edge_manager, extract_from_pte
+    graph_data = extract_from_pte("model.pte")     # plain data: metadata, nodes, edges
+    generate_html(graph_data, "model.html")        # etviz's page
+
+and ``python -m etviz ...`` (or the ``etviz`` command pip installs) is the etviz command.
+
 Errors from files are :class:`etviz.Error` (a ``ValueError``) with the CLI's one-line message.
 """
 
@@ -29,6 +37,11 @@ from ._diff import Diff, GraphDiff, ProgramDiff, TensorDiff, TensorStats, ValueD
 from ._reports import diff, memory, tensor_stats
 from ._trace import PassTracer
 from ._live import TracedModel, trace_model
+from ._visualization import (CATEGORIES, extract, extract_from_bpte, extract_from_etrecord,
+                             extract_from_exported_program, extract_from_model_explorer_json,
+                             extract_from_pt2, extract_from_pte, extract_from_ptd,
+                             extract_from_tosa, extract_from_trace_json, generate_html,
+                             generate_multi_pass_html, visualize_edge_manager)
 
 __version__ = _version()
 
@@ -37,5 +50,9 @@ __all__ = [
     "DelegationInfo", "format_delegated_graph", "get_delegation_info", "Event", "EventBlock",
     "Inspector", "PerfData", "diff", "Diff", "GraphDiff", "ProgramDiff", "TensorDiff",
     "TensorStats", "ValueDiff", "memory", "PassTracer", "TracedModel", "trace_model",
-    "__version__", "tensor_stats",
+    "__version__", "tensor_stats", "CATEGORIES", "extract", "extract_from_bpte",
+    "extract_from_etrecord", "extract_from_exported_program", "extract_from_model_explorer_json",
+    "extract_from_pt2", "extract_from_pte", "extract_from_ptd", "extract_from_tosa",
+    "extract_from_trace_json", "generate_html", "generate_multi_pass_html",
+    "visualize_edge_manager",
 ]

@@ -23,5 +23,7 @@ void register_numerics(CLI::App& app);  // and `tensors`
 // Set by the subcommand that ran: 0 on success, 1 on a reported error.
 int exit_code();
 void set_exit_code(int code);
+// Back to 0, damaged inputs forgotten: the start of a run (cli::run).
+void reset_exit_code();
 
 }  // namespace etviz::cli

@@ -32,6 +32,10 @@ int exit_code() {
 void set_exit_code(int code) {
   g_exit_code = code;
 }
+void reset_exit_code() {
+  g_exit_code = 0;
+  g_damaged_input = false;
+}
 
 int report_error(const Error& error) {
   fmt::print(stderr, "etviz: error: {}\n", terminal_safe(shown_text(error.message())));

@@ -16,6 +16,7 @@
 #include "analysis/profile_stats.h"
 #include "analysis/summary.h"
 #include "analysis/value_diff.h"
+#include "cli/run.h"
 #include "core/mapped_file.h"
 #include "core/output_file.h"
 #include "etviz/version.h"
@@ -251,6 +252,20 @@ PYBIND11_MODULE(_etviz, m) {
     }
   });
   m.def("version", [] { return std::string(ETVIZ_VERSION); });
+  // `python -m etviz` and the `etviz` console script: the binary's own entry point (cli/run.h),
+  // with the GIL released while it runs; returns the exit code.
+  m.def(
+      "cli_main",
+      [](std::vector<std::string> args) {
+        if (args.empty()) args.emplace_back("etviz");
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        py::gil_scoped_release release;
+        return cli::run(static_cast<int>(args.size()), argv.data());
+      },
+      py::arg("argv"),
+      "Runs the etviz command (argv[0] is the program's name) and returns its exit code");
 
   py::class_<Handle, HandlePtr>(
       m, "Document", "A file etviz read (program, exported program, ETRecord, trace, ...)")

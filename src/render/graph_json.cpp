@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/categories.h"
 #include "render/json_text.h"
+#include "view/view_model.h"
 
 namespace etviz::render {
 namespace {
@@ -64,8 +66,15 @@ Json value_json(const Value& v, size_t index, const Document& doc, const BlobRef
   return o;
 }
 
-Json node_json(const Node& n, size_t index) {
-  Json o = {{"index", index}, {"name", n.name}, {"op", n.op.str()}, {"kind", to_string(n.kind)}};
+// `label` and `category`: what the node's box says and its colour in the page
+// (view::node_label, analysis::categorize with the built-in rules).
+Json node_json(const Node& n, size_t index, const analysis::CategoryConfig& categories) {
+  Json o = {{"index", index},
+            {"name", n.name},
+            {"op", n.op.str()},
+            {"kind", to_string(n.kind)},
+            {"label", view::node_label(n)},
+            {"category", analysis::to_string(analysis::categorize(n, categories))}};
   if (n.provenance.instruction >= 0) {
     o["chain"] = n.provenance.chain;
     o["instruction"] = n.provenance.instruction;
@@ -108,6 +117,7 @@ std::string graph_json(const Document& doc, const GraphJsonOptions& options) {
   std::vector<int32_t> graphs = options.graphs;
   if (graphs.empty())
     for (size_t g = 0; g < doc.graphs.size(); ++g) graphs.push_back(static_cast<int32_t>(g));
+  const analysis::CategoryConfig categories = analysis::default_category_config();
   Json head = {{"schema", "etviz.graph/1"},
                {"path", options.path},
                {"format", to_string(doc.format)},
@@ -133,7 +143,8 @@ std::string graph_json(const Document& doc, const GraphJsonOptions& options) {
     out += first ? "\n  " : ",\n  ";
     first = false;
     out += text + ",\n    \"nodes\": ";
-    append_array(out, g.nodes, node_json);
+    append_array(out, g.nodes,
+                 [&](const Node& n, size_t i) { return node_json(n, i, categories); });
     out += ",\n    \"values\": ";
     append_array(out, g.values, [&](const Value& v, size_t i) {
       return value_json(v, i, doc, g.constant_blob(static_cast<ValueId>(i)));

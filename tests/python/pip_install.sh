@@ -18,3 +18,6 @@ info = etviz.get_delegation_info(sys.argv[1] + "/pte/berndporr__dnf_executorch__
 assert info.num_delegated_nodes == 10, info
 print("installed", etviz.__version__, "from", etviz.__file__)
 PY
+version=$("$venv/bin/etviz" --version)
+[[ $version == "etviz "* ]] || { echo "etviz --version: $version" >&2; exit 1; }
+"$venv/bin/etviz" info "$corpus/pte/berndporr__dnf_executorch__dnf.47145c4a.pte" >/dev/null
