@@ -69,11 +69,26 @@ std::string terminal_safe(std::string_view text) {
     }
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
       out += hex("\\x%02x", static_cast<unsigned>(c));
-    else if ((c >= 0x80 && c <= 0x9F) || is_bidi_control(c))
+    else if ((c >= 0x80 && c <= 0x9F) || is_bidi_control(c) || c == 0x2028 || c == 0x2029)
       out += hex("\\u%04x", static_cast<unsigned>(c));
     else
       out.append(text.substr(i, n));
     i += n;
+  }
+  return out;
+}
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  const std::string safe = terminal_safe(text);
+  out.reserve(safe.size());
+  for (const char c : safe) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else
+      out += c;
   }
   return out;
 }

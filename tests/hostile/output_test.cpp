@@ -167,6 +167,32 @@ TEST(HostileOutput, SpecialFilesAreRefusedWithoutBlocking) {
   }
 }
 
+// Model strings cannot run as spreadsheet formulas, forge lines or inject HTML: an operator
+// namespace "cortex_m" patched to "=a<b>[\n]" (8 bytes).
+TEST(HostileOutput, ReportsDefuseFormulasLinesAndHtml) {
+  const std::string dir = test::scratch_dir("hostile");
+  std::string bytes = bytes_of(test::corpus(kKws));
+  for (size_t at = bytes.find("cortex_m"); at != std::string::npos;
+       at = bytes.find("cortex_m", at + 1))
+    bytes.replace(at, 8, "=a<b>[\n]");
+  const std::string pte = dir + "/formula.pte";
+  std::ofstream(pte, std::ios::binary) << bytes;
+  const auto csv = test::run_etviz("delegation " + pte + " --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find("'=a<b>[\\n]"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("\n=a"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find(",=a"), std::string::npos) << csv.out;
+  const auto md = test::run_etviz("delegation " + pte + " --format markdown");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("<b>"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("&lt;b&gt;\\["), std::string::npos) << md.out;
+  const auto table = test::run_etviz("delegation " + pte);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("=a<b>[\\n]"), std::string::npos) << table.out;
+  for (const std::string& out : {csv.out, md.out, table.out})
+    EXPECT_EQ(out.find("[\n]"), std::string::npos) << "a model string forged a line";
+}
+
 // An output that is not a regular file is written in place, never replaced by a file: a FIFO's
 // reader gets the bytes, /dev/stdout keeps the shell's append redirection, and the input check
 // still applies through /dev/stdout.
