@@ -160,6 +160,21 @@ std::string printable_utf8(std::string_view text) {
   return out;
 }
 
+std::string invisible_as_references(std::string_view valid) {
+  std::string out;
+  out.reserve(valid.size());
+  for (size_t i = 0; i < valid.size();) {
+    char32_t c = 0;
+    const size_t n = decode(valid, i, c);
+    if (n > 0 && (is_bidi_control(c) || c == 0x2028 || c == 0x2029))
+      out += hex("&#x%04X;", static_cast<unsigned>(c));
+    else
+      out.append(valid.substr(i, n > 0 ? n : 1));
+    i += n > 0 ? n : 1;
+  }
+  return out;
+}
+
 std::string markup_escape(std::string_view text) {
   const std::string valid = printable_utf8(text);
   std::string out;
@@ -185,7 +200,7 @@ std::string markup_escape(std::string_view text) {
         out += c;
     }
   }
-  return out;
+  return invisible_as_references(out);
 }
 
 }  // namespace etviz

@@ -42,7 +42,11 @@ bool is_bidi_control(char32_t c);
 // U+FFFE/U+FFFF become U+FFFD (what XML allows, and what cairo and DOT tools accept).
 std::string printable_utf8(std::string_view text);
 // printable_utf8 with the markup characters as entities (' as &#39;, which XML and HTML both
-// read), for character data and quoted attribute values.
+// read), for character data and quoted attribute values; invisible_as_references applied.
 std::string markup_escape(std::string_view text);
+// Valid UTF-8 with bidi controls and U+2028/U+2029 as numeric character references (&#x202E;):
+// XML, HTML and Graphviz read them as the same characters, and a file shown on a terminal
+// carries no raw control that reorders or breaks the lines around it.
+std::string invisible_as_references(std::string_view valid);
 
 }  // namespace etviz

@@ -96,6 +96,22 @@ TEST(HostileOutput, TerminalEscapesInModelStringsAreShownEscaped) {
   }
 }
 
+// Pictures written to a terminal (`export -o -`): DOT and SVG carry the right-to-left override
+// as a character reference (&#x202E;, the same character to Graphviz and to an SVG reader), the
+// other controls as U+FFFD, so no raw control reaches the terminal.
+TEST(HostileOutput, PicturesCarryNoRawControls) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string pte = program_with_escapes(dir);
+  for (const std::string format : {"dot", "svg"}) {
+    const auto all = test::run_etviz("export " + pte + " --format " + format + " -o -");
+    ASSERT_EQ(all.exit_code, 0) << format << "\n" << all.err;
+    EXPECT_EQ(all.out.find("\xe2\x80\xae"), std::string::npos) << format << ": raw U+202E";
+    EXPECT_EQ(all.out.find('\x1b'), std::string::npos) << format << ": raw ESC";
+    EXPECT_EQ(all.out.find('\r'), std::string::npos) << format << ": raw CR";
+    EXPECT_NE(all.out.find("&#x202E;"), std::string::npos) << format << ": the override is kept";
+  }
+}
+
 TEST(HostileOutput, NoOutputReplacesAnInput) {
   const std::string dir = test::scratch_dir("hostile");
   const std::string pte = dir + "/model.pte";
