@@ -24,7 +24,7 @@ slice="${FUZZ_SLICE:-1200}"
 ledger="$build/campaign.tsv"
 workers="${FUZZ_WORKERS:-1}"
 claims="$build/claims"
-targets="fuzz_exported_program:json fuzz_torch_archive:archive fuzz_open_document:document fuzz_etdump:etdump fuzz_tosa:tosa fuzz_layout:layout"
+targets="fuzz_exported_program:json fuzz_torch_archive:archive fuzz_open_document:document fuzz_etdump:etdump fuzz_tosa:tosa fuzz_model_explorer:model_explorer fuzz_trace:trace fuzz_side_files:side_files fuzz_layout:layout"
 
 ledger_field() {  # target column -> value (0 when the target has no row yet)
   [ -f "$ledger" ] && awk -F'\t' -v t="$1" -v c="$2" '$1 == t { print $c; found = 1 } END { if (!found) print 0 }' "$ledger" || echo 0
@@ -55,7 +55,7 @@ fi
 
 FUZZ_SECONDS=1 bash "$root/fuzz/run.sh" >/dev/null 2>&1  # builds the targets and the seeds
 # Each slice goes to the target with the fewest executions so far (among those no other worker
-# holds), so every target advances together and a campaign cut short has covered all six, not
+# holds), so every target advances together and a campaign cut short has covered all of them, not
 # the first one deeply. A worker holds a target by creating its claim directory (atomic).
 worker() {
   while :; do

@@ -11,6 +11,7 @@ import json
 import linecache
 import os
 import sys
+import weakref
 
 from . import _etviz
 from ._page import Page
@@ -28,6 +29,14 @@ def _torch():
         raise ImportError("etviz.trace_model needs torch with torch.overrides.TorchFunctionMode "
                           "(Debian: python3-torch)") from e
     return torch, TorchFunctionMode
+
+
+def _message(error):
+    """`error` as text, even when its ``__str__`` raises."""
+    try:
+        return f"{type(error).__name__}: {error}"
+    except Exception:  # a broken __str__ must not hide the real error
+        return f"{type(error).__name__}: <its message could not be read>"
 
 
 def _op_name(func):
@@ -79,8 +88,14 @@ def trace_model(model, *example_inputs, name=None, height=640, show_on_error=Tru
     (a page in a notebook cell). If the forward pass raises, the graph up to the failing op is
     shown (in a notebook; the failing op carries the error, its inputs' shapes in the panel, the
     message in a banner) and the exception is re-raised, with the trace on it as
-    ``exc.etviz_trace``."""
+    ``exc.etviz_trace``.
+
+    The trace holds tensors by weak reference: what the forward pass frees is freed while it
+    runs, so tracing costs little memory beyond the untraced pass."""
     torch, TorchFunctionMode = _torch()
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"etviz.trace_model traces a torch.nn.Module, not a {type(model).__name__} "
+                        "(wrap a function in a Module whose forward calls it)")
     recorder = _Recorder(torch, model)
 
     class Mode(TorchFunctionMode):
@@ -128,8 +143,9 @@ class _Recorder:
         self.torch = torch
         self.nodes = []
         self.edges = []
-        self.producer = {}  # id(tensor) -> node id
-        self.keep = []      # tensors seen, alive until the trace is built (ids stay unique)
+        # id(tensor) -> (node id, weak reference): a tensor freed by the forward pass drops out
+        # (its id may be reused by a new tensor, which the reference tells apart).
+        self.producer = {}
         self.modules = []   # (path, type) of the module calls in progress
         self.params = {id(p): n for n, p in model.named_parameters()}
         self.params.update({id(b): n for n, b in model.named_buffers()})
@@ -153,15 +169,34 @@ class _Recorder:
 
     # ---- tensors ----
     def tensors(self, value, out):
-        if isinstance(value, self.torch.Tensor):
-            out.append(value)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                self.tensors(v, out)
-        elif isinstance(value, dict):
-            for v in value.values():
-                self.tensors(v, out)
+        """The tensors inside `value` (lists, tuples and dicts, however deep or
+        self-referential), in order, each container visited once."""
+        stack = [value]
+        seen = set()
+        while stack:
+            v = stack.pop()
+            if isinstance(v, self.torch.Tensor):
+                out.append(v)
+            elif isinstance(v, (list, tuple, dict)):
+                if id(v) in seen:
+                    continue
+                seen.add(id(v))
+                items = list(v.values()) if isinstance(v, dict) else list(v)
+                stack.extend(reversed(items))
         return out
+
+    def remember(self, t, node_id):
+        key = id(t)
+
+        def forget(ref, key=key):
+            entry = self.producer.get(key)
+            if entry is not None and entry[1] is ref:
+                del self.producer[key]
+        self.producer[key] = (node_id, weakref.ref(t, forget))
+
+    def producer_of(self, t):
+        entry = self.producer.get(id(t))
+        return entry[0] if entry is not None and entry[1]() is t else None
 
     def describe(self, t):
         return {"shape": str(list(t.shape)), "dtype": str(t.dtype)}
@@ -202,18 +237,16 @@ class _Recorder:
         for k, t in enumerate(inputs):
             node_id = f"input_{k}"
             self.node(node_id, "placeholder", node_id, self.describe(t), "placeholder")
-            self.producer[id(t)] = node_id
-            self.keep.append(t)
+            self.remember(t, node_id)
 
     def source_of(self, t):
         """The node that made tensor t: a recorded op, an input, or a parameter/buffer (a
         constant node named by its fully qualified name, made on first use)."""
-        node_id = self.producer.get(id(t))
+        node_id = self.producer_of(t)
         if node_id is None and id(t) in self.params:
             node_id = self.params[id(t)]
             self.node(node_id, "placeholder", node_id, self.describe(t), "param")
-            self.producer[id(t)] = node_id
-            self.keep.append(t)
+            self.remember(t, node_id)
         return node_id
 
     def call(self, func, args, kwargs):
@@ -231,7 +264,7 @@ class _Recorder:
                 target = _op_name(func)
                 node_id = f"{target.split('.')[-1]}_{len(self.nodes)}"
                 details = {"input_shapes": [str(list(t.shape)) for t in inputs],
-                           "error": f"{type(e).__name__}: {e}"}
+                           "error": _message(e)}
                 src = self.source()
                 if src:
                     details["stack_trace"] = src
@@ -256,8 +289,7 @@ class _Recorder:
         for s in dict.fromkeys(sources):
             self.edges.append({"source": s, "target": node_id})
         for t in outputs:
-            self.producer[id(t)] = node_id
-            self.keep.append(t)
+            self.remember(t, node_id)
         return result
 
     def add_output(self, result):
@@ -267,7 +299,6 @@ class _Recorder:
                 self.edges.append({"source": s, "target": "output"})
 
     def release(self):
-        self.keep.clear()
         self.producer.clear()
 
     def trace(self, model_name, error):
@@ -275,7 +306,7 @@ class _Recorder:
                 "error": None}
         if error is not None:
             at = f" at {self.failed[0]} ({self.failed[1]})" if self.failed else ""
-            meta["error"] = {"pass_name": "forward", "message": f"{type(error).__name__}{at}: {error}",
-                             "traceback": ""}
+            name, _, text = _message(error).partition(": ")
+            meta["error"] = {"pass_name": "forward", "message": f"{name}{at}: {text}", "traceback": ""}
         return {"model_name": model_name,
                 "passes": [{"metadata": meta, "nodes": self.nodes, "edges": self.edges}]}

@@ -232,6 +232,37 @@ DebugRow debug_row(const Profile& profile, const std::string& block, const Debug
 
 }  // namespace
 
+std::vector<RunSummary> summarize_runs(const Profile& profile) {
+  std::vector<RunSummary> out;
+  out.reserve(profile.runs.size());
+  for (const ProfileRun& run : profile.runs) {
+    RunSummary s;
+    s.name = run.name;
+    s.bundled_input = run.bundled_input_index;
+    s.profile_events = run.profile_events.size();
+    bool timed = false;
+    for (const ProfileEvent& e : run.profile_events) {
+      if (e.is_framework())
+        ++s.framework_events;
+      else if (e.has_delegate_debug_id())
+        ++s.delegate_events;
+      else
+        ++s.instruction_events;
+      if (e.end < e.start) continue;  // a clock that went backwards spans nothing
+      s.first_start = timed ? std::min(s.first_start, e.start) : e.start;
+      s.last_end = timed ? std::max(s.last_end, e.end) : e.end;
+      timed = true;
+    }
+    s.debug_events = run.debug_events.size();
+    for (const DebugEvent& d : run.debug_events) s.logged_outputs += d.value.is_output ? 1 : 0;
+    s.allocators = run.allocators.size();
+    s.allocations = run.allocations.size();
+    for (const AllocationEvent& a : run.allocations) s.allocated_bytes += a.size;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 ProfileStats summarize_profile(const Profile& profile) {
   ProfileStats stats;
   stats.runs = profile.runs.size();

@@ -121,6 +121,25 @@ struct ProfileStats {
   double execute_total(std::string_view block) const;
 };
 
+// One run (RunData block) at a glance, what `etviz info RUN.etdp` shows: counts, and the span of
+// its events in raw ticks (first start to last end; 0 without timed events).
+struct RunSummary {
+  std::string name;
+  int32_t bundled_input = -1;  // the bundled-program test case the run used, -1 if none
+  size_t profile_events = 0;
+  size_t instruction_events = 0;  // events of an instruction (a kernel or a delegate call)
+  size_t delegate_events = 0;     // events a delegate logged inside a call (a debug id)
+  size_t framework_events = 0;    // Method::init, Method::execute, ...
+  size_t debug_events = 0;
+  size_t logged_outputs = 0;  // debug events that logged a program output
+  size_t allocators = 0;
+  size_t allocations = 0;
+  uint64_t allocated_bytes = 0;
+  uint64_t first_start = 0, last_end = 0;
+  uint64_t span() const { return last_end >= first_start ? last_end - first_start : 0; }
+};
+std::vector<RunSummary> summarize_runs(const Profile& profile);
+
 // Pools the profile's events into Inspector-style rows. Rows are sorted by total time,
 // largest first (ties: block order, then instruction); method events keep file order.
 ProfileStats summarize_profile(const Profile& profile);

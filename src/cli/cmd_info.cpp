@@ -6,10 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "analysis/profile_stats.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "core/mapped_file.h"
+#include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
+#include "render/profile_report.h"
 #include "render/summary_report.h"
 
 namespace etviz::cli {
@@ -25,9 +29,28 @@ struct InfoOptions {
   bool quiet = false;
 };
 
+// An ETDump is a run, not a graph: its runs, events and time spans (`etviz profile` joins it
+// with the program for time per operator).
+int run_profile_info(const InfoOptions& opt) {
+  auto profile = executorch::read_etdump_file(opt.file);
+  if (!profile) return report_error(profile.error());
+  for (const std::string& w : profile->warnings) warn(opt.file + ": " + w);
+  const auto runs = analysis::summarize_runs(*profile);
+  return write_output(opt.output,
+                      opt.json ? render::profile_overview_json(*profile, runs)
+                               : render::profile_overview_text(*profile, runs),
+                      opt.json ? OutputKind::kJson : OutputKind::kText);
+}
+
+bool is_etdump(const std::string& path) {
+  auto file = MappedFile::open(path);
+  return file && sniff_file_kind((*file)->bytes()) == FileKind::kETDump;
+}
+
 int run_info(const InfoOptions& opt) {
   const Progress progress(opt.quiet);
   progress("reading " + opt.file);
+  if (is_etdump(opt.file)) return run_profile_info(opt);
   OpenOptions open;
   open.data_files = opt.data;
   open.tosa_files = opt.tosa;
@@ -49,7 +72,10 @@ void register_info(CLI::App& app) {
   auto opt = std::make_shared<InfoOptions>();
   CLI::App* cmd = app.add_subcommand(
       "info", "Summarise a program: methods, operators, delegates, constants, memory plan, sizes");
-  cmd->add_option("file", opt->file, "Program (.pte), bundled program (.bpte) or data file (.ptd)")
+  cmd->add_option(
+         "file", opt->file,
+         "Program (.pte), bundled program (.bpte), data file (.ptd), .pt2, ETRecord, trace, "
+         "Model Explorer JSON, TOSA graph, or runtime profile (.etdp)")
       ->required();
   add_program_files(cmd, &opt->data, &opt->tosa);
   cmd->add_option("--method", opt->method, "Only this method");

@@ -38,7 +38,7 @@ void reset_exit_code() {
 }
 
 int report_error(const Error& error) {
-  fmt::print(stderr, "etviz: error: {}\n", terminal_safe(shown_text(error.message())));
+  fmt::print(stderr, "etviz: error: {}\n", one_line(shown_text(error.message())));
   return 1;
 }
 
@@ -137,7 +137,7 @@ void add_budget_options(CLI::App* cmd) {
 }
 
 void warn(const std::string& message) {
-  fmt::print(stderr, "etviz: warning: {}\n", terminal_safe(shown_text(message)));
+  fmt::print(stderr, "etviz: warning: {}\n", one_line(shown_text(message)));
 }
 
 void report_damage(const Document& doc, const std::string& path) {

@@ -69,11 +69,26 @@ std::string terminal_safe(std::string_view text) {
     }
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
       out += hex("\\x%02x", static_cast<unsigned>(c));
-    else if ((c >= 0x80 && c <= 0x9F) || is_bidi_control(c))
+    else if ((c >= 0x80 && c <= 0x9F) || is_bidi_control(c) || c == 0x2028 || c == 0x2029)
       out += hex("\\u%04x", static_cast<unsigned>(c));
     else
       out.append(text.substr(i, n));
     i += n;
+  }
+  return out;
+}
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  const std::string safe = terminal_safe(text);
+  out.reserve(safe.size());
+  for (const char c : safe) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else
+      out += c;
   }
   return out;
 }
@@ -145,6 +160,21 @@ std::string printable_utf8(std::string_view text) {
   return out;
 }
 
+std::string invisible_as_references(std::string_view valid) {
+  std::string out;
+  out.reserve(valid.size());
+  for (size_t i = 0; i < valid.size();) {
+    char32_t c = 0;
+    const size_t n = decode(valid, i, c);
+    if (n > 0 && (is_bidi_control(c) || c == 0x2028 || c == 0x2029))
+      out += hex("&#x%04X;", static_cast<unsigned>(c));
+    else
+      out.append(valid.substr(i, n > 0 ? n : 1));
+    i += n > 0 ? n : 1;
+  }
+  return out;
+}
+
 std::string markup_escape(std::string_view text) {
   const std::string valid = printable_utf8(text);
   std::string out;
@@ -170,7 +200,7 @@ std::string markup_escape(std::string_view text) {
         out += c;
     }
   }
-  return out;
+  return invisible_as_references(out);
 }
 
 }  // namespace etviz

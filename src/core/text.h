@@ -21,8 +21,13 @@ std::string shown_text(std::string_view text, size_t max = kMaxShownText);
 // n with its digits grouped in threes: 1234567 -> "1,234,567" (reports, messages).
 std::string grouped_digits(uint64_t n);
 
-// For text reports and messages: newline and tab kept, everything above escaped.
+// For text reports and messages: newline and tab kept, everything above escaped (C0 and C1
+// controls, bidi controls, U+2028 and U+2029 line and paragraph separators).
 std::string terminal_safe(std::string_view text);
+
+// terminal_safe with newlines and tabs escaped too (\n, \t): a model string inside one line
+// of a report (a table cell, an error message) that cannot forge another line.
+std::string one_line(std::string_view text);
 
 // For JSON already escaped by its writer (control characters are \u escapes there): raw
 // bidirectional controls become \uXXXX escapes, which mean the same inside JSON strings.
@@ -37,7 +42,11 @@ bool is_bidi_control(char32_t c);
 // U+FFFE/U+FFFF become U+FFFD (what XML allows, and what cairo and DOT tools accept).
 std::string printable_utf8(std::string_view text);
 // printable_utf8 with the markup characters as entities (' as &#39;, which XML and HTML both
-// read), for character data and quoted attribute values.
+// read), for character data and quoted attribute values; invisible_as_references applied.
 std::string markup_escape(std::string_view text);
+// Valid UTF-8 with bidi controls and U+2028/U+2029 as numeric character references (&#x202E;):
+// XML, HTML and Graphviz read them as the same characters, and a file shown on a terminal
+// carries no raw control that reorders or breaks the lines around it.
+std::string invisible_as_references(std::string_view valid);
 
 }  // namespace etviz

@@ -404,4 +404,72 @@ std::string profile_json(const ProfileReport& r) {
   return json_report(doc);
 }
 
+std::string profile_overview_text(const Profile& p, const std::vector<analysis::RunSummary>& runs) {
+  std::string out = fmt::format("File       {}\n", p.path);
+  out += fmt::format("Format     ETDump runtime profile, schema version {}{}\n", p.version,
+                     p.size_prefixed ? ", size-prefixed (as the runtime writes it)" : "");
+  size_t events = 0, debug = 0;
+  for (const auto& r : runs) {
+    events += r.profile_events;
+    debug += r.debug_events;
+  }
+  out += fmt::format("Runs       {} ({} profile events, {} debug events)\n",
+                     grouped_digits(runs.size()), grouped_digits(events), grouped_digits(debug));
+  out += "Times      raw ticks: the file does not store their unit (etviz profile --source-unit)\n";
+  if (!runs.empty()) {
+    Table t({"run", "events", "instructions", "in delegates", "framework", "debug", "outputs",
+             "allocations", "span (ticks)"},
+            {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+             Align::kRight, Align::kRight, Align::kRight, Align::kRight});
+    t.set_shrinkable({0});
+    for (const auto& r : runs)
+      t.add_row({r.name + (r.bundled_input >= 0 ? fmt::format(" (input {})", r.bundled_input) : ""),
+                 grouped_digits(r.profile_events), grouped_digits(r.instruction_events),
+                 grouped_digits(r.delegate_events), grouped_digits(r.framework_events),
+                 grouped_digits(r.debug_events), grouped_digits(r.logged_outputs),
+                 r.allocations ? fmt::format("{} ({})", grouped_digits(r.allocations),
+                                             human_bytes(r.allocated_bytes))
+                               : "0",
+                 grouped_digits(r.span())});
+    out += "\n" + t.to_text("  ");
+  }
+  if (!p.warnings.empty()) {
+    out += "\nNotes\n";
+    for (const auto& w : p.warnings) out += "  warning: " + w + "\n";
+  }
+  out += fmt::format("\nTime per operator: etviz profile {} --pte PROGRAM (the program it ran)\n",
+                     p.path);
+  return out;
+}
+
+std::string profile_overview_json(const Profile& p, const std::vector<analysis::RunSummary>& runs) {
+  using nlohmann::json;
+  json list = json::array();
+  for (const auto& r : runs) {
+    json o = {{"name", r.name},
+              {"profile_events", r.profile_events},
+              {"instruction_events", r.instruction_events},
+              {"delegate_events", r.delegate_events},
+              {"framework_events", r.framework_events},
+              {"debug_events", r.debug_events},
+              {"logged_outputs", r.logged_outputs},
+              {"allocators", r.allocators},
+              {"allocations", r.allocations},
+              {"allocated_bytes", r.allocated_bytes},
+              {"first_start", r.first_start},
+              {"last_end", r.last_end},
+              {"span", r.span()}};
+    if (r.bundled_input >= 0) o["bundled_input"] = r.bundled_input;
+    list.push_back(std::move(o));
+  }
+  const json doc = {{"file", p.path},
+                    {"format", "etdump"},
+                    {"schema_version", p.version},
+                    {"size_prefixed", p.size_prefixed},
+                    {"unit", "ticks"},
+                    {"runs", std::move(list)},
+                    {"warnings", p.warnings}};
+  return json_report(doc);
+}
+
 }  // namespace etviz::render

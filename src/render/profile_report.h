@@ -26,6 +26,11 @@ struct ProfileReport {
   bool raw_samples = false;  // json: each event's samples ("raw", in the shown unit)
 };
 
+// `etviz info RUN.etdp`: the profile at a glance (schema, runs, event counts, time spans in
+// raw ticks), as text or one JSON object (docs/cli.md).
+std::string profile_overview_text(const Profile& p, const std::vector<analysis::RunSummary>& runs);
+std::string profile_overview_json(const Profile& p, const std::vector<analysis::RunSummary>& runs);
+
 std::string profile_text(const ProfileReport& r);
 std::string profile_csv(const ProfileReport& r);
 std::string profile_json(const ProfileReport& r);

@@ -21,7 +21,7 @@ void Table::add_row(std::vector<std::string> row) {
   // column (the output writer escapes whatever else reaches a terminal). A cell sets its
   // column's width for every row, so a long one is cut shorter than other text (kMaxCell).
   for (std::string& cell : row)
-    cell = terminal_safe(cell.size() > kMaxCell ? shown_text(cell, kMaxCell) : cell);
+    cell = one_line(cell.size() > kMaxCell ? shown_text(cell, kMaxCell) : cell);
   rows_.push_back(std::move(row));
 }
 
@@ -95,7 +95,28 @@ std::string Table::to_text(const std::string& indent, size_t max_width) const {
 }
 
 namespace {
-std::string csv_field(const std::string& s) {
+// A number as a spreadsheet reads it ("-3", "+1.5e3"): no formula, no guard needed.
+bool plain_number(const std::string& s) {
+  if (s.empty()) return false;
+  size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
+  bool digit = false;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c >= '0' && c <= '9')
+      digit = true;
+    else if (c != '.' && c != 'e' && c != 'E' && c != '-' && c != '+' && c != '%')
+      return false;
+  }
+  return digit;
+}
+
+// A cell a spreadsheet could run as a formula (= + - @, or a tab or carriage return first)
+// gets a leading ' (OWASP's CSV injection guard); numbers stay numbers.
+std::string csv_field(const std::string& cell) {
+  std::string s = cell;
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos &&
+      !plain_number(s))
+    s = "'" + s;
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) {
@@ -104,15 +125,36 @@ std::string csv_field(const std::string& s) {
   }
   return q + "\"";
 }
+
+// Markdown cells: no raw HTML (< > & escaped as entities), no link or image syntax ([ and ]
+// escaped; an autolink needs <), no table breaks (|), one line.
 std::string md_field(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '\n':
+        out += ' ';
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '[':
+      case ']':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        out += c;
+    }
   }
   return out;
 }

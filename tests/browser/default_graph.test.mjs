@@ -44,8 +44,14 @@ function exported(file) {
   return m ? { graph: m[1].replace(/\\(.)/g, '$1') } : { graph: null, message: r.stderr };
 }
 
-test('export draws the graph the page opens on, for every corpus file', async () => {
-  let compared = 0;
+// And, on the same pages (one open each: this file is the suite's slowest), a copied link opens
+// the node it was copied from, for every node of every graph (node names repeat: a TOSA graph
+// names two nodes aten_view_copy_default_2; a link counts which holder of a shared name it
+// means, web/src/links.js).
+test('export draws the graph the page opens on, and every node link opens its node', async () => {
+  let compared = 0,
+    linked = 0,
+    shared = 0;
   const failures = [];
   for (const file of corpusFiles()) {
     const html = path.join(OUT, file.replace(/[/\\]/g, '__') + '.html');
@@ -68,10 +74,19 @@ test('export draws the graph the page opens on, for every corpus file', async ()
             (drawn.message ? ` (${drawn.message.trim()})` : ''),
         );
       if (shown !== null) ++compared;
+      for (let g = 0; g < graphs.length; g++) {
+        const links = await page.evaluate((k) => window.etvizTest.linkMisses(k), g);
+        for (const m of links.misses.slice(0, 3))
+          failures.push(`${file} ${graphs[g].name} node ${m.node}: ${m.link} opens ${JSON.stringify(m.opens)}`);
+        linked += graphs[g].nodes;
+        shared += links.shared;
+      }
     } finally {
       await context.close();
     }
   }
   assert.deepEqual(failures, []);
   assert.ok(compared >= 40, `${compared} corpus files with a graph compared`);
+  assert.ok(linked > 1000, `${linked} nodes' links checked`);
+  assert.ok(shared > 0, 'some corpus node shares its name (the case a link must tell apart)');
 });

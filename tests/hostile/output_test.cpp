@@ -96,6 +96,22 @@ TEST(HostileOutput, TerminalEscapesInModelStringsAreShownEscaped) {
   }
 }
 
+// Pictures written to a terminal (`export -o -`): DOT and SVG carry the right-to-left override
+// as a character reference (&#x202E;, the same character to Graphviz and to an SVG reader), the
+// other controls as U+FFFD, so no raw control reaches the terminal.
+TEST(HostileOutput, PicturesCarryNoRawControls) {
+  const std::string dir = test::scratch_dir("hostile");
+  const std::string pte = program_with_escapes(dir);
+  for (const std::string format : {"dot", "svg"}) {
+    const auto all = test::run_etviz("export " + pte + " --format " + format + " -o -");
+    ASSERT_EQ(all.exit_code, 0) << format << "\n" << all.err;
+    EXPECT_EQ(all.out.find("\xe2\x80\xae"), std::string::npos) << format << ": raw U+202E";
+    EXPECT_EQ(all.out.find('\x1b'), std::string::npos) << format << ": raw ESC";
+    EXPECT_EQ(all.out.find('\r'), std::string::npos) << format << ": raw CR";
+    EXPECT_NE(all.out.find("&#x202E;"), std::string::npos) << format << ": the override is kept";
+  }
+}
+
 TEST(HostileOutput, NoOutputReplacesAnInput) {
   const std::string dir = test::scratch_dir("hostile");
   const std::string pte = dir + "/model.pte";
@@ -165,6 +181,32 @@ TEST(HostileOutput, SpecialFilesAreRefusedWithoutBlocking) {
     EXPECT_EQ(r.exit_code, 1) << cmd << "\n" << r.err;
     EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << cmd << "\n" << r.err;
   }
+}
+
+// Model strings cannot run as spreadsheet formulas, forge lines or inject HTML: an operator
+// namespace "cortex_m" patched to "=a<b>[\n]" (8 bytes).
+TEST(HostileOutput, ReportsDefuseFormulasLinesAndHtml) {
+  const std::string dir = test::scratch_dir("hostile");
+  std::string bytes = bytes_of(test::corpus(kKws));
+  for (size_t at = bytes.find("cortex_m"); at != std::string::npos;
+       at = bytes.find("cortex_m", at + 1))
+    bytes.replace(at, 8, "=a<b>[\n]");
+  const std::string pte = dir + "/formula.pte";
+  std::ofstream(pte, std::ios::binary) << bytes;
+  const auto csv = test::run_etviz("delegation " + pte + " --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find("'=a<b>[\\n]"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("\n=a"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find(",=a"), std::string::npos) << csv.out;
+  const auto md = test::run_etviz("delegation " + pte + " --format markdown");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("<b>"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("&lt;b&gt;\\["), std::string::npos) << md.out;
+  const auto table = test::run_etviz("delegation " + pte);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("=a<b>[\\n]"), std::string::npos) << table.out;
+  for (const std::string& out : {csv.out, md.out, table.out})
+    EXPECT_EQ(out.find("[\n]"), std::string::npos) << "a model string forged a line";
 }
 
 // An output that is not a regular file is written in place, never replaced by a file: a FIFO's

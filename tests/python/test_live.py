@@ -1,6 +1,7 @@
 """etviz.trace_model on real torch models (no mocks): exact ops, hierarchy, shapes, the partial
 graph of a failing forward pass, and torch left as it was."""
 import collections
+import os
 
 import pytest
 
@@ -138,3 +139,67 @@ def test_a_traced_model_diffs_against_another_version(tmp_path):
     d = etviz.diff(pa, pb)["diffs"][0]
     assert d["removed"] == 1 and d["added"] == 1  # relu out, gelu in
     assert d["same"] >= 3
+
+
+# A 40-step forward pass whose steps each make two 4 MiB tensors and drop the last one: untraced it
+# holds about two at a time. Run in fresh interpreters (peak RSS is per process).
+_PEAK_SCRIPT = r"""
+import resource, sys, torch, etviz
+class Steps(torch.nn.Module):
+    def forward(self, x):
+        for _ in range(40):
+            x = x * 1.0001 + 1
+        return x
+x = torch.zeros(1024 * 1024)
+Steps()(x)  # warm-up: torch's own first-call allocations in both runs
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if sys.argv[1] == "traced":
+    etviz.trace_model(Steps(), x)
+else:
+    Steps()(x)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base)
+"""
+
+
+def test_tracing_keeps_no_tensor_the_pass_frees():
+    import subprocess
+    import sys
+    grown = {}
+    for mode in ("untraced", "traced"):
+        r = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, mode], capture_output=True, text=True,
+                           env=dict(os.environ), timeout=300)
+        assert r.returncode == 0, r.stderr
+        grown[mode] = int(r.stdout.split()[-1]) / 1024  # KiB -> MiB
+    # 40 steps x 2 tensors of 4 MiB would be 320 MiB if the trace held them.
+    assert grown["traced"] < grown["untraced"] + 64, grown
+
+
+def test_self_referential_outputs_are_walked_once():
+    class Loop(nn.Module):
+        def forward(self, x):
+            out = [x + 1]
+            out.append(out)  # a list holding itself
+            return out
+    t = etviz.trace_model(Loop(), torch.randn(2))
+    out = [e for e in t.edges if e["target"] == "output"]
+    assert [e["source"] for e in out] == [node(t, "Tensor.add")["id"]]
+
+
+class _Unprintable(Exception):
+    def __str__(self):
+        raise ValueError("no text")
+
+
+def test_an_exception_that_cannot_be_printed_is_still_reraised():
+    class Raises(nn.Module):
+        def forward(self, x):
+            raise _Unprintable()
+    with pytest.raises(_Unprintable) as info:
+        etviz.trace_model(Raises(), torch.randn(2), show_on_error=False)
+    message = info.value.etviz_trace.trace["passes"][0]["metadata"]["error"]["message"]
+    assert message.startswith("_Unprintable") and "could not be read" in message
+
+
+def test_a_plain_function_is_refused():
+    with pytest.raises(TypeError, match="torch.nn.Module"):
+        etviz.trace_model(lambda x: x + 1, torch.randn(2))

@@ -9,7 +9,7 @@
 // Uses of the host: files, models, state, overlays, model, data, view, selectGraph(i),
 // defaultGraph(file), invalidateOverview(), requestRender().
 import { $ } from './dom.js';
-import { formatBytes } from './data.js';
+import { formatBytes, visibleControls } from './data.js';
 import { readTheme } from './theme.js';
 
 export class Chrome {
@@ -132,9 +132,10 @@ export class Chrome {
     banner.hidden = false;
   }
 
+  // Toasts quote what a link or a file named: its controls are shown, never obeyed.
   toast(text) {
     const t = $('toast');
-    t.textContent = text;
+    t.textContent = visibleControls(text);
     t.hidden = false;
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => {

@@ -16,8 +16,9 @@ export async function readEmbeddedFiles(doc) {
 
 // Control characters and bidirectional overrides in model strings would reorder or hide what
 // is drawn and read ("gnp.exe" shown for "exe.png"): every string of the page data shows them
-// as visible escapes, ⟨U+202E⟩, the way the terminal reports show \u202e.
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// as visible escapes, ⟨U+202E⟩, the way the terminal reports show \u202e (line and paragraph
+// separators too).
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 export function visibleControls(text) {
   return text.replace(CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }

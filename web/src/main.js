@@ -164,6 +164,8 @@ export class App {
 
   rememberSelection = (i) => this.#links.rememberSelection(i);
   copyNodeLink = (i) => this.#links.copyNodeLink(i);
+  nodeLink = (i) => this.#links.nodeLink(i);
+  resolveLink = (hash) => this.#links.resolveLink(hash);
 
   get theme() {
     return this.#chrome.theme;

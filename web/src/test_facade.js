@@ -93,6 +93,20 @@ export function installTestFacade(win, app) {
     consumers: (i) => Array.from(model().outEdges.of(i), (e) => model().e.dst[e]),
     selected: () => ({ node: app.state.node, edge: app.state.edge, group: app.state.group }),
     selectNode: (i) => app.selectNode(i, { center: true }),
+    // Graph g's nodes whose copied link does not open them again ({node, link, opens}), and
+    // how many links tell a shared node name apart.
+    linkMisses: (g) => {
+      if (g !== app.state.graph) app.selectGraph(g);
+      const misses = [];
+      let shared = 0;
+      for (let i = 0; i < app.model.nodeCount; i++) {
+        const link = app.nodeLink(i);
+        if (link.includes('&nn=')) shared++;
+        const to = app.resolveLink(link.slice(link.indexOf('#')));
+        if (to.graph !== g || to.node !== i) misses.push({ node: i, link, opens: to });
+      }
+      return { misses, shared };
+    },
     // Brings node i on screen and returns its centre in page coordinates.
     nodePoint: (i) => {
       app.zoomToNode(i);

@@ -77,7 +77,7 @@ std::string export_format_list() {
 }
 
 std::string dot_quote(std::string_view text) {
-  const std::string valid = printable_utf8(text);
+  const std::string valid = invisible_as_references(printable_utf8(text));
   std::string out = "\"";
   for (char c : valid) {
     if (c == '"' || c == '\\')
