@@ -92,11 +92,12 @@ export class Chrome {
     const graphs = d.graphs.length;
     const parts = [
       d.file.format.replace(/_/g, ' '),
-      formatBytes(d.file.size),
+      // A diff of two files has no one size (the CLI writes 0): left out.
+      d.file.size ? formatBytes(d.file.size) : '',
       `${graphs} graph${graphs === 1 ? '' : 's'}`,
       `${m.irNodes.toLocaleString('en-US')} nodes`,
       `${rootEdges.toLocaleString('en-US')} edges`,
-    ];
+    ].filter(Boolean);
     if (m.nodeCount > m.irNodes)
       parts.push(
         `+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`,
