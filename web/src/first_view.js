@@ -51,10 +51,12 @@ export function freeRects(w, h, obstacles) {
 //
 // When the whole drawing fits (or `fitOnly`, the f key: at whatever scale) a free rectangle at READABLE_SCALE or closer, it is fitted into
 // the free rectangle that shows it largest (the largest rectangle among equals), centred.
-// Otherwise it starts at its top, in the free rectangle running down to the bottom edge that
-// shows the most boxes whole, among those that put no box or title under the top chrome (a
-// drawing wider than the rectangle shows beside it too): as wide as that rectangle allows between READABLE_SCALE and
-// 100 %, the first rows centred when they fit across, else the window readableWindow picks.
+// Otherwise it starts at its top, at the scale that fits its width into the widest free
+// rectangle running down to the bottom edge (between READABLE_SCALE and 100 %), in the one of
+// those rectangles that puts no box or title under the top chrome (a drawing wider than the
+// rectangle shows beside it too), cuts the fewest boxes and group titles at the canvas's
+// sides and shows the most boxes whole on the canvas: the first rows centred when they fit
+// across, else the window readableWindow picks.
 export function firstView({
   bounds: b,
   boxes,
@@ -84,25 +86,31 @@ export function firstView({
   }
   const xs = boxes.map((q) => q.x + q.w / 2).sort((p, q) => p - q);
   const median = xs.length ? xs[xs.length >> 1] : b.x + b.w / 2;
+  // Start views run down to the bottom edge; one scale for all of them, as wide as the widest
+  // lets the drawing be (between READABLE_SCALE and 100 %), so they differ in place only.
+  const rects = freeRects(width, height, top).filter((r) => r.y + r.h >= height);
+  const widest = Math.max(...rects.map((r) => r.w));
+  const scale = Math.max(READABLE_SCALE, Math.min(START_MAX_SCALE, (widest - 2 * margin) / bw));
   let best = null;
-  for (const r of freeRects(width, height, top)) {
-    if (r.y + r.h < height) continue; // start views run down to the bottom edge
-    const v = startIn(r, b, boxes, median, height, margin);
+  for (const r of rects) {
+    const v = startIn(r, scale, b, boxes, median, height, margin);
     let shown = 0,
-      covered = 0;
+      covered = 0,
+      cut = 0;
     const under = (x0, y0, x1, y1) => top.some((o) => o.x0 < x1 && o.x1 > x0 && o.y0 < y1 && o.y1 > y0);
-    for (const q of boxes) {
-      const x0 = q.x * v.scale + v.x,
-        y0 = q.y * v.scale + v.y,
-        x1 = x0 + q.w * v.scale,
-        y1 = y0 + q.h * v.scale;
-      if (x0 >= r.x && y0 >= r.y && x1 <= r.x + r.w && y1 <= height) shown++;
+    // Group titles count when covered or cut, boxes also when shown whole.
+    const count = (q, isBox) => {
+      const x0 = q.x * scale + v.x,
+        y0 = q.y * scale + v.y,
+        x1 = x0 + q.w * scale,
+        y1 = y0 + q.h * scale;
       if (under(x0, y0, x1, y1)) covered++;
-    }
-    for (const q of headers)
-      if (under(q.x * v.scale + v.x, q.y * v.scale + v.y, (q.x + q.w) * v.scale + v.x, (q.y + q.h) * v.scale + v.y))
-        covered++;
-    const key = [-covered, shown, v.scale, r.w * r.h];
+      else if (y0 >= 0 && y1 <= height && (x0 < 0 || x1 > width)) cut++;
+      else if (isBox && x0 >= 0 && y0 >= 0 && x1 <= width && y1 <= height) shown++;
+    };
+    for (const q of boxes) count(q, true);
+    for (const q of headers) count(q, false);
+    const key = [-covered, -cut, shown, r.w * r.h];
     if (!best || better(key, best.key)) best = { key, v };
   }
   return { ...best.v, whole: false };
@@ -114,10 +122,9 @@ function better(p, q) {
   return false;
 }
 
-// A start view in free rectangle r: the drawing's top at r's top (plus the margin).
-function startIn(r, b, boxes, median, height, margin) {
+// A start view in free rectangle r at scale s: the drawing's top at r's top (plus the margin).
+function startIn(r, s, b, boxes, median, height, margin) {
   const bw = Math.max(b.w, 1);
-  const s = Math.max(READABLE_SCALE, Math.min(START_MAX_SCALE, (r.w - 2 * margin) / bw));
   const y = r.y + margin - b.y * s;
   if (bw * s <= r.w - 2 * margin) return { scale: s, x: r.x + (r.w - bw * s) / 2 - b.x * s, y };
   // Wider than the rectangle: the boxes of the rows it shows decide. Centred when they fit;
