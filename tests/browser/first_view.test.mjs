@@ -173,7 +173,7 @@ test('corpus pages: the same readable first view on every load', { skip: ONLY &&
 });
 
 test(
-  'generated page kinds: program, diff, multi-method diff, pass trace, panes',
+  'generated page kinds: program, diff, multi-method diff, pass trace, a failed trace, panes',
   { skip: ONLY && ONLY !== 'kinds' },
   async () => {
     const program = path.join(OUT, 'program.pte');
@@ -203,6 +203,21 @@ test(
     execFileSync(GEN, ['trace', '--blocks', '2', '--dim', '16', '--hidden', '32', '-o', trace], { stdio: 'ignore' });
     const traceHtml = writePage([trace], 'trace');
     await checkPage(traceHtml, 'trace');
+    // A live trace whose forward pass raised (etviz.trace_model): one graph and a banner that
+    // covered its first input.
+    const failed = JSON.parse(fs.readFileSync(trace, 'utf8'));
+    failed.passes = [failed.passes[0]];
+    failed.passes[0].metadata.error = {
+      pass_name: 'forward',
+      message: 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x16 and 32x16) at layers.0.mlp.fc1',
+      traceback: 'Traceback (most recent call last):',
+    };
+    const failedJson = path.join(OUT, 'failed.json');
+    fs.writeFileSync(failedJson, JSON.stringify(failed));
+    const failedHtml = writePage([failedJson], 'failed');
+    await checkPage(failedHtml, 'failed', {
+      setup: async (page) => assert.equal(await page.isVisible('#graph-error'), true, 'the banner is shown'),
+    });
     // Two panes side by side: the first view of one pane, pane titles clear of the nodes.
     await checkPage(traceHtml, 'trace_panes', {
       setup: async (page) => {
