@@ -239,7 +239,8 @@ export class App {
     const stage = $('stage');
     const sizes = new ResizeObserver(() => this.resize());
     const watch = () => {
-      for (const el of stage.children) if (!['canvas', 'status', 'tooltip', 'toast'].includes(el.id)) sizes.observe(el);
+      for (const el of stage.children)
+        if (!['canvas', 'status', 'tooltip', 'toast', 'minimap'].includes(el.id)) sizes.observe(el);
     };
     sizes.observe(stage);
     watch();
