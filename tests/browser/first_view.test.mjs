@@ -199,6 +199,14 @@ test(
       multi,
     ]);
     await checkPage(multi, 'diff_multi');
+    // Two panes of a graph that fits whole: the pane titles at the bottom stay clear of it.
+    await checkPage(multi, 'diff_multi_panes', {
+      setup: async (page) => {
+        await page.keyboard.press('2');
+        await page.evaluate(() => window.etvizTest.frame());
+        assert.equal(await page.locator('.pane-title').count(), 2, 'two panes');
+      },
+    });
     const trace = path.join(OUT, 'trace.json');
     execFileSync(GEN, ['trace', '--blocks', '2', '--dim', '16', '--hidden', '32', '-o', trace], { stdio: 'ignore' });
     const traceHtml = writePage([trace], 'trace');
