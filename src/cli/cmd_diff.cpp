@@ -3,6 +3,7 @@
 // every stage of one ETRecord (or every pass of one trace) in pipeline order.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -67,6 +68,14 @@ int write_page(const DiffOptions& opt, const std::vector<render::DiffOperand>& o
   combined.properties.push_back({"compared", files});
   render::html::PageOptions page;
   page.file_name = files;
+  // The header's size is that of the one file compared with itself (passes, stages, FILE#a
+  // FILE#b); two files have no one size, and the page leaves it out.
+  const bool one_file =
+      std::all_of(operands.begin(), operands.end(),
+                  [&](const render::DiffOperand& o) { return o.file == operands.front().file; });
+  std::error_code ec;
+  if (one_file) page.file_size = std::filesystem::file_size(operands.front().file, ec);
+  if (ec) page.file_size = 0;
   auto html = render::html::write_timeline_page(combined, steps, page);
   if (!html) return report_error(html.error());
   return write_output(opt.output, *html, OutputKind::kPage);

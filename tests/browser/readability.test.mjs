@@ -135,6 +135,19 @@ test(
           await page.keyboard.type(fqn);
           await page.waitForSelector('#search-results .res');
           assert.ok((await page.locator('#search-results .res').count()) >= 1, 'search finds the fqn');
+          // The parameter has no module path of its own; module: finds it by its fqn (and in
+          // its consumer's box), and a plain word finds a dtype as readers type it.
+          const results = async (q) => {
+            await page.fill('#search', q);
+            await page.waitForTimeout(150);
+            return page.locator('#search-results .res').allTextContents();
+          };
+          const owner = fqn.slice(0, fqn.lastIndexOf('.'));
+          assert.ok(
+            (await results(`module:${owner}`)).some((r) => r.includes(fqn)),
+            `module:${owner} finds ${fqn}`,
+          );
+          assert.ok((await results('float32')).length >= 1, 'float32 as a plain word');
         }
         assert.deepEqual(log.errors, []);
         assert.deepEqual(log.requests, []);

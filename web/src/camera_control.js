@@ -1,12 +1,19 @@
-// Where the camera of the graph on show goes: the first view of a graph (fitted when small,
-// readable at the top when large, clear of the floating legend), fit, zoom steps, and moves
-// to a node or group. The camera itself (pan, zoom, transforms) is camera.js.
+// Where the camera of the graph on show goes: the first view of a graph (first_view.js: fitted
+// when readable whole, else readable at its top; in the canvas's free area, clear of the
+// chrome floating over it), fit, zoom steps, and moves to a node or group. The camera itself
+// (pan, zoom, transforms) is camera.js.
 //
 // Gives the host (main.js): initialView(), placeCamera(view), fit(), zoomBy(factor),
-// zoomToNode(i), zoomToGroup(g).
-// Uses of the host: view, state, canvas, width, height, requestRender().
+// zoomToNode(i), zoomToGroup(g), cameraIsAuto(view).
+// Uses of the host: view, state, canvas, width, height, paneCount, requestRender().
 import { $ } from './dom.js';
-import { readableWindow } from './camera.js';
+import { firstView } from './first_view.js';
+import { FRAME_HEADER } from './render.js';
+
+// Elements of the stage that are not chrome over the graph: the canvas, hover and passing
+// notes, and the minimap (hidden when the whole drawing is on screen; a start view goes on
+// under it, which the minimap is there to show).
+const NOT_CHROME = new Set(['canvas', 'tooltip', 'toast', 'minimap', 'pane-titles']);
 
 export class CameraControl {
   /** @param {import('./main.js').App} host */
@@ -15,74 +22,81 @@ export class CameraControl {
     $('btn-fit').addEventListener('click', () => this.fit());
   }
 
-  // Small graphs fit the window; tall ones start readable at the top (f fits everything).
-  // The legend covers the top-left corner; fitted views leave it room.
-  floatingLegend() {
-    return [$('legend'), $('heat-legend')].find((e) => e && e.offsetWidth);
-  }
-  legendWidth() {
-    const el = this.floatingLegend();
-    return el ? el.offsetWidth + 12 : 0;
-  }
-  initialView() {
-    const { view, width, height } = this.host;
-    const b = view.bounds;
-    const cam = view.camera;
-    const lw = this.legendWidth();
-    cam.fit(b, width - lw, height, 32, 1.4);
-    cam.x += lw;
-    if (cam.scale >= 0.45) return;
-    cam.scale = Math.max(cam.scale, Math.min(1, (width - 64) / Math.max(b.w, 1)), 0.45);
-    cam.y = 32 - b.y * cam.scale;
-    const avail = width - lw;
-    if (b.w * cam.scale <= avail) cam.x = lw + avail / 2 - (b.x + b.w / 2) * cam.scale;
-    else {
-      // Wider than the view: the boxes of the rows it shows decide. Centred when they fit;
-      // otherwise the window with no box cut at its left edge and the most boxes wholly
-      // inside, nearest the median box (one wide row of parameters at the top must not
-      // pull the view onto empty space).
-      const L = view.layout;
-      const bottom = b.y + (height - 32) / cam.scale;
-      const shown = [],
-        xs = [];
-      let lo = Infinity,
-        hi = -Infinity;
-      const add = (x, y, w) => {
-        xs.push(x + w / 2);
-        if (y > bottom) return;
-        shown.push({ x, w });
-        lo = Math.min(lo, x);
-        hi = Math.max(hi, x + w);
-      };
-      for (const i of view.boxes.nodes) add(L.nx[i], L.ny[i], L.nw[i]);
-      for (const g of view.boxes.collapsed) add(L.gx[g], L.gy[g], L.gw[g]);
-      xs.sort((p, q) => p - q);
-      const median = xs.length ? xs[xs.length >> 1] : b.x + b.w / 2;
-      const pad = 16 / cam.scale;
-      if (shown.length && hi - lo <= avail / cam.scale - 2 * pad) cam.x = lw + avail / 2 - ((lo + hi) / 2) * cam.scale;
-      else cam.x = lw - readableWindow(shown, avail / cam.scale, median, pad) * cam.scale;
+  // The chrome over the canvas, as rectangles in one pane's coordinates (panes share the
+  // camera, so what covers any pane covers the view): `all`, and `top`, the ones along the top
+  // edge (a start view's drawing goes on below the window, under the chrome at the bottom).
+  obstacles() {
+    const stage = $('stage');
+    const c = this.host.canvas.getBoundingClientRect();
+    const w = this.host.width,
+      panes = this.host.paneCount || 1;
+    const els = [...stage.children].filter((e) => !NOT_CHROME.has(e.id));
+    const titles = $('pane-titles');
+    if (titles && !titles.hidden) els.push(...titles.querySelectorAll('.pane-title > span'));
+    const all = [],
+      top = [];
+    for (const el of els) {
+      const e = /** @type {HTMLElement} */ (el);
+      if (e.hidden || !e.getClientRects().length) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      const o = { x0: r.left - c.left - 6, y0: r.top - c.top - 6, x1: r.right - c.left + 6, y1: r.bottom - c.top + 6 };
+      // The status line's text changes with every frame: its whole row is kept free.
+      if (e.id === 'status') o.x1 = c.width;
+      const atTop = (o.y0 + o.y1) / 2 < this.host.height / 2;
+      for (let k = 0; k < panes; k++) {
+        const x0 = Math.max(o.x0, k * w) - k * w,
+          x1 = Math.min(o.x1, (k + 1) * w) - k * w;
+        if (x1 <= x0) continue;
+        const p = { x0, y0: o.y0, x1, y1: o.y1 };
+        all.push(p);
+        if (atTop) top.push(p);
+      }
     }
-    this.clearLegend();
+    return { all, top };
   }
-  // A view that starts at the drawing's top puts no label under the legend's corner: it moves
-  // right (when nothing is cut off on the left that the move would bring under the legend) or
-  // down (nothing lies above the top), whichever is the shorter move.
-  clearLegend() {
-    const el = this.floatingLegend();
-    if (!el) return;
+
+  // The labelled boxes and title bars of the drawing on show, in world coordinates.
+  labelled() {
     const view = this.host.view;
-    const c = this.host.canvas.getBoundingClientRect(),
-      r = el.getBoundingClientRect();
-    const w = r.right - c.left + 8,
-      h = r.bottom - c.top + 8;
-    const under = view.labelsUnder(w, h);
-    if (!under) return;
+    const L = view.layout;
+    const boxes = [],
+      headers = [];
+    for (const i of view.boxes.nodes) boxes.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i] });
+    for (const g of view.boxes.collapsed) boxes.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g] });
+    for (const g of view.framesByDepth) headers.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: FRAME_HEADER });
+    return { boxes, headers };
+  }
+
+  place(fitOnly) {
+    const { view, width, height } = this.host;
+    if (!view || width < 2 || height < 2) return;
+    const v = firstView({
+      bounds: view.bounds,
+      ...this.labelled(),
+      ...this.obstacles(),
+      width,
+      height,
+      margin: 24,
+      fitOnly,
+    });
     const cam = view.camera;
-    const b = view.bounds;
-    const right = w - under.left,
-      down = h - under.top;
-    if (right < down && cam.x + b.x * cam.scale >= 0) cam.x += right;
-    else cam.y += down;
+    cam.scale = v.scale;
+    cam.x = v.x;
+    cam.y = v.y;
+    view.autoCamera = fitOnly ? null : { scale: cam.scale, x: cam.x, y: cam.y };
+  }
+
+  // The first view: the same for a given canvas size and chrome, however the page got there.
+  initialView() {
+    this.place(false);
+  }
+  // Whether the camera is where the first view put it (the user has not moved it since): a
+  // new canvas size or chrome then places it again.
+  cameraIsAuto(view) {
+    const a = view.autoCamera,
+      cam = view.camera;
+    return !!a && a.scale === cam.scale && a.x === cam.x && a.y === cam.y;
   }
   // After the whole drawing changed: back to the selected node, else the readable first view.
   placeCamera(v) {
@@ -94,11 +108,9 @@ export class CameraControl {
     if (node >= 0 && v.isVisible(node)) this.zoomToNode(node);
     else this.initialView();
   }
+  // f: the whole drawing, fitted into the free area at whatever scale.
   fit() {
-    const { view, width, height } = this.host;
-    const lw = this.legendWidth();
-    view.camera.fit(view.bounds, width - lw, height, 32, 1.4);
-    view.camera.x += lw;
+    this.place(true);
     this.host.requestRender();
   }
   zoomBy(factor) {

@@ -4,8 +4,8 @@
 // graph and the toast.
 //
 // Gives the host (main.js): theme; start(), showGraph(), syncLegends(), showGraphError(),
-// setTheme(name), toggleTheme(), togglePanel(), toggleHelp(force), toggleShapes(), toggleQdq(),
-// toast(text).
+// foldLegendToFit(), setTheme(name), toggleTheme(), togglePanel(), toggleHelp(force),
+// toggleShapes(), toggleQdq(), toast(text).
 // Uses of the host: files, models, state, overlays, model, data, view, selectGraph(i),
 // defaultGraph(file), invalidateOverview(), requestRender().
 import { $ } from './dom.js';
@@ -18,7 +18,7 @@ export class Chrome {
     this.host = host;
     this.theme = null;
     this.headerFile = -1;
-    this.legendFoldedOnce = false;
+    this.legendFolded = null; // the reader's choice (a click on its title), else null
     $('btn-shapes').addEventListener('click', () => this.toggleShapes());
     $('btn-qdq').addEventListener('click', () => this.toggleQdq());
     $('btn-theme').addEventListener('click', () => this.toggleTheme());
@@ -92,11 +92,12 @@ export class Chrome {
     const graphs = d.graphs.length;
     const parts = [
       d.file.format.replace(/_/g, ' '),
-      formatBytes(d.file.size),
+      // A diff of two files has no one size (the CLI writes 0): left out.
+      d.file.size ? formatBytes(d.file.size) : '',
       `${graphs} graph${graphs === 1 ? '' : 's'}`,
       `${m.irNodes.toLocaleString('en-US')} nodes`,
       `${rootEdges.toLocaleString('en-US')} edges`,
-    ];
+    ].filter(Boolean);
     if (m.nodeCount > m.irNodes)
       parts.push(
         `+${(m.nodeCount - m.irNodes).toLocaleString('en-US')} nodes, +${(m.edgeCount - rootEdges).toLocaleString('en-US')} edges in subgraphs`,
@@ -144,6 +145,14 @@ export class Chrome {
   }
 
   // ---- legend --------------------------------------------------------------------------------
+  // Narrow stages show the legend folded (it would cover a third of the canvas), until the
+  // reader folds or opens it: the stage's final width decides, not the first one (a
+  // notebook's iframe may start narrow).
+  foldLegendToFit() {
+    const stage = $('stage');
+    if (this.legendFolded !== null || !stage.clientWidth) return;
+    $('legend').classList.toggle('folded', stage.clientWidth < 760);
+  }
   buildLegend() {
     const h = this.host;
     const m = h.model;
@@ -158,15 +167,11 @@ export class Chrome {
     title.title = 'Click to fold or unfold the legend';
     // Fitted views leave the legend room: its size changed.
     title.addEventListener('click', () => {
-      legend.classList.toggle('folded');
-      h.requestRender();
+      this.legendFolded = legend.classList.toggle('folded');
+      h.resize();
     });
     legend.appendChild(title);
-    // Narrow stages start with the legend folded: it would cover a third of the canvas.
-    if (!this.legendFoldedOnce) {
-      this.legendFoldedOnce = true;
-      legend.classList.toggle('folded', $('stage').clientWidth < 760);
-    }
+    this.foldLegendToFit();
     cats.forEach((c, k) => {
       if (!counts[k]) return;
       const item = document.createElement('div');

@@ -5,7 +5,8 @@
 // Gives the host (main.js): width, height (of one pane), dpr, paneCount, renderer, minimap,
 // frameTimes, lastFrameStats, firstPaint; resize(), requestRender(), invalidateOverview(),
 // frame(), frameState(pane, k), paneAt(x), hitAt(x, y), isHidden(i), dispose().
-// Uses of the host: canvas, view, state, overlays, theme, engine, highlight, initialView().
+// Uses of the host: canvas, view, state, overlays, theme, engine, highlight, initialView(),
+// cameraIsAuto(view), foldLegendToFit().
 import { $ } from './dom.js';
 import { Renderer } from './render.js';
 import { Minimap } from './minimap.js';
@@ -39,9 +40,14 @@ export class FrameLoop {
     this.dpr = window.devicePixelRatio || 1;
     h.canvas.width = Math.round(stage.clientWidth * this.dpr);
     h.canvas.height = Math.round(this.height * this.dpr);
-    if (h.view && !h.view.fitted) {
+    this.showPaneTitles(panes);
+    // The first view waits for a canvas with a size (a notebook's iframe may have none yet)
+    // and follows the canvas's size and chrome until the user moves the camera.
+    const v = h.view;
+    if (v && this.width > 1 && this.height > 1 && (!v.fitted || h.cameraIsAuto(v))) {
+      h.foldLegendToFit();
       h.initialView();
-      h.view.fitted = true;
+      v.fitted = true;
     }
     this.requestRender();
   }
@@ -170,8 +176,10 @@ export class FrameLoop {
       t.className = 'pane-title' + (p.current ? ' current' : '');
       t.style.left = `${k * this.width}px`;
       t.style.width = `${this.width}px`;
-      t.textContent = p.title;
+      const text = document.createElement('span');
+      text.textContent = p.title;
       t.title = p.title;
+      t.appendChild(text);
       box.appendChild(t);
     });
   }

@@ -11,7 +11,8 @@ export class GraphView {
     this.model = model;
     this.expanded = Uint8Array.from(model.initialExpanded);
     this.camera = new Camera();
-    this.fitted = false;
+    this.fitted = false; // given its first view (camera_control.js)
+    this.autoCamera = null; // the camera the first view chose, while the user has not moved it
     this.flat = false; // module boxes dissolved ("flatten"); the layout was made that way
     this.setLayout(model.initialLayout);
   }
@@ -103,26 +104,6 @@ export class GraphView {
 
   isVisible(node) {
     return this.vis.nodeRep[node] < 0;
-  }
-
-  // The extent, in screen pixels, of every box with a label (visible nodes, collapsed groups,
-  // expanded groups' title bars) that meets the screen rectangle [0, w) x [0, h), or null
-  // when none does: what a chrome element floating over that corner would hide.
-  labelsUnder(w, h) {
-    const L = this.layout;
-    const cam = this.camera;
-    let left = Infinity,
-      top = Infinity;
-    const meet = (x, y, bw, bh) => {
-      const [sx, sy] = cam.toScreen(x, y);
-      if (sx >= w || sy >= h || sx + bw * cam.scale <= 0 || sy + bh * cam.scale <= 0) return;
-      left = Math.min(left, sx);
-      top = Math.min(top, sy);
-    };
-    for (const i of this.boxes.nodes) meet(L.nx[i], L.ny[i], L.nw[i], L.nh[i]);
-    for (const g of this.boxes.collapsed) meet(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
-    for (const g of this.framesByDepth) meet(L.gx[g], L.gy[g], L.gw[g], FRAME_HEADER);
-    return left === Infinity ? null : { left, top };
   }
 
   // What is under screen point (sx, sy): { node }, { group } (a collapsed box, or an expanded

@@ -7,7 +7,7 @@
 // setDepth(level, folds), setAllExpanded(level), stepDepth(step), toggleFlatten(force),
 // syncDepthControl(), warmLayoutCache().
 // Uses of the host: models, state, width, height, toast(text), placeCamera(view),
-// initialView(), fit(), rememberSelection(i), invalidateOverview(), requestRender().
+// initialView(), cameraIsAuto(view), fit(), rememberSelection(i), invalidateOverview(), requestRender().
 import { $ } from './dom.js';
 import { keepAnchor } from './camera.js';
 import { expandToLevel, hierarchyLevels, shownLevel } from './visibility.js';
@@ -79,7 +79,9 @@ export class LayoutControl {
       if (v.fitted) h.placeCamera(v);
     }
     h.state.setGraph(i);
-    if (!this.view.fitted && h.width) {
+    // A graph not yet placed, or placed for another canvas and not moved since, gets its first
+    // view (once the canvas has a size: frame.js places it then).
+    if ((!this.view.fitted || h.cameraIsAuto(this.view)) && h.width > 1 && h.height > 1) {
       h.initialView();
       this.view.fitted = true;
     }

@@ -17,13 +17,13 @@
 //                      lastFrameStats; resize(), requestRender(), invalidateOverview(), frame(),
 //                      frameState(pane, k), paneAt(x), hitAt(x, y), isHidden(i)
 //   camera_control.js  initialView(), placeCamera(view), fit(), zoomBy(factor), zoomToNode(i),
-//                      zoomToGroup(g)
+//                      zoomToGroup(g), cameraIsAuto(view)
 //   selection.js       highlight; selectNode(i, {center}), selectEdge(e), selectGroup(g),
 //                      clearSelection(), refreshPanel(), factsModel()
 //   search_ui.js       searchFor(query), clearSearch(), focusSearch()
 //   links.js           rememberSelection(i), copyNodeLink(i)
 //   chrome.js          theme; toast(text), toggleTheme(), togglePanel(), toggleHelp(force),
-//                      toggleShapes(), toggleQdq()
+//                      toggleShapes(), toggleQdq(), foldLegendToFit()
 // keyboard.js and input.js turn keys and gestures into these calls; export_view.js, minimap.js
 // and test_facade.js (window.etvizTest, what tests and benchmarks use) read the host as well.
 import { $ } from './dom.js';
@@ -147,6 +147,7 @@ export class App {
   zoomBy = (factor) => this.#camera.zoomBy(factor);
   zoomToNode = (i) => this.#camera.zoomToNode(i);
   zoomToGroup = (g) => this.#camera.zoomToGroup(g);
+  cameraIsAuto = (view) => this.#camera.cameraIsAuto(view);
 
   get highlight() {
     return this.#selection.highlight;
@@ -176,6 +177,7 @@ export class App {
   toggleHelp = (force) => this.#chrome.toggleHelp(force);
   toggleShapes = () => this.#chrome.toggleShapes();
   toggleQdq = () => this.#chrome.toggleQdq();
+  foldLegendToFit = () => this.#chrome.foldLegendToFit();
 
   // What overlays may use (overlay.js).
   #overlayHostApi() {
@@ -206,8 +208,8 @@ export class App {
       panesChanged: () => {
         app.invalidateOverview();
         app.resize();
-        // Each pane is narrower (or wider) now: show the whole graph in it.
-        app.fit();
+        // Each pane is narrower (or wider) now: the first view again, for one pane.
+        app.initialView();
       },
     };
   }
@@ -234,7 +236,17 @@ export class App {
     this.state.on((what) => this.#onStateChange(what));
     fillHelp(this.keys);
     this.selectGraph(this.defaultGraph());
-    new ResizeObserver(() => this.resize()).observe($('stage'));
+    // The canvas follows the stage's size, and the first view the chrome over it too (legends,
+    // the stepper, banners: overlays add theirs to the stage), until the camera is moved.
+    const stage = $('stage');
+    const sizes = new ResizeObserver(() => this.resize());
+    const watch = () => {
+      for (const el of stage.children)
+        if (!['canvas', 'status', 'tooltip', 'toast', 'minimap'].includes(el.id)) sizes.observe(el);
+    };
+    sizes.observe(stage);
+    watch();
+    new MutationObserver(watch).observe(stage, { childList: true });
     this.resize();
     this.#links.openLink();
   }

@@ -357,7 +357,9 @@ export function showSummary(root, data, m, onSearch) {
   const s = section(root, 'File');
   row(s, 'format', data.file.format);
   row(s, 'version', data.file.formatVersion);
-  row(s, 'size', `${formatBytes(data.file.size)} (${data.file.size.toLocaleString('en-US')} bytes)`);
+  // A diff of two files has no one size (the CLI writes 0).
+  if (data.file.size)
+    row(s, 'size', `${formatBytes(data.file.size)} (${data.file.size.toLocaleString('en-US')} bytes)`);
   for (const [k, v] of data.props) row(s, k, v);
   const gs = section(root, `Graph: ${m.name}`);
   row(gs, 'kind', m.kind);

@@ -1,10 +1,15 @@
 // Search over the nodes of a graph (docs/viewer.md, "Search"). A query is terms separated by
 // spaces, all of which must match:
-//   word            case-insensitive substring of the op, label, node name or module path
+//   word            case-insensitive substring of the op, label, node name, module path, the
+//                   path of a module box the node is drawn in, or an input or output tensor's
+//                   dtype or shape (float32, [2, 256]: spaces in brackets ignored); the fields
+//                   below narrow a word to one of these
 //   op:TEXT         substring of the op (op:=TEXT: the whole op)
 //   name:TEXT       substring of the node name (name:=TEXT: the whole name)
 //   module:PATH     the node is in module PATH or below it: module:layers.1 matches layers.1
-//                   and layers.1.attn, not layers.10
+//                   and layers.1.attn, not layers.10; so is a node drawn in that module's box
+//                   (a parameter placed beside its consumers) or named under it (its fqn,
+//                   layers.1.weight)
 //   class:NAME      a module class on the node's group path (Linear, DecoderLayer)
 //   shape:[2,256]   an input or output tensor has this shape (spaces ignored); shape:256 a
 //                   shape that mentions 256
@@ -112,6 +117,18 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
     add(n.outOff, n.outVal);
     return out;
   };
+  // Module paths of the module boxes a node is drawn in, found once per group.
+  const groupModules = new Map();
+  const modulesOf = (g) => {
+    if (g < 0 || !model.g || !model.g.name) return [];
+    let c = groupModules.get(g);
+    if (c) return c;
+    c = [];
+    for (let p = g, steps = 0; p >= 0 && steps <= model.groupCount; p = model.g.parent[p], steps++)
+      if (model.groupKind(p) === 'module') c.push(str(model.g.name[p]));
+    groupModules.set(g, c);
+    return c;
+  };
   // Classes on each group's path, found once per group.
   const groupClasses = new Map();
   const classesOf = (g) => {
@@ -142,8 +159,20 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
       const test = (s) => s.toLowerCase().includes(v);
       const t = memo(test),
         tn = nameMemo(test);
+      // Tensor strings as the panel writes them, compared without spaces ([2, 256]).
+      const packed = v.replace(/\s+/g, '');
+      const tensor = (s) => s.replace(/\s+/g, '').toLowerCase().includes(packed);
       strongTests.push((i) => t(n.op[i]) || t(n.label[i]));
-      allTests.push((i) => t(n.op[i]) || t(n.label[i]) || tn(i) || t(n.module[i]));
+      allTests.push(
+        (i) =>
+          t(n.op[i]) ||
+          t(n.label[i]) ||
+          tn(i) ||
+          t(n.module[i]) ||
+          modulesOf(n.group ? n.group[i] : -1).some(test) ||
+          tensorStrings(i, 'dtype').some(tensor) ||
+          tensorStrings(i, 'shape').some(tensor),
+      );
       continue;
     }
     const text = (fn) => memo(term.exact ? (s) => s === v : fn);
@@ -160,8 +189,13 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
         break;
       }
       case 'module': {
-        const t = memo((s) => s === v || s.startsWith(`${v}.`));
-        allTests.push((i) => t(n.module[i]));
+        const under = (s) => s === v || s.startsWith(`${v}.`);
+        const t = memo(under),
+          named = memo((s) => s.startsWith(`${v}.`)),
+          tn = nameMemo((s) => s.startsWith(`${v}.`));
+        allTests.push(
+          (i) => t(n.module[i]) || modulesOf(n.group ? n.group[i] : -1).some(under) || named(n.label[i]) || tn(i),
+        );
         break;
       }
       case 'class':

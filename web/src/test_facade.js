@@ -4,6 +4,7 @@
 // plain value or a copy.
 
 import { decodeData } from './data.js';
+import { READABLE_SCALE } from './first_view.js';
 
 // Typed arrays (decoded columns) as plain arrays, so data decoded from any encoding compares.
 const plain = (v) => {
@@ -250,6 +251,10 @@ export function installTestFacade(win, app) {
 
     // Camera and frames.
     zoom: () => view().camera.scale,
+    // The zoom below which node labels are too small to read (first_view.js), and whether the
+    // camera is still where the first view put it.
+    readableZoom: () => READABLE_SCALE,
+    firstViewKept: () => app.cameraIsAuto(view()),
     setZoom: (s) => {
       view().camera.zoomAt(app.width / 2, app.height / 2, s / view().camera.scale);
       app.requestRender();

@@ -62,17 +62,29 @@ function fieldModel() {
     { op: 'aten::linear', name: 'linear', module: 'layers.1.mlp', group: 1, ins: [0], outs: [1] },
     { op: 'aten::linear', name: 'linear_1', module: 'layers.10.mlp', group: 2, ins: [1], outs: [2] },
     { op: 'aten::add.Tensor', name: 'add', module: 'layers.1', group: 0, ins: [2], outs: [3] },
+    // A parameter: no module path of its own, drawn in its consumer's box, named by its fqn.
+    {
+      op: 'parameter',
+      name: 'p_feature_2_weight',
+      label: 'feature.2.weight',
+      module: '',
+      group: 3,
+      ins: [],
+      outs: [4],
+    },
   ];
   const values = [
     ['[1, 16]', 'float32'],
     ['[1, 256]', 'float32'],
     ['[2, 256]', 'int8'],
     ['[2, 256]', 'int8'],
+    ['[64, 3, 3, 3]', 'float16'],
   ];
   const groups = [
     ['layers.1', '1 (DecoderLayer)', -1],
     ['layers.1.mlp', 'mlp (Linear)', 0],
     ['layers.10.mlp', 'mlp (Conv2d)', -1],
+    ['feature.2', '2 (Conv2d)', -1],
   ];
   const inOff = [0],
     inVal = [],
@@ -91,7 +103,7 @@ function fieldModel() {
     n: {
       op: Int32Array.from(nodes.map((n) => id(n.op))),
       name: Int32Array.from(nodes.map((n) => id(n.name))),
-      label: Int32Array.from(nodes.map((n) => id(n.name))),
+      label: Int32Array.from(nodes.map((n) => id(n.label || n.name))),
       module: Int32Array.from(nodes.map((n) => id(n.module))),
       group: Int32Array.from(nodes.map((n) => n.group)),
       inOff: Int32Array.from(inOff),
@@ -100,7 +112,12 @@ function fieldModel() {
       outVal: Int32Array.from(outVal),
     },
     v: { shape: Int32Array.from(values.map((v) => id(v[0]))), dtype: Int32Array.from(values.map((v) => id(v[1]))) },
-    g: { label: Int32Array.from(groups.map((g) => id(g[1]))), parent: Int32Array.from(groups.map((g) => g[2])) },
+    g: {
+      name: Int32Array.from(groups.map((g) => id(g[0]))),
+      label: Int32Array.from(groups.map((g) => id(g[1]))),
+      parent: Int32Array.from(groups.map((g) => g[2])),
+    },
+    groupKind: () => 'module',
   };
 }
 
@@ -110,6 +127,28 @@ test('module: is an exact scope (layers.1 is not layers.10)', () => {
   assert.deepEqual(searchNodes(m, 'module:layers.10').results, [1]);
   // A plain word is still a substring.
   assert.deepEqual(searchNodes(m, 'layers.1').results, [0, 1, 2]);
+});
+
+test('module: holds what is drawn in its box and what is named under it', () => {
+  const m = fieldModel();
+  assert.deepEqual(searchNodes(m, 'module:feature.2').results, [3]);
+  assert.deepEqual(searchNodes(m, 'module:feature').results, [3]);
+  assert.deepEqual(searchNodes(m, 'module:feature.2.weight').results, []);
+});
+
+test('plain words match dtypes, shapes and the module box a node is drawn in', () => {
+  const m = fieldModel();
+  assert.deepEqual(searchNodes(m, 'float32').results, [0, 1]);
+  assert.deepEqual(searchNodes(m, 'int8').results, [1, 2]);
+  assert.deepEqual(searchNodes(m, '[2, 256]').results, [1, 2]);
+  assert.deepEqual(searchNodes(m, '[2,256]').results, [1, 2]);
+  assert.deepEqual(searchNodes(m, '[64, 3, 3, 3]').results, [3]);
+  assert.deepEqual(searchNodes(m, 'feature.2').results, [3]);
+  // Fields narrow: float16 as a word finds the parameter, as an op nothing.
+  assert.deepEqual(searchNodes(m, 'float16').results, [3]);
+  assert.deepEqual(searchNodes(m, 'op:float16').results, []);
+  assert.deepEqual(searchNodes(m, 'linear float32').results, [0, 1]);
+  assert.deepEqual(searchNodes(m, 'linear int8').results, [1]);
 });
 
 test('shape:, dtype:, class:, op: and name: fields, combined', () => {
