@@ -148,8 +148,10 @@ Result<NumericsSession> load_numerics_session(const NumericsSessionOptions& opti
         const int64_t element = dtype_element_size(t.dtype);
         if (!analysis::numeric_dtype(t.dtype))
           e.missing = "dtype not read as numbers";
-        else if (element <= 0 || data.numel() < 0 || t.bytes.size() % element != 0 ||
-                 static_cast<uint64_t>(data.numel()) != t.bytes.size() / element)
+        else if (element <= 0 || data.numel() < 0 ||
+                 t.bytes.size() % static_cast<size_t>(element) != 0 ||
+                 static_cast<uint64_t>(data.numel()) !=
+                     t.bytes.size() / static_cast<size_t>(element))
           e.missing = fmt::format("{} bytes of data for {} elements of {}", t.bytes.size(),
                                   data.numel(), t.dtype);
         else
