@@ -6,15 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/profile_stats.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "core/mapped_file.h"
-#include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
-#include "render/profile_report.h"
 #include "render/summary_report.h"
+#include "session/profile_session.h"
 
 namespace etviz::cli {
 namespace {
@@ -29,28 +26,15 @@ struct InfoOptions {
   bool quiet = false;
 };
 
-// An ETDump is a run, not a graph: its runs, events and time spans (`etviz profile` joins it
-// with the program for time per operator).
-int run_profile_info(const InfoOptions& opt) {
-  auto profile = executorch::read_etdump_file(opt.file);
-  if (!profile) return report_error(profile.error());
-  for (const std::string& w : profile->warnings) warn(opt.file + ": " + w);
-  const auto runs = analysis::summarize_runs(*profile);
-  return write_output(opt.output,
-                      opt.json ? render::profile_overview_json(*profile, runs)
-                               : render::profile_overview_text(*profile, runs),
-                      opt.json ? OutputKind::kJson : OutputKind::kText);
-}
-
-bool is_etdump(const std::string& path) {
-  auto file = MappedFile::open(path);
-  return file && sniff_file_kind((*file)->bytes()) == FileKind::kETDump;
-}
-
 int run_info(const InfoOptions& opt) {
   const Progress progress(opt.quiet);
   progress("reading " + opt.file);
-  if (is_etdump(opt.file)) return run_profile_info(opt);
+  // An ETDump is a run, not a graph: its runs, events and time spans (`etviz profile` joins it
+  // with the program for time per operator).
+  auto profile = session::profile_info(opt.file, opt.json);
+  if (!profile) return report_error(profile.error());
+  if (*profile)
+    return write_output(opt.output, **profile, opt.json ? OutputKind::kJson : OutputKind::kText);
   OpenOptions open;
   open.data_files = opt.data;
   open.tosa_files = opt.tosa;

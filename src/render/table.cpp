@@ -126,35 +126,13 @@ std::string csv_field(const std::string& cell) {
   return q + "\"";
 }
 
-// Markdown cells: no raw HTML (< > & escaped as entities), no link or image syntax ([ and ]
-// escaped; an autolink needs <), no table breaks (|), one line.
+// Markdown cells: no raw HTML (markup_escape's entities: an autolink needs <), no link or
+// image syntax ([ and ] escaped), no table breaks (|), one line.
 std::string md_field(const std::string& s) {
   std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '|':
-        out += "\\|";
-        break;
-      case '\n':
-        out += ' ';
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '[':
-      case ']':
-        out += '\\';
-        out += c;
-        break;
-      default:
-        out += c;
-    }
+  for (char c : markup_escape(s)) {
+    if (c == '|' || c == '[' || c == ']') out += '\\';
+    out += c == '\n' ? ' ' : c;
   }
   return out;
 }

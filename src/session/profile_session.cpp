@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/mapped_file.h"
 #include "formats/executorch/etdump_reader.h"
 #include "formats/open_document.h"
 
@@ -113,6 +114,17 @@ Result<ProfileSession> load_profile_session(const ProfileSessionOptions& options
     s.join = std::move(*join);
   }
   return s;
+}
+
+Result<std::optional<std::string>> profile_info(const std::string& path, bool json) {
+  auto file = MappedFile::open(path);
+  if (!file || sniff_file_kind((*file)->bytes()) != FileKind::kETDump)
+    return std::optional<std::string>();  // not a profile (or unreadable: the opener says why)
+  auto profile = executorch::read_etdump_file(path);
+  if (!profile) return profile.error();
+  const auto runs = analysis::summarize_runs(*profile);
+  return std::optional<std::string>(json ? render::profile_overview_json(*profile, runs)
+                                         : render::profile_overview_text(*profile, runs));
 }
 
 }  // namespace etviz::session

@@ -64,4 +64,9 @@ render::ProfileReport profile_report(const ProfileSession& s, const ProfileRepor
 Result<std::optional<analysis::TimeUnit>> parse_unit_option(const std::string& text,
                                                             const char* flag);
 
+// `etviz info RUN.etdp` (CLI and the app module alike): the profile at a glance
+// (render/profile_report.h), as text or JSON; nullopt when `path` is not an ETDump (the caller
+// opens it as a document).
+Result<std::optional<std::string>> profile_info(const std::string& path, bool json);
+
 }  // namespace etviz::session

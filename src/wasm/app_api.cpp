@@ -23,6 +23,7 @@
 #include "render/summary_report.h"
 #include "session/companions.h"
 #include "session/page_options.h"
+#include "session/profile_session.h"
 #include "wasm/partial_plan.h"
 
 // Progress lines go to the worker, which posts them to the page.
@@ -254,6 +255,12 @@ EMSCRIPTEN_KEEPALIVE int etviz_app_open(const char* paths, const char* options) 
 
 // `etviz info --json PATH [--data D...]`, the document the native-vs-WebAssembly test compares.
 EMSCRIPTEN_KEEPALIVE int etviz_app_info(const char* path, const char* data_paths) {
+  auto profile = etviz::session::profile_info(path, true);
+  if (!profile) return fail(profile.error());
+  if (*profile) {
+    g_result = **profile;
+    return 0;
+  }
   etviz::OpenOptions open;
   open.data_files = lines(data_paths);
   auto doc = etviz::open_document(path, open);
