@@ -11,6 +11,13 @@ bool is_bidi_control(char32_t c) {
 
 namespace {
 
+// Invisible characters that reorder or break the text around them: bidi controls and U+2028/
+// U+2029 (line and paragraph separators). terminal_safe escapes them; invisible_as_references
+// writes them as references.
+bool is_invisible_control(char32_t c) {
+  return is_bidi_control(c) || c == 0x2028 || c == 0x2029;
+}
+
 std::string hex(const char* form, unsigned value) {
   char buf[16];
   std::snprintf(buf, sizeof buf, form, value);
@@ -69,7 +76,7 @@ std::string terminal_safe(std::string_view text) {
     }
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
       out += hex("\\x%02x", static_cast<unsigned>(c));
-    else if ((c >= 0x80 && c <= 0x9F) || is_bidi_control(c) || c == 0x2028 || c == 0x2029)
+    else if ((c >= 0x80 && c <= 0x9F) || is_invisible_control(c))
       out += hex("\\u%04x", static_cast<unsigned>(c));
     else
       out.append(text.substr(i, n));
@@ -166,7 +173,7 @@ std::string invisible_as_references(std::string_view valid) {
   for (size_t i = 0; i < valid.size();) {
     char32_t c = 0;
     const size_t n = decode(valid, i, c);
-    if (n > 0 && (is_bidi_control(c) || c == 0x2028 || c == 0x2029))
+    if (n > 0 && is_invisible_control(c))
       out += hex("&#x%04X;", static_cast<unsigned>(c));
     else
       out.append(valid.substr(i, n > 0 ? n : 1));

@@ -120,8 +120,9 @@ Result<std::optional<std::string>> profile_info(const std::string& path, bool js
   auto file = MappedFile::open(path);
   if (!file || sniff_file_kind((*file)->bytes()) != FileKind::kETDump)
     return std::optional<std::string>();  // not a profile (or unreadable: the opener says why)
-  auto profile = executorch::read_etdump_file(path);
-  if (!profile) return profile.error();
+  auto profile = executorch::read_etdump((*file)->bytes());  // the mapping sniffed above
+  if (!profile) return profile.error().within(path);
+  profile->path = path;
   const auto runs = analysis::summarize_runs(*profile);
   return std::optional<std::string>(json ? render::profile_overview_json(*profile, runs)
                                          : render::profile_overview_text(*profile, runs));

@@ -43,6 +43,7 @@
 //   host.selectedNode (-1: none), host.selectGraph(i), host.selectNode(i, {center}),
 //   host.redraw() (colours changed), host.panesChanged() (panes() returns another count),
 //   host.refreshPanel() (the facts the panel shows changed: it shows the selection again)
+import { el } from './dom.js';
 
 // Per page graph, an overlay's entry and where each of its nodes sits in the entry's arrays:
 // graph index -> { g, m: Map(node index -> position) } for data given per graph as
@@ -62,22 +63,16 @@ export function indexByGraph(graphs) {
 // `what` names the colours in the toggle's tooltip. The caller fills title and body, appends
 // the parts to `box` in the order it shows them and puts the box on the stage.
 export function toggleLegend(id, className, what, onToggle) {
-  const box = document.createElement('div');
+  const box = el('div', className);
   box.id = id;
-  box.className = className;
-  const head = document.createElement('div');
-  head.className = 'nd-head';
-  const title = document.createElement('div');
-  title.className = 'heat-title nd-title';
-  const toggle = document.createElement('button');
-  toggle.className = 'btn toggle nd-toggle';
+  const head = el('div', 'nd-head');
+  const title = el('div', 'heat-title nd-title');
+  const toggle = el('button', 'btn toggle nd-toggle');
   toggle.title = `${what} colours on / off (off: category colours)`;
   toggle.addEventListener('click', onToggle);
   head.append(title, toggle);
-  const body = document.createElement('div');
-  body.className = 'nd-body';
-  const warn = document.createElement('div');
-  warn.className = 'nd-warn';
+  const body = el('div', 'nd-body');
+  const warn = el('div', 'nd-warn');
   return { box, head, title, toggle, body, warn };
 }
 

@@ -1,13 +1,7 @@
 // The side panel: everything the file says about a node, an edge or a group.
 // Every string from the model goes through textContent, never markup.
 import { formatBytes } from './data.js';
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
+import { el } from './dom.js';
 
 function section(root, title) {
   const s = el('section', 'panel-section');
