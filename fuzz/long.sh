@@ -14,6 +14,7 @@
 #   FUZZ_WORKERS  targets fuzzed at once (default 1): each worker takes the unclaimed target
 #                 furthest behind, so two workers on two idle cores double the campaign's
 #                 pace; the ledger is updated under a lock.
+#   FUZZ_TARGETS  only these targets (names as below, space-separated; default all)
 # On a machine that also builds, start it at low priority for the scheduler's autogroup too
 # (plain nice does not reach across sessions): `echo 19 > /proc/$PID/autogroup`.
 set -euo pipefail
@@ -25,6 +26,16 @@ ledger="$build/campaign.tsv"
 workers="${FUZZ_WORKERS:-1}"
 claims="$build/claims"
 targets="fuzz_exported_program:json fuzz_torch_archive:archive fuzz_open_document:document fuzz_etdump:etdump fuzz_tosa:tosa fuzz_model_explorer:model_explorer fuzz_trace:trace fuzz_side_files:side_files fuzz_layout:layout"
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+  chosen=""
+  for name in $FUZZ_TARGETS; do
+    match=""
+    for t in $targets; do [ "${t%%:*}" = "$name" ] && match=$t; done
+    [ -z "$match" ] && { echo "fuzz: unknown target '$name'; targets: $(for t in $targets; do printf '%s ' "${t%%:*}"; done)" >&2; exit 2; }
+    chosen="$chosen $match"
+  done
+  targets=$chosen
+fi
 
 ledger_field() {  # target column -> value (0 when the target has no row yet)
   [ -f "$ledger" ] && awk -F'\t' -v t="$1" -v c="$2" '$1 == t { print $c; found = 1 } END { if (!found) print 0 }' "$ledger" || echo 0

@@ -31,8 +31,8 @@ std::string last_segment(const std::string& path) {
 class Builder {
  public:
   Builder(const Document& doc, const analysis::CategoryConfig& cats, const ViewOptions& options,
-          ViewModel& m)
-      : doc_(doc), cats_(cats), options_(options), m_(m) {}
+          ViewModel& m, bool draw_once)
+      : doc_(doc), cats_(cats), options_(options), m_(m), draw_once_(draw_once) {}
 
   void add_graph(int32_t g, int32_t parent_group, int depth) {
     const Graph& graph = doc_.graphs[g];
@@ -101,6 +101,13 @@ class Builder {
         const int32_t sub = n.subgraph;
         if (!doc_.subgraph_of(n) || active_.count(sub)) continue;
         const int32_t owner_node = node_base + static_cast<int32_t>(i);
+        if (draw_once_) {
+          const auto [at, first_link] = drawn_.try_emplace(sub, owner_node);
+          if (!first_link) {
+            m_.nodes[owner_node].drawn_at = at->second;
+            continue;
+          }
+        }
         ViewGroup vg;
         const Graph& sg = doc_.graphs[sub];
         vg.name = n.name + "/" + sg.name;
@@ -423,6 +430,8 @@ class Builder {
   ViewModel& m_;
   int32_t value_count_ = 0;
   std::unordered_set<int32_t> active_;  // graphs on the current nesting path (cycle guard)
+  const bool draw_once_;
+  std::unordered_map<int32_t, int32_t> drawn_;  // nested graph -> the call it is drawn at
 };
 
 // The group a node's consumers see it in: a call node that owns an inlined subgraph sits at
@@ -657,13 +666,16 @@ layout::Graph layout_input(const ViewModel& model, const std::vector<bool>& expa
 
 namespace {
 
-// The walk Builder::add_graph makes (same nesting bound, same cycle rule), counting nodes only
-// and stopping once past `limit`.
+// The walk Builder::add_graph makes (same nesting bound, same cycle rule, same order), counting
+// nodes only and stopping once past `limit`. With `once`, a nested graph is counted at its
+// first link only, as Builder draws it in that mode.
 struct InlineCounter {
   const Document& doc;
   uint64_t limit;
+  bool once;
   uint64_t total = 0;
   std::unordered_set<int32_t> active;
+  std::unordered_set<int32_t> drawn;
 
   bool add(int32_t g, int depth) {
     const Graph& graph = doc.graphs[static_cast<size_t>(g)];
@@ -673,6 +685,7 @@ struct InlineCounter {
     active.insert(g);
     for (const Node& n : graph.nodes) {
       if (!doc.subgraph_of(n) || active.count(n.subgraph)) continue;
+      if (once && !drawn.insert(n.subgraph).second) continue;
       if (!add(n.subgraph, depth + 1)) return false;
     }
     active.erase(g);
@@ -680,16 +693,31 @@ struct InlineCounter {
   }
 };
 
+uint64_t drawn_once_count(const Document& doc, int32_t graph, uint64_t limit) {
+  InlineCounter once{doc, limit, true, 0, {}, {}};
+  once.add(graph, 0);
+  return once.total;
+}
+
 }  // namespace
+
+bool nested_graphs_drawn_once(const Document& doc, int32_t graph) {
+  if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return false;
+  const uint64_t once = drawn_once_count(doc, graph, run_budget().nodes);
+  InlineCounter every{doc, 2 * once, false, 0, {}, {}};
+  return !every.add(graph, 0);
+}
 
 Status view_within_budget(const Document& doc, int32_t graph) {
   if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return Status::Ok();
   const uint64_t limit = run_budget().nodes;
-  InlineCounter counter{doc, limit, 0, {}};
+  const bool once = nested_graphs_drawn_once(doc, graph);
+  InlineCounter counter{doc, limit, once, 0, {}, {}};
   if (counter.add(graph, 0)) return Status::Ok();
   // The count stops just past the limit: the amount named is what was counted by then.
   return over_budget("graph '" + doc.graphs[static_cast<size_t>(graph)].name +
-                         "' with its nested graphs inlined at each link",
+                         (once ? "' with each nested graph drawn once"
+                               : "' with its nested graphs inlined at each link"),
                      counter.total, limit, "--max-nodes", false);
 }
 
@@ -699,7 +727,7 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return m;
   m.root_graph = graph;
   m.root_node_count = static_cast<int32_t>(doc.graphs[graph].nodes.size());
-  Builder b(doc, categories, options, m);
+  Builder b(doc, categories, options, m, nested_graphs_drawn_once(doc, graph));
   b.add_graph(graph, -1, 0);
 
   {

@@ -23,6 +23,9 @@ struct ViewNode {
   analysis::Category category = analysis::Category::kOther;
   std::string label;  // what the box shows
   double width = 0, height = 0;
+  // A call whose nested graph is drawn at another call (see nested_graphs_drawn_once): that
+  // call's ViewModel::nodes index; -1 when the graph is inlined here or the node calls none.
+  int32_t drawn_at = -1;
 };
 
 struct ViewGroup {
@@ -95,10 +98,16 @@ struct ViewOptions {
 };
 
 // The view of `graph` inlines each nested graph (a delegate's payload, a control-flow body) at
-// every node that links to it, so a small file whose graphs link to the next several times
-// fans out exponentially. This counts the nodes the view would hold, before any is built, and
-// returns the usual budget error when they exceed the run's --max-nodes (core/budget.h). Its
-// cost is bounded by the limit.
+// every node that links to it. Graphs that link to the next several times fan out
+// exponentially: when inlining at every link would draw more than twice the nodes of drawing
+// each reachable graph once, each nested graph is drawn once, at its first link in reading
+// order, and every later link is a plain box pointing there (ViewNode::drawn_at). Bounded by
+// the run's --max-nodes.
+bool nested_graphs_drawn_once(const Document& doc, int32_t graph);
+
+// Counts the nodes the view of `graph` would hold (under the rule above), before any is built,
+// and returns the usual budget error when they exceed the run's --max-nodes (core/budget.h).
+// Its cost is bounded by the limit.
 Status view_within_budget(const Document& doc, int32_t graph);
 
 ViewModel build_view_model(const Document& doc, int32_t graph,

@@ -3,7 +3,7 @@
 // profile time, tensor shapes on by default where they fit. After every toggle no two boxes
 // overlap unless one holds the other.
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS,
-// ETVIZ_STRUCTURE_CASE (fold|flatten|corpus|profile|shapes).
+// ETVIZ_STRUCTURE_CASE (fold|flatten|corpus|profile|shapes|shared).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -429,6 +429,49 @@ test(
       assert.equal(await page.$eval('#btn-shapes', (b) => b.classList.contains('on')), false);
       await page.click('#btn-shapes');
       assert.ok((await labels(1)) > 0, 'the button turns them on');
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  },
+);
+
+// Nested graphs that link to the next several times (a Model Explorer JSON of 17 graphs, each
+// with 4 nodes linking to the next: 4^16 copies inlined at every link) are drawn once each, at
+// their first link; every other link is a plain box whose panel points at that drawing.
+test(
+  'shared: a nested graph reached from several links is drawn once',
+  { skip: ONLY && ONLY !== 'shared' },
+  async () => {
+    const graphs = [];
+    for (let g = 0; g < 17; g++) {
+      const nodes = [];
+      for (let k = 0; k < 4; k++)
+        nodes.push({ id: String(k), label: 'op', ...(g < 16 ? { subgraphIds: [`g${g + 1}`] } : {}) });
+      graphs.push({ id: `g${g}`, nodes });
+    }
+    const json = path.join(OUT, 'fan.json');
+    fs.writeFileSync(json, JSON.stringify({ label: 'fan', graphs }));
+    const html = writePage('structure_fan', [json]);
+    const { page, log, context } = await openViewer(browser, html);
+    try {
+      await waitForEngine(page);
+      const ids = await page.evaluate(() => window.etvizTest.findNodes('op'));
+      assert.equal(ids.length, 17 * 4, 'each graph drawn once');
+      const nodes = await page.evaluate((ids) => ids.map((i) => window.etvizTest.node(i)), ids);
+      const pointing = ids.filter((_, k) => nodes[k].drawnAt >= 0);
+      // Every graph but the first is drawn at one link: the other 3 links of graphs 0..15 point.
+      assert.equal(pointing.length, 16 * 3);
+      for (const i of pointing)
+        assert.equal(nodes[ids.indexOf(nodes[ids.indexOf(i)].drawnAt)].drawnAt, -1, 'points at a drawing');
+      const from = pointing[pointing.length - 1];
+      const to = nodes[ids.indexOf(from)].drawnAt;
+      await page.evaluate((i) => window.etvizTest.selectNode(i), from);
+      const button = page.locator('#panel button.link', { hasText: 'drawn at' });
+      assert.equal(await button.count(), 1);
+      await button.click();
+      assert.equal((await page.evaluate(() => window.etvizTest.selected())).node, to);
+      assert.deepEqual(await overlaps(page), []);
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

@@ -212,6 +212,7 @@ export class GraphModel {
       w: f64(n.w),
       h: f64(n.h),
       deleg: i32(n.deleg),
+      drawnAt: i32(n.drawnAt),
       instr: i32(n.instr),
       chain: i32(n.chain),
       module: i32(n.module),
@@ -355,6 +356,10 @@ export class GraphModel {
   }
   nodeDelegate(i) {
     return this.n.deleg[i];
+  }
+  // A call whose nested graph is drawn once, at another call: that call's node, else -1.
+  nodeDrawnAt(i) {
+    return this.n.drawnAt[i];
   }
   groupLabel(i) {
     return this.s(this.g.label[i]);

@@ -105,6 +105,7 @@ export {};
  * @property {Column} w  box width
  * @property {Column} h  box height
  * @property {Column} deleg  index into delegates, -1
+ * @property {Column} drawnAt  a call whose nested graph is drawn at another call: that call's node, -1
  * @property {Column} instr  instruction index, -1
  * @property {Column} chain  execution chain, -1
  * @property {Column} module  string id: module path

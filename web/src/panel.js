@@ -139,6 +139,18 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
         .join(' › '),
     );
   for (const [k, v] of m.attributes(i)) row(ov, k, v, 'mono');
+  const drawnAt = m.nodeDrawnAt(i);
+  if (drawnAt >= 0) {
+    // The nested graph this node calls is drawn once, at its first call (the view draws each
+    // graph once when drawing it at every link would multiply the page).
+    const r = el('div', 'kv');
+    r.appendChild(el('span', 'k', 'its graph'));
+    const a = el('button', 'link', `drawn at ${m.nodeName(drawnAt)}`);
+    a.title = 'Each nested graph of this file is drawn once; this call shares it';
+    if (onJump) a.addEventListener('click', () => onJump(drawnAt));
+    r.appendChild(a);
+    ov.appendChild(r);
+  }
 
   const d = m.nodeDelegate(i);
   if (d >= 0 && data.delegates[d]) {

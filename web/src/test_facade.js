@@ -81,6 +81,7 @@ export function installTestFacade(win, app) {
         instr: m.n.instr[i],
         group: m.n.group[i],
         delegate: m.n.deleg[i],
+        drawnAt: m.nodeDrawnAt(i),
         visible: view().isVisible(i),
       };
     },

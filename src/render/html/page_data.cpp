@@ -499,6 +499,7 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
   w.column("w", nodes, [&](const ViewNode& n) { w.real(n.width); });
   w.column("h", nodes, [&](const ViewNode& n) { w.real(n.height); });
   w.column("deleg", nodes, [&](const ViewNode& n) { w.num(node_of(n).delegate); });
+  w.column("drawnAt", nodes, [&](const ViewNode& n) { w.num(n.drawn_at); });
   w.column("instr", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.instruction); });
   w.column("chain", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.chain); });
   w.column("module", nodes,
