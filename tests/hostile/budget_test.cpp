@@ -145,17 +145,16 @@ TEST(Budget, OutOfMemoryIsOneErrorLine) {
   for (int k = 0; k < 100000; ++k) {
     nlohmann::json n = {{"id", std::to_string(k)}, {"label", "op"}};
     if (k > 0)
-      n["incomingEdges"] = nlohmann::json::array(
-          {{{"sourceNodeId", std::to_string(k - 1)}, {"sourceNodeOutputId", "0"},
-            {"targetNodeInputId", "0"}}});
+      n["incomingEdges"] = nlohmann::json::array({{{"sourceNodeId", std::to_string(k - 1)},
+                                                   {"sourceNodeOutputId", "0"},
+                                                   {"targetNodeInputId", "0"}}});
     nodes.push_back(std::move(n));
   }
   const std::string dir = test::scratch_dir("budget");
   const std::string chain = dir + "/oom_chain.json";
   std::ofstream(chain) << nlohmann::json{{"graphs", {{{"id", "g0"}, {"nodes", nodes}}}}}.dump();
-  const auto r =
-      test::run_shell("ulimit -v 110000; timeout 60 " + test::etviz_binary() + " view " + chain +
-                      " --max-nodes 200000000 -q -o " + dir + "/oom.html");
+  const auto r = test::run_shell("ulimit -v 110000; timeout 60 " + test::etviz_binary() + " view " +
+                                 chain + " --max-nodes 200000000 -q -o " + dir + "/oom.html");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("etviz: error: out of memory"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--max-nodes"), std::string::npos) << r.err;

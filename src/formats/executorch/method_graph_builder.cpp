@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/graph_builder.h"
+#include "core/memory_hint.h"
 #include "core/op_schema.h"
 #include "formats/executorch/scalar_type.h"
 
@@ -104,12 +105,14 @@ class Builder {
     for (const Value& v : graph_.values)
       if (v.kind == ValueKind::kTensor && v.tensor.is_constant()) ++count;
     graph_.nodes.reserve(count);
+    prefer_huge_pages(graph_.nodes);
   }
 
   Status read_values() {
     const auto* values = plan_.values();
     if (!values) return Status::Ok();
     graph_.values.reserve(values->size());
+    prefer_huge_pages(graph_.values);
     for (flatbuffers::uoffset_t i = 0; i < values->size(); ++i) {
       Value v;
       v.name = fmt::format("v{}", i);
