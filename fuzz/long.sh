@@ -92,12 +92,13 @@ worker() {
     ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
     rmdir "$claims/$target"
     # libFuzzer also keeps inputs that took over 10 s of wall time (slow-unit-*) without
-    # failing. On a machine that builds while the campaign runs at low priority, that is
-    # often the scheduler, not the input: each is run again and its CPU time measured (the
-    # wall time of the re-run would be starved the same way), and one that needs under 2 s
-    # of CPU is set aside in build-san/slow-under-load/ (noted on stderr) instead of
-    # stopping the campaign. One that is slow in CPU time is a finding.
-    for unit in "$build/artifacts/$target-slow-unit-"*; do
+    # failing, and stops on one over -timeout (timeout-*; wall time too). On a machine that
+    # builds while the campaign runs at low priority, that is often the scheduler, not the
+    # input: each is run again and its CPU time measured (the wall time of the re-run would be
+    # starved the same way), and one that needs under 2 s of CPU is set aside in
+    # build-san/slow-under-load/ (noted on stderr) instead of stopping the campaign. One that
+    # is slow in CPU time is a finding.
+    for unit in "$build/artifacts/$target-slow-unit-"* "$build/artifacts/$target-timeout-"*; do
       [ -e "$unit" ] || continue
       local cpu_file cpu rerun=0
       cpu_file="$build/slice-$target.cpu"
@@ -112,6 +113,11 @@ worker() {
         fi
       fi
     done
+    # A slice stopped by a timeout that was set aside above is not a finding.
+    if [ "$status_code" -ne 0 ] && grep -q "SUMMARY: libFuzzer: timeout" "$log" &&
+      ! ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
+      status_code=0
+    fi
     if [ "$status_code" -ne 0 ] || ls "$build/artifacts/$target-"* >/dev/null 2>&1; then
       grep -E "ERROR|SUMMARY" "$log" >&2 || true
       echo "fuzz: $target found a failing input: $(ls "$build/artifacts/$target-"* 2>/dev/null)" >&2
