@@ -102,10 +102,14 @@ enum class CoordinateStrategy : uint8_t {
 
 struct Options {
   Direction direction = Direction::kTopToBottom;
-  double node_spacing = 20;       // between neighbouring boxes in a layer
-  double layer_spacing = 20;      // between consecutive layers
-  double edge_spacing = 10;       // between an edge passing a layer and its neighbours
-  double group_padding = 10;      // between a group's border and its content
+  double node_spacing = 20;   // between neighbouring boxes in a layer
+  double layer_spacing = 20;  // between consecutive layers
+  double edge_spacing = 10;   // between an edge passing a layer and its neighbours
+  double group_padding = 10;  // between a group's border and its content
+  // A band at the top of each group box kept free of its content for the group's title (the
+  // viewer's frame header); content starts half a padding below it. With entry ports at the
+  // top the port layer is the border and the first layer sits a layer spacing lower.
+  double group_title = 0;
   double component_spacing = 40;  // between disconnected components
   LayeringStrategy layering = LayeringStrategy::kNetworkSimplex;
   OrderingStrategy ordering = OrderingStrategy::kMedian;

@@ -69,9 +69,16 @@ PlacedLevel place_level(const Container& c, const FlatLayout& layout, const Opti
     return p;
   }
   const double pad = options.group_padding;
-  const double top = c.has_entry_ports ? 0 : pad, bottom = c.has_exit_ports ? 0 : pad;
-  p.shift = {pad - b.x, top - b.y};
-  p.width = b.width + 2 * pad;
+  // The title band is at the top of the drawn box: the computed box's left side when the
+  // layout is transposed afterwards (left to right).
+  const double titled =
+      options.group_title > 0 ? std::fmax(pad, options.group_title + pad / 2) : pad;
+  const bool transposed = options.direction == Direction::kLeftToRight;
+  const double top = c.has_entry_ports ? 0 : transposed ? pad : titled;
+  const double bottom = c.has_exit_ports ? 0 : pad;
+  const double left = transposed ? titled : pad;
+  p.shift = {left - b.x, top - b.y};
+  p.width = b.width + left + pad;
   p.height = b.height + top + bottom;
   return p;
 }

@@ -43,6 +43,8 @@ constexpr OptionField kFields[] = {
      [](Options& o, double v) { o.bundle_fan_out = v != 0; }},
     {"longEdges", [](const Options& o) { return static_cast<double>(o.long_edges); },
      [](Options& o, double v) { o.long_edges = enum_from(v, LongEdgeOrdering::kSegments); }},
+    {"groupTitle", [](const Options& o) { return o.group_title; },
+     [](Options& o, double v) { o.group_title = std::fmin(std::fmax(v, 0), 1000); }},
 };
 
 }  // namespace

@@ -15,6 +15,10 @@ namespace {
 
 constexpr double kNodeHeight = 28;
 constexpr double kGroupHeight = 34;
+// The band at the top of an expanded group where its title is drawn and a click toggles it
+// (web/src/render.js FRAME_HEADER, src/render/export/scene.cpp: the value of
+// layout_options().group_title).
+constexpr double kFrameHeader = 18;
 constexpr int kMaxNesting = 16;  // subgraphs inside subgraphs; deeper references are ignored
 
 // Sizes are held at the page's precision from the start, so the layout computed here is the
@@ -639,6 +643,7 @@ layout::Options layout_options() {
   o.layer_spacing = 34;
   o.edge_spacing = 10;
   o.group_padding = 12;
+  o.group_title = kFrameHeader;
   o.component_spacing = 48;
   return o;
 }

@@ -207,6 +207,29 @@ TEST(EdgeCases, CollapsedGroupHidesItsContent) {
   EXPECT_GT(layout.edges[0].point_count, 0u);
 }
 
+// Options::group_title keeps the top band of every expanded group free for its title: a group
+// whose nodes have no inputs (the viewer's "4 constants" boxes: no entry ports), one entered
+// from above, and a nested group, top to bottom and left to right.
+TEST(EdgeCases, GroupTitleBandsStayFree) {
+  Graph g;
+  g.groups = {{kNone, true, 0, 0}, {kNone, true, 0, 0}, {1, true, 0, 0}};
+  g.nodes = {box(),          box(40, 20, 0), box(40, 20, 0), box(40, 20, 0),
+             box(60, 30, 1), box(60, 30, 2), box(60, 30, 2), box()};
+  g.edges = {{0, 4}, {1, 4}, {2, 4}, {3, 5}, {4, 5}, {5, 6}, {6, 7}};
+  for (const Direction d : {Direction::kTopToBottom, Direction::kLeftToRight}) {
+    Options o;
+    o.direction = d;
+    o.group_title = 18;
+    const Layout layout = compute_layout(g, o);
+    ASSERT_TRUE(IsValidLayout(g, layout));
+    EXPECT_TRUE(TitleBandsAreFree(g, layout, 18)) << (d == Direction::kTopToBottom ? "TB" : "LR");
+    // Without a title band the constants' group starts its nodes a padding below its top.
+    o.group_title = 0;
+    if (d == Direction::kTopToBottom)
+      EXPECT_FALSE(TitleBandsAreFree(g, compute_layout(g, o), 18)) << "the check can fail";
+  }
+}
+
 TEST(EdgeCases, InvalidReferencesAreIgnored) {
   Graph g;
   g.groups = {{1, true, 0, 0}, {0, true, 0, 0}, {77, true, 0, 0}};  // cyclic and dangling parents

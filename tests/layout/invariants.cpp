@@ -150,6 +150,32 @@ Rect endpoint_rect(const Graph& graph, const Layout& layout, uint32_t node) {
   return ::testing::AssertionSuccess();
 }
 
+::testing::AssertionResult TitleBandsAreFree(const Graph& graph, const Layout& layout,
+                                             double band) {
+  const std::vector<bool> visible = visible_groups(graph);
+  auto inside = [&](uint32_t g) {
+    return g < graph.groups.size() && visible[g] && graph.groups[g].expanded;
+  };
+  auto check = [&](uint32_t g, const Rect& r, const std::string& what) {
+    const Rect& box = layout.groups[g];
+    if (r.width <= 0 || r.y >= box.y + band - kEps) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << what << " " << describe(r) << " reaches into the title band of group " << g << " "
+           << describe(box);
+  };
+  for (uint32_t v = 0; v < graph.nodes.size(); ++v) {
+    const uint32_t g = graph.nodes[v].group;
+    if (!inside(g) || collapsed_owner(graph, v) != kNone) continue;
+    if (auto r = check(g, layout.nodes[v], "node " + std::to_string(v)); !r) return r;
+  }
+  for (uint32_t c = 0; c < graph.groups.size(); ++c) {
+    const uint32_t g = graph.groups[c].parent;
+    if (!inside(g) || !visible[c]) continue;
+    if (auto r = check(g, layout.groups[c], "group " + std::to_string(c)); !r) return r;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 ::testing::AssertionResult EdgesPointDownstream(const Graph& graph, const Layout& layout,
                                                 Direction direction) {
   for (size_t e = 0; e < graph.edges.size(); ++e) {

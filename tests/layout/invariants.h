@@ -15,6 +15,10 @@ namespace etviz::layout::testing {
 // Every visible group's box contains its visible nodes and child groups.
 ::testing::AssertionResult GroupsContainChildren(const Graph& graph, const Layout& layout);
 
+// Options::group_title: in every expanded group, no node or child group reaches into the band
+// of that height at the top of the drawn box (where the viewer writes the group's title).
+::testing::AssertionResult TitleBandsAreFree(const Graph& graph, const Layout& layout, double band);
+
 // For acyclic inputs: every visible edge's target lies below (right of, for left-to-right)
 // its source.
 ::testing::AssertionResult EdgesPointDownstream(const Graph& graph, const Layout& layout,

@@ -10,7 +10,9 @@ const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Aria
 export const SHAPE_MIN_SCALE = 0.65;
 const SMALL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const GROUP_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
-export const FRAME_HEADER = 18; // world units at the top of an expanded group that toggle it
+// World units at the top of an expanded group: its title, and a click there toggles it. The
+// layout keeps the band free (C++ view::layout_options().group_title, page layoutOptions).
+export const FRAME_HEADER = 18;
 // Labels written at screen size when zoomed out (map labels).
 const MAP_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const MAP_GROUP_FONT = '600 12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -138,8 +140,9 @@ export class Renderer {
       return { ...stats, overview: true };
     }
 
-    // Expanded group frames, outermost first.
+    // Expanded group frames, outermost first; their titles after the edges.
     const frames = s.framesByDepth;
+    const titled = [];
     const groupHidden = s.nodeStyles ? s.nodeStyles.groupHidden : null;
     for (let k = 0; k < frames.length; k++) {
       const g = frames[k];
@@ -156,13 +159,7 @@ export class Renderer {
       ctx.lineWidth = px;
       ctx.strokeStyle = T.frameStroke;
       ctx.stroke();
-      if (lod >= 1) {
-        ctx.font = GROUP_FONT;
-        ctx.fillStyle = T.muted;
-        ctx.textBaseline = 'middle';
-        ctx.textAlign = 'left';
-        ctx.fillText(fitText(ctx, GROUP_FONT, `▾ ${M.groupLabel(g)}`, w - 12), x + 6, y + FRAME_HEADER / 2 + 1);
-      }
+      if (lod >= 1) titled.push(g);
     }
 
     // QDQ cluster boxes.
@@ -245,6 +242,25 @@ export class Renderer {
       ctx.beginPath();
       for (const e of highlighted) arrowHead(ctx, L, e, 7 * Math.max(px, 0.7));
       ctx.fill();
+    }
+
+    // Group titles over the edges that enter their boxes: the layout keeps the title band free
+    // of boxes, and a halo of the canvas colour keeps edges crossing the band off the letters.
+    if (titled.length) {
+      ctx.font = GROUP_FONT;
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'left';
+      ctx.lineJoin = 'round';
+      ctx.lineWidth = 3 * px;
+      ctx.strokeStyle = T.bg;
+      ctx.fillStyle = T.muted;
+      for (const g of titled) {
+        const text = fitText(ctx, GROUP_FONT, `▾ ${M.groupLabel(g)}`, L.gw[g] - 12);
+        const tx = L.gx[g] + 6,
+          ty = L.gy[g] + FRAME_HEADER / 2 + 1;
+        ctx.strokeText(text, tx, ty);
+        ctx.fillText(text, tx, ty);
+      }
     }
 
     // Collapsed groups.

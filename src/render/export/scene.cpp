@@ -14,7 +14,6 @@ namespace etviz::render::picture {
 namespace {
 
 // web/src/render.js's constants.
-constexpr double kFrameHeader = 18;
 constexpr Font kNodeFont{12, false};
 constexpr Font kSmallFont{10.5, false};
 constexpr Font kGroupFont{11, true};
@@ -341,8 +340,8 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
                 {pal.frame_stroke, 1, false});
     const std::string title = fit_text(painter, vg.label, kGroupFont, r.width - 12);
     if (!title.empty())
-      painter.text(r.x + 6, r.y + kFrameHeader / 2 + 1, title, kGroupFont, Anchor::kStart,
-                   pal.muted);
+      painter.text(r.x + 6, r.y + view::layout_options().group_title / 2 + 1, title, kGroupFont,
+                   Anchor::kStart, pal.muted);
     painter.close_item();
   }
 
