@@ -1,4 +1,5 @@
 import { fullRoute } from './routes.js';
+import { drawGroupMarks } from './render_marks.js';
 
 // Canvas drawing with viewport culling and level of detail: far out, boxes lose their text,
 // edges lose arrowheads, and very large graphs are drawn from a pre-rendered overview bitmap.
@@ -127,15 +128,16 @@ export class Renderer {
     const lod = cam.scale < 0.3 ? 0 : cam.scale < 0.55 ? 1 : 2; // 0: boxes, 1: +labels, 2: +details
     const boxes = s.boxes;
     // What the frame drew (the test facade's frameStats() and edgeLabels()).
-    /** @type {{nodes: number, edges: number, overview?: boolean, shapeLabels?: number, shapeTexts?: Map<number, string>}} */
+    /** @type {{nodes: number, edges: number, marks?: number, overview?: boolean, shapeLabels?: number, shapeTexts?: Map<number, string>}} */
     const stats = { nodes: 0, edges: 0 };
 
     if (s.useOverview && this.overview && boxes.nodes.length > 3000 && cam.scale * dpr <= this.overview.scale * 1.6) {
       const o = this.overview;
       ctx.imageSmoothingEnabled = true;
       ctx.drawImage(o.canvas, o.x, o.y, o.canvas.width / o.scale, o.canvas.height / o.scale);
+      const marks = drawGroupMarks(ctx, s, new Occupancy(24), x0, y0, x1, y1, dpr, this.vx);
       this.drawHighlights(s, x0, y0, x1, y1, px);
-      return { ...stats, overview: true };
+      return { ...stats, marks, overview: true };
     }
 
     // Expanded group frames, outermost first.
@@ -411,6 +413,8 @@ export class Renderer {
     // boxes wide enough on screen are written at a readable screen size, larger boxes first,
     // never over each other.
     if (lod === 0) this.drawMapLabels(s, x0, y0, x1, y1, dpr);
+    // Badges on collapsed boxes (what changed inside), at screen size.
+    stats.marks = drawGroupMarks(ctx, s, new Occupancy(24), x0, y0, x1, y1, dpr, this.vx);
     this.drawHighlights(s, x0, y0, x1, y1, px);
     return stats;
   }

@@ -11,6 +11,7 @@
 // in panes that share the camera, selection and search.
 
 import { readPageElement, tensorShort, memoryText } from './data.js';
+import { groupMarks, markLine, ChangeWalk } from './change_marks.js';
 import { tensorDiffList } from './tensor_diff_list.js';
 const DIFF = {
   light: {
@@ -111,6 +112,11 @@ export class TimelineOverlay {
     this.buildBar();
     this.buildLegend();
     const walk = host.keys.bindings.get('ArrowLeft');
+    host.keys.bind(
+      ['j', 'k'],
+      'next / previous change of the step, top to bottom (opens the boxes that hold it)',
+      (ev) => this.walk.move(ev.key === 'j' ? 1 : -1),
+    );
     host.keys.bind(['[', ']'], 'previous / next step (pass, stage or file)', (ev) =>
       this.go(this.step + (ev.key === '[' ? -1 : 1)),
     );
@@ -169,7 +175,10 @@ export class TimelineOverlay {
     const facts = stepModel(model, s, this.data.valueFacts, this.data.ownInputs);
     const valueLabels = new Map();
     for (const v of facts.stepValues.keys()) valueLabels.set(v, facts.valueShort(v));
-    const d = { model, nodeStyles: { bucket, styles, groupHidden }, edgeHidden, nodeLabels, valueLabels, facts };
+    // What changed inside each box: its badge (render_marks.js), tooltip and panel.
+    const marks = groupMarks(model, s, palette);
+    const nodeStyles = { bucket, styles, groupHidden, groupMarks: s.base >= 0 ? marks : null };
+    const d = { model, nodeStyles, edgeHidden, nodeLabels, valueLabels, facts, marks };
     this.cache.set(key, d);
     return d;
   }
@@ -272,6 +281,7 @@ export class TimelineOverlay {
     }
     L.nodes.textContent = `${s.nodes.toLocaleString('en-US')} nodes in this step`;
     this.cursor = -1;
+    this.walk.reset();
     this.host.refreshPanel(); // the panel shows this step's data
   }
 
@@ -358,8 +368,12 @@ export class TimelineOverlay {
     }
     const nodes = document.createElement('div');
     nodes.className = 'timeline-nodes';
-    box.appendChild(nodes);
+    const walk = document.createElement('div');
+    walk.className = 'timeline-walk';
+    walk.id = 'timeline-walk';
+    box.append(nodes, walk);
     this.legend = { box, title, rows, nodes };
+    this.walk = new ChangeWalk(this, walk);
     this.host.stage.appendChild(box);
   }
 
@@ -376,6 +390,17 @@ export class TimelineOverlay {
     this.legend.box.hidden = !on;
     if (!on) this.banner.hidden = true;
     else this.update();
+  }
+
+  // A selected box: what changed inside it since the step before.
+  groupPanelSection(g) {
+    if (!this.active || this.steps[this.step].base < 0) return null;
+    const box = document.createElement('div');
+    box.className = 'section timeline-section';
+    const h = document.createElement('h3');
+    h.textContent = `Step ${this.stepTitle(this.step)}`;
+    box.append(h, markLine(this.decoration(this.step).marks.counts, g));
+    return box;
   }
 
   // ---- panel ------------------------------------------------------------------------------
@@ -493,6 +518,7 @@ export class TimelineOverlay {
           attributes: m.attributes(i),
         };
       },
+      ...this.walk.facade(),
       banner: () => (this.banner.hidden ? null : this.banner.textContent),
       legend: () =>
         Object.fromEntries(
