@@ -33,6 +33,8 @@
 //                              by all; `facts`: the pane's facts model, for its tooltip)
 //   panelSection(node)      -> null or an element the panel shows under the node's title
 //   groupPanelSection(g)    -> null or an element the panel shows for a selected group
+//   focus()                 -> null or {node}: where a start view (a graph too big to read
+//                              whole) begins instead of the graph's top (a diff's first change)
 //   onGraph()               the graph on show or the theme changed
 //   onSelect(node)          a node was selected (-1: cleared)
 //   facade()                -> an object of read-only helpers for tests (docs/viewer.md)
@@ -128,6 +130,9 @@ export class OverlayHost {
   }
   panes() {
     return this.first('panes');
+  }
+  focus() {
+    return this.first('focus');
   }
 
   panelSections(node) {

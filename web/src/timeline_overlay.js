@@ -392,6 +392,13 @@ export class TimelineOverlay {
     else this.update();
   }
 
+  // The first change of the step in reading order (where a diff's start view goes), or null.
+  focus() {
+    if (!this.active) return null;
+    const node = this.walk.first();
+    return node >= 0 ? { node } : null;
+  }
+
   // A selected box: what changed inside it since the step before.
   groupPanelSection(g) {
     if (!this.active || this.steps[this.step].base < 0) return null;
