@@ -185,6 +185,13 @@ export class ChangeWalk {
     this.show();
   }
 
+  // A node was selected (by the walk, a click, search...): the status says which change it is.
+  selected(i) {
+    if (!this.order || this.order[this.cursor] === i) return;
+    this.cursor = i >= 0 ? this.order.indexOf(i) : -1;
+    this.show();
+  }
+
   // Where the walk stands: the selected change, else (another node selected) the place in the
   // order where the selected node would be, else before the first / after the last.
   anchor(order, dir) {

@@ -384,6 +384,10 @@ export class TimelineOverlay {
     this.host.selectNode(list[this.cursor], { center: true });
   }
 
+  onSelect(i) {
+    if (this.active) this.walk.selected(i);
+  }
+
   onGraph() {
     const on = this.active;
     this.bar.el.hidden = !on;
