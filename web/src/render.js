@@ -409,17 +409,18 @@ export class Renderer {
       stats.shapeLabels = labelled.size;
       stats.shapeTexts = labelled;
     }
-    // Far out, a map's labels: box text is too small to draw, so group titles and the names of
-    // boxes wide enough on screen are written at a readable screen size, larger boxes first,
-    // never over each other.
-    if (lod === 0) this.drawMapLabels(s, x0, y0, x1, y1, dpr);
-    // Badges on collapsed boxes (what changed inside), at screen size.
-    stats.marks = drawGroupMarks(ctx, s, new Occupancy(24), x0, y0, x1, y1, dpr, this.vx);
+    // Badges on collapsed boxes (what changed inside), at screen size. Far out, a map's labels:
+    // box text is too small to draw, so group titles and the names of boxes wide enough on
+    // screen are written at a readable screen size, larger boxes first, never over each other
+    // nor over a badge (one set of taken screen rectangles, badges first).
+    const taken = new Occupancy(24);
+    stats.marks = drawGroupMarks(ctx, s, taken, x0, y0, x1, y1, dpr, this.vx);
+    if (lod === 0) this.drawMapLabels(s, x0, y0, x1, y1, dpr, taken);
     this.drawHighlights(s, x0, y0, x1, y1, px);
     return stats;
   }
 
-  drawMapLabels(s, x0, y0, x1, y1, dpr) {
+  drawMapLabels(s, x0, y0, x1, y1, dpr, taken) {
     const { ctx } = this;
     const cam = s.camera;
     const L = s.layout;
@@ -469,7 +470,6 @@ export class Renderer {
           });
     candidates.sort((a, b) => Number(b.group) - Number(a.group) || b.w * b.h - a.w * a.h);
     ctx.setTransform(dpr, 0, 0, dpr, this.vx * dpr, 0);
-    const taken = new Occupancy(24);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
     for (const c of candidates) {

@@ -1,11 +1,12 @@
 // Badges on collapsed boxes: an overlay's groupMarks (overlay.js; a timeline step's `+12 −3 ~5`,
 // change_marks.js), drawn at screen size whatever the zoom, so a folded box that holds changes
 // is marked from far out as from close up. A badge is a pill on the box's top edge, at its right
-// end, each count in its kind's colour; badges never cover one another (`taken`, an Occupancy of
-// screen rectangles) and are drawn over everything but the selection.
+// end, each count in its kind's colour; badges never cover one another nor the map's labels
+// (`taken`, an Occupancy of screen rectangles the map labels use after them) and are drawn over
+// everything but the selection.
 
 const BADGE_FONT = '700 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
-const BADGE_H = 16;
+const BADGE_H = 15;
 const PAD = 5;
 const GAP = 5;
 
@@ -40,7 +41,7 @@ export function drawGroupMarks(ctx, s, taken, x0, y0, x1, y1, dpr, vx) {
     // left edge.
     const bx = Math.round(sw >= bw + 12 ? sx + sw - bw - 6 : sx);
     const by = Math.round(sy - BADGE_H / 2);
-    if (!taken.tryAdd(bx - 1, by - 1, bw + 2, BADGE_H + 2)) continue;
+    if (!taken.tryAdd(bx - 0.5, by - 0.5, bw + 1, BADGE_H + 1)) continue;
     ctx.beginPath();
     ctx.roundRect(bx, by, bw, BADGE_H, BADGE_H / 2);
     ctx.fillStyle = T.bg;
