@@ -115,7 +115,7 @@ export class TimelineOverlay {
     host.keys.bind(
       ['j', 'k'],
       'next / previous change of the step, top to bottom (opens the boxes that hold it)',
-      (ev) => this.walk.move(ev.key === 'j' ? 1 : -1),
+      (ev) => this.active && this.walk.move(ev.key === 'j' ? 1 : -1),
     );
     host.keys.bind(['[', ']'], 'previous / next step (pass, stage or file)', (ev) =>
       this.go(this.step + (ev.key === '[' ? -1 : 1)),
