@@ -5,7 +5,7 @@
 //
 // Gives the host (main.js): initialView(), placeCamera(view), fit(), zoomBy(factor),
 // zoomToNode(i), zoomToGroup(g), cameraIsAuto(view).
-// Uses of the host: view, state, canvas, width, height, paneCount, requestRender().
+// Uses of the host: view, state, overlays, canvas, width, height, paneCount, requestRender().
 import { $ } from './dom.js';
 import { firstView } from './first_view.js';
 import { FRAME_HEADER } from './render.js';
@@ -71,10 +71,13 @@ export class CameraControl {
   place(fitOnly) {
     const { view, width, height } = this.host;
     if (!view || width < 2 || height < 2) return;
+    // A diff's start view begins at its first change rather than at the graph's top.
+    const focus = this.host.overlays.focus();
     const v = firstView({
       bounds: view.bounds,
       ...this.labelled(),
       ...this.obstacles(),
+      focus: focus ? view.boxOf(focus.node) : null,
       width,
       height,
       margin: 24,

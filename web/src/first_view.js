@@ -3,7 +3,7 @@
 // measures the chrome and applies the result.
 //
 // Gives: LABEL_PX, READABLE_PX, READABLE_SCALE; freeRects(w, h, obstacles),
-// firstView({ bounds, boxes, headers, width, height, top, all, margin, fitOnly }).
+// firstView({ bounds, boxes, headers, width, height, top, all, margin, fitOnly, focus }).
 import { readableWindow, MIN_SCALE } from './camera.js';
 
 // Node labels are drawn at 12 px (render.js, FONT); text is readable from 9 px on screen, so
@@ -56,7 +56,8 @@ export function freeRects(w, h, obstacles) {
 // those rectangles that puts no box or title under the top chrome (a drawing wider than the
 // rectangle shows beside it too), cuts the fewest boxes and group titles at the canvas's
 // sides and shows the most boxes whole on the canvas: the first rows centred when they fit
-// across, else the window readableWindow picks.
+// across, else the window readableWindow picks. With a `focus` box (a diff's first change), a
+// start view that would not show it begins there instead (focusIn).
 export function firstView({
   bounds: b,
   boxes,
@@ -67,6 +68,7 @@ export function firstView({
   top = [],
   margin = 24,
   fitOnly = false,
+  focus = null,
 }) {
   const bw = Math.max(b.w, 1),
     bh = Math.max(b.h, 1);
@@ -111,9 +113,33 @@ export function firstView({
     for (const q of boxes) count(q, true);
     for (const q of headers) count(q, false);
     const key = [-covered, -cut, shown, r.w * r.h];
-    if (!best || better(key, best.key)) best = { key, v };
+    if (!best || better(key, best.key)) best = { key, v, r };
   }
-  return { ...best.v, whole: false };
+  const start = { ...best.v, whole: false };
+  return focus ? focusIn(best.r, start, focus, b, height, margin) : start;
+}
+
+// A start view that begins at `focus` (a box: a diff's first change) instead of the top: the
+// start view itself when it shows the box in the upper two thirds of its rectangle r; else, at
+// the same scale, the box a third of the way down r, centred across (the drawing centred when
+// it fits across), never past the drawing's top or, below, its bottom.
+function focusIn(r, start, focus, b, height, margin) {
+  const s = start.scale;
+  const fx0 = focus.x * s + start.x,
+    fy0 = focus.y * s + start.y;
+  const fx1 = fx0 + focus.w * s,
+    fy1 = fy0 + focus.h * s;
+  if (fx0 >= r.x && fx1 <= r.x + r.w && fy0 >= r.y && fy1 <= r.y + (2 * r.h) / 3) return start;
+  const bw = Math.max(b.w, 1),
+    bh = Math.max(b.h, 1);
+  let y = r.y + Math.max(margin, r.h / 3 - (focus.h * s) / 2) - focus.y * s;
+  y = Math.min(start.y, Math.max(y, height - margin - (b.y + bh) * s));
+  let x = start.x;
+  if (bw * s > r.w - 2 * margin) {
+    x = r.x + r.w / 2 - (focus.x + focus.w / 2) * s;
+    x = Math.max(r.x + r.w - margin - (b.x + bw) * s, Math.min(x, r.x + margin - b.x * s));
+  }
+  return { scale: s, x, y, whole: false, focus: true };
 }
 
 // Lexicographic: the first differing entry decides, larger is better.

@@ -106,6 +106,14 @@ export class GraphView {
     return this.vis.nodeRep[node] < 0;
   }
 
+  // Where node i is drawn: its own box, or the collapsed box that holds it ({x, y, w, h}).
+  boxOf(i) {
+    const L = this.layout;
+    const g = this.vis.nodeRep[i];
+    if (g < 0) return { x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i] };
+    return { x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g] };
+  }
+
   // What is under screen point (sx, sy): { node }, { group } (a collapsed box, or an expanded
   // group's title bar with header: true), { edge } within 5 screen pixels, or {}. `decoration`
   // ({ styles, edgeHidden } of an overlay, or absent): nodes whose style is hidden and hidden

@@ -120,6 +120,10 @@ export class Input {
         text = [label, op !== label ? op : '', name !== label ? name : ''].filter(Boolean).join('\n');
       } else if (hit.group !== undefined) {
         text = `${m.groupLabel(hit.group)}\n${m.groupName(hit.group)} · ${m.g.count[hit.group].toLocaleString('en-US')} nodes inside`;
+        // What changed inside, as the box's badge counts it (the hovered pane's step).
+        const styles = pane ? pane.nodeStyles : h.overlays.nodeStyles();
+        const changed = styles && styles.groupMarks ? styles.groupMarks.title(hit.group) : '';
+        if (changed) text += `\nchanged inside: ${changed}`;
       }
       const key = `${hit.node}|${hit.group}`;
       if (!text) {

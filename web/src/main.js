@@ -195,6 +195,12 @@ export class App {
       get selectedNode() {
         return app.state.node;
       },
+      // The layout on show (a new object after every re-layout) and where node i is drawn in it.
+      get layout() {
+        return app.view.layout;
+      },
+      boxOf: (i) => app.view.boxOf(i),
+      toast: (text) => app.toast(text),
       stage: $('stage'),
       dock: $('dock'),
       keys: this.keys,

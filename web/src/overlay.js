@@ -15,6 +15,9 @@
 //                              hit and not found: not in this step) or { ghost: true } (drawn
 //                              dashed and faint: where a removed node was); the result may
 //                              carry groupHidden (Uint8Array per group: 1 = box not drawn)
+//                              and groupMarks ({parts: per group null or [{text, color}], a
+//                              badge drawn on the collapsed box; title(g): its words, for the
+//                              tooltip): what changed inside each box
 //   edgeHidden()            -> null or a Uint8Array (1: do not draw edge e)
 //   nodeLabels()            -> null or a Map node -> text drawn instead of the node's label
 //   valueLabels()           -> null or a Map value -> text written on the value's edges
@@ -30,6 +33,8 @@
 //                              by all; `facts`: the pane's facts model, for its tooltip)
 //   panelSection(node)      -> null or an element the panel shows under the node's title
 //   groupPanelSection(g)    -> null or an element the panel shows for a selected group
+//   focus()                 -> null or {node}: where a start view (a graph too big to read
+//                              whole) begins instead of the graph's top (a diff's first change)
 //   onGraph()               the graph on show or the theme changed
 //   onSelect(node)          a node was selected (-1: cleared)
 //   facade()                -> an object of read-only helpers for tests (docs/viewer.md)
@@ -42,7 +47,9 @@
 //   host.model, host.graphIndex, host.theme, host.stage, host.dock, host.keys
 //   host.selectedNode (-1: none), host.selectGraph(i), host.selectNode(i, {center}),
 //   host.redraw() (colours changed), host.panesChanged() (panes() returns another count),
-//   host.refreshPanel() (the facts the panel shows changed: it shows the selection again)
+//   host.refreshPanel() (the facts the panel shows changed: it shows the selection again),
+//   host.layout (the layout on show: a new object after each re-layout), host.boxOf(i) (where
+//   node i is drawn: its box or the collapsed box holding it), host.toast(text)
 import { el } from './dom.js';
 
 // Per page graph, an overlay's entry and where each of its nodes sits in the entry's arrays:
@@ -123,6 +130,9 @@ export class OverlayHost {
   }
   panes() {
     return this.first('panes');
+  }
+  focus() {
+    return this.first('focus');
   }
 
   panelSections(node) {

@@ -1,4 +1,5 @@
 import { fullRoute } from './routes.js';
+import { drawGroupMarks } from './render_marks.js';
 
 // Canvas drawing with viewport culling and level of detail: far out, boxes lose their text,
 // edges lose arrowheads, and very large graphs are drawn from a pre-rendered overview bitmap.
@@ -129,15 +130,16 @@ export class Renderer {
     const lod = cam.scale < 0.3 ? 0 : cam.scale < 0.55 ? 1 : 2; // 0: boxes, 1: +labels, 2: +details
     const boxes = s.boxes;
     // What the frame drew (the test facade's frameStats() and edgeLabels()).
-    /** @type {{nodes: number, edges: number, overview?: boolean, shapeLabels?: number, shapeTexts?: Map<number, string>}} */
+    /** @type {{nodes: number, edges: number, marks?: number, overview?: boolean, shapeLabels?: number, shapeTexts?: Map<number, string>}} */
     const stats = { nodes: 0, edges: 0 };
 
     if (s.useOverview && this.overview && boxes.nodes.length > 3000 && cam.scale * dpr <= this.overview.scale * 1.6) {
       const o = this.overview;
       ctx.imageSmoothingEnabled = true;
       ctx.drawImage(o.canvas, o.x, o.y, o.canvas.width / o.scale, o.canvas.height / o.scale);
+      const marks = drawGroupMarks(ctx, s, new Occupancy(24), x0, y0, x1, y1, dpr, this.vx);
       this.drawHighlights(s, x0, y0, x1, y1, px);
-      return { ...stats, overview: true };
+      return { ...stats, marks, overview: true };
     }
 
     // Expanded group frames, outermost first; their titles after the edges.
@@ -423,15 +425,18 @@ export class Renderer {
       stats.shapeLabels = labelled.size;
       stats.shapeTexts = labelled;
     }
-    // Far out, a map's labels: box text is too small to draw, so group titles and the names of
-    // boxes wide enough on screen are written at a readable screen size, larger boxes first,
-    // never over each other.
-    if (lod === 0) this.drawMapLabels(s, x0, y0, x1, y1, dpr);
+    // Badges on collapsed boxes (what changed inside), at screen size. Far out, a map's labels:
+    // box text is too small to draw, so group titles and the names of boxes wide enough on
+    // screen are written at a readable screen size, larger boxes first, never over each other
+    // nor over a badge (one set of taken screen rectangles, badges first).
+    const taken = new Occupancy(24);
+    stats.marks = drawGroupMarks(ctx, s, taken, x0, y0, x1, y1, dpr, this.vx);
+    if (lod === 0) this.drawMapLabels(s, x0, y0, x1, y1, dpr, taken);
     this.drawHighlights(s, x0, y0, x1, y1, px);
     return stats;
   }
 
-  drawMapLabels(s, x0, y0, x1, y1, dpr) {
+  drawMapLabels(s, x0, y0, x1, y1, dpr, taken) {
     const { ctx } = this;
     const cam = s.camera;
     const L = s.layout;
@@ -481,7 +486,6 @@ export class Renderer {
           });
     candidates.sort((a, b) => Number(b.group) - Number(a.group) || b.w * b.h - a.w * a.h);
     ctx.setTransform(dpr, 0, 0, dpr, this.vx * dpr, 0);
-    const taken = new Occupancy(24);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
     for (const c of candidates) {

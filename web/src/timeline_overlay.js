@@ -11,6 +11,8 @@
 // in panes that share the camera, selection and search.
 
 import { readPageElement, tensorShort, memoryText } from './data.js';
+import { groupMarks, markLine, ChangeWalk } from './change_marks.js';
+import { tensorDiffList } from './tensor_diff_list.js';
 const DIFF = {
   light: {
     changed: { fill: '#ffe7b0', stroke: '#b7791f', strip: '#d69e2e' },
@@ -25,67 +27,6 @@ const DIFF = {
 };
 const KINDS = ['changed', 'added', 'removed'];
 const MAX_PANES = 6;
-
-// The figures of constants whose bytes differ (a step's `tensors`, docs/viewer.md), as the
-// panel lists them: one block per tensor, a row per figure, the first differences.
-function tensorDiffList(tensors) {
-  const list = document.createElement('div');
-  list.className = 'timeline-tensors';
-  // Figures JSON cannot hold come as "inf", "-inf", "nan".
-  const num = (v) =>
-    typeof v === 'string' ? { inf: '∞', '-inf': '−∞' }[v] || 'NaN' : String(Number(Number(v).toPrecision(6)));
-  const rows = (table, st, integer) => {
-    const share = st.elements ? ((100 * st.differing) / st.elements).toPrecision(3) : '0';
-    const facts = [
-      ['differ', `${st.differing} of ${st.elements} elements (${share}%)${integer ? ', integers' : ''}`],
-      ['max |diff|', num(st.maxAbs)],
-      ['mean |diff|', num(st.meanAbs)],
-      ['max rel', num(st.maxRel)],
-      ['cosine', num(st.cosine)],
-      ['SNR', `${num(st.snrDb)} dB`],
-    ];
-    if (st.nan[0] + st.nan[1] + st.inf[0] + st.inf[1] > 0)
-      facts.push(['non-finite', `NaN ${st.nan[0]} → ${st.nan[1]}, Inf ${st.inf[0]} → ${st.inf[1]} (left out)`]);
-    if (st.first.length) facts.push(['first', st.first.map(([at, a, b]) => `${at} ${num(a)} → ${num(b)}`).join('; ')]);
-    for (const [k, v] of facts) {
-      const tr = document.createElement('tr');
-      const th = document.createElement('th');
-      th.textContent = k;
-      const td = document.createElement('td');
-      td.textContent = v;
-      tr.append(th, td);
-      table.appendChild(tr);
-    }
-  };
-  for (const t of tensors) {
-    const item = document.createElement('div');
-    item.className = 'timeline-tensor';
-    const head = document.createElement('div');
-    head.className = 'k';
-    head.textContent = `${t.name} ${t.dtype}${t.shape} (${t.location})`;
-    item.appendChild(head);
-    const table = document.createElement('table');
-    rows(table, t.stats, t.integer);
-    item.appendChild(table);
-    if (t.dequantized) {
-      const note = document.createElement('div');
-      note.className = 'hint';
-      note.textContent = `dequantized (${t.dequantizedBy}):`;
-      item.appendChild(note);
-      const deq = document.createElement('table');
-      rows(deq, t.dequantized, false);
-      item.appendChild(deq);
-    }
-    if (t.note) {
-      const note = document.createElement('div');
-      note.className = 'hint';
-      note.textContent = t.note;
-      item.appendChild(note);
-    }
-    list.appendChild(item);
-  }
-  return list;
-}
 
 // The model of one step: the union graph's model (its nodes, values, edges and layout)
 // answering with the step's own data where the page lists a difference (step.nodeFacts: a
@@ -171,6 +112,11 @@ export class TimelineOverlay {
     this.buildBar();
     this.buildLegend();
     const walk = host.keys.bindings.get('ArrowLeft');
+    host.keys.bind(
+      ['j', 'k'],
+      'next / previous change of the step, top to bottom (opens the boxes that hold it)',
+      (ev) => this.active && this.walk.move(ev.key === 'j' ? 1 : -1),
+    );
     host.keys.bind(['[', ']'], 'previous / next step (pass, stage or file)', (ev) =>
       this.go(this.step + (ev.key === '[' ? -1 : 1)),
     );
@@ -229,7 +175,10 @@ export class TimelineOverlay {
     const facts = stepModel(model, s, this.data.valueFacts, this.data.ownInputs);
     const valueLabels = new Map();
     for (const v of facts.stepValues.keys()) valueLabels.set(v, facts.valueShort(v));
-    const d = { model, nodeStyles: { bucket, styles, groupHidden }, edgeHidden, nodeLabels, valueLabels, facts };
+    // What changed inside each box: its badge (render_marks.js), tooltip and panel.
+    const marks = groupMarks(model, s, palette);
+    const nodeStyles = { bucket, styles, groupHidden, groupMarks: s.base >= 0 ? marks : null };
+    const d = { model, nodeStyles, edgeHidden, nodeLabels, valueLabels, facts, marks };
     this.cache.set(key, d);
     return d;
   }
@@ -332,6 +281,7 @@ export class TimelineOverlay {
     }
     L.nodes.textContent = `${s.nodes.toLocaleString('en-US')} nodes in this step`;
     this.cursor = -1;
+    this.walk.reset();
     this.host.refreshPanel(); // the panel shows this step's data
   }
 
@@ -418,8 +368,12 @@ export class TimelineOverlay {
     }
     const nodes = document.createElement('div');
     nodes.className = 'timeline-nodes';
-    box.appendChild(nodes);
+    const walk = document.createElement('div');
+    walk.className = 'timeline-walk';
+    walk.id = 'timeline-walk';
+    box.append(nodes, walk);
     this.legend = { box, title, rows, nodes };
+    this.walk = new ChangeWalk(this, walk);
     this.host.stage.appendChild(box);
   }
 
@@ -430,12 +384,34 @@ export class TimelineOverlay {
     this.host.selectNode(list[this.cursor], { center: true });
   }
 
+  onSelect(i) {
+    if (this.active) this.walk.selected(i);
+  }
+
   onGraph() {
     const on = this.active;
     this.bar.el.hidden = !on;
     this.legend.box.hidden = !on;
     if (!on) this.banner.hidden = true;
     else this.update();
+  }
+
+  // The first change of the step in reading order (where a diff's start view goes), or null.
+  focus() {
+    if (!this.active) return null;
+    const node = this.walk.first();
+    return node >= 0 ? { node } : null;
+  }
+
+  // A selected box: what changed inside it since the step before.
+  groupPanelSection(g) {
+    if (!this.active || this.steps[this.step].base < 0) return null;
+    const box = document.createElement('div');
+    box.className = 'section timeline-section';
+    const h = document.createElement('h3');
+    h.textContent = `Step ${this.stepTitle(this.step)}`;
+    box.append(h, markLine(this.decoration(this.step).marks.counts, g));
+    return box;
   }
 
   // ---- panel ------------------------------------------------------------------------------
@@ -553,6 +529,7 @@ export class TimelineOverlay {
           attributes: m.attributes(i),
         };
       },
+      ...this.walk.facade(),
       banner: () => (this.banner.hidden ? null : this.banner.textContent),
       legend: () =>
         Object.fromEntries(

@@ -76,3 +76,25 @@ test('fitOnly fits the whole drawing at any scale', () => {
   assert.ok(v.scale < READABLE_SCALE);
   assert.ok(onScreen(v, boxes.at(-1)).x1 <= 800);
 });
+
+test('a focus (a diff first change) far down: the start view begins there, readable, clear of the chrome', () => {
+  const { boxes, bounds } = grid(3, 60);
+  const bar = { x0: 500, y0: 0, x1: 800, y1: 40 };
+  const top = firstView({ bounds, boxes, width: 800, height: 600, all: [bar], top: [bar] });
+  assert.equal(top.whole, false);
+  const focus = boxes[3 * 40 + 1];
+  const v = firstView({ bounds, boxes, width: 800, height: 600, all: [bar], top: [bar], focus });
+  assert.equal(v.focus, true);
+  assert.equal(v.scale, top.scale, 'the start view scale');
+  const f = onScreen(v, focus);
+  assert.ok(f.x0 >= 0 && f.x1 <= 800 && f.y0 >= 0 && f.y1 <= 600 * 0.7, JSON.stringify(f));
+  assert.ok(!overlaps(f, bar));
+  // A focus the start view shows anyway keeps the start view (the graph's top on screen).
+  const near = firstView({ bounds, boxes, width: 800, height: 600, all: [bar], top: [bar], focus: boxes[4] });
+  assert.deepEqual(near, top);
+  // A focus at the very bottom does not scroll past the drawing's end.
+  const last = boxes[boxes.length - 1];
+  const b = firstView({ bounds, boxes, width: 800, height: 600, all: [bar], top: [bar], focus: last });
+  assert.ok((bounds.y + bounds.h) * b.scale + b.y >= 600 - 24 - 1e-6);
+  assert.ok(onScreen(b, last).y1 <= 600);
+});
