@@ -57,6 +57,8 @@ export function installTestFacade(win, app) {
         edges: m.edgeCount,
         groups: m.groupCount,
       })),
+    // The page's category table (the first file's data.cats): {id, label, color, rule}.
+    categories: () => app.files[0].cats.map((c) => ({ ...c })),
     files: () => app.files.map((d) => ({ name: d.file.name, format: d.file.format, graphs: d.graphs.length })),
     // Every data element of the page (etviz-data*, etviz-profile, ...) decoded as the viewer
     // decodes it, as plain values: pages of the same files are equal whatever their encoding
@@ -81,6 +83,7 @@ export function installTestFacade(win, app) {
         instr: m.n.instr[i],
         group: m.n.group[i],
         delegate: m.n.deleg[i],
+        category: m.data.cats[m.n.cat[i]].id,
         visible: view().isVisible(i),
       };
     },
