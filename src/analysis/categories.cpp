@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "analysis/delegation.h"
+
 namespace etviz::analysis {
 namespace {
 
@@ -177,6 +179,7 @@ Category categorize_op(const std::string& op, const CategoryConfig& config) {
 
 Category categorize(const Node& node, const CategoryConfig& config) {
   if (node.failure) return Category::kError;
+  if (is_call_delegate(node)) return Category::kDelegate;
   switch (node.kind) {
     case NodeKind::kInput:
     case NodeKind::kOutput:

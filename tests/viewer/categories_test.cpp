@@ -38,7 +38,12 @@ TEST(Categories, NodeKindsComeFirst) {
   EXPECT_EQ(categorize(n, kDefaults), Category::kControl);
 }
 
-TEST(Categories, FailuresHaveTheirOwn) {
+TEST(Categories, DelegateCallsAndFailuresHaveTheirOwn) {
+  // An exported program's call into a lowered module is a delegate call whatever its kind, as
+  // the delegation report counts it (analysis::is_call_delegate).
+  Node call;
+  call.op = "torch.ops.higher_order.executorch_call_delegate";
+  EXPECT_EQ(categorize(call, kDefaults), Category::kDelegate);
   // The op a live trace's forward pass raised in: error, before every other rule.
   Node failed;
   failed.op = "F.linear";
