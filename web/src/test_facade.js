@@ -5,6 +5,7 @@
 
 import { decodeData } from './data.js';
 import { READABLE_SCALE } from './first_view.js';
+import { fitLabel } from './label_fit.js';
 
 // Typed arrays (decoded columns) as plain arrays, so data decoded from any encoding compares.
 const plain = (v) => {
@@ -87,6 +88,8 @@ export function installTestFacade(win, app) {
         visible: view().isVisible(i),
       };
     },
+    // The lines the canvas writes in node i's box (label_fit.js: one, or two for a long label).
+    labelLines: (i) => fitLabel(app.canvas.getContext('2d'), model().nodeLabel(i), view().layout.nw[i] - 14).lines,
     findNodes: (op) => {
       const m = model();
       const out = [];
