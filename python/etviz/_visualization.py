@@ -20,8 +20,9 @@ from ._program import Error, Program, open as _open
 CATEGORIES = ("backend", "aten_compute", "quantize", "memory", "placeholder", "param", "delegate")
 
 # etviz's categories (analysis/categories.h, the page's legend) as the visualizer's. Control
-# instructions (move, jump_false, free) and anything else fall where the visualizer puts every
-# op it does not recognise: aten_compute.
+# instructions (move, jump_false, free), a failed op (etviz's `error`; `details.etviz_category`
+# keeps it) and anything else fall where the visualizer puts every op it does not recognise:
+# aten_compute.
 _CATEGORY = {
     "compute": "aten_compute",
     "backend": "backend",
@@ -32,6 +33,7 @@ _CATEGORY = {
     "delegate": "delegate",
     "control": "aten_compute",
     "other": "aten_compute",
+    "error": "aten_compute",
 }
 
 # The visualizer's source_type for each format etviz reads.

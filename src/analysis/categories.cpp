@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "analysis/delegation.h"
+
 namespace etviz::analysis {
 namespace {
 
@@ -88,6 +90,8 @@ const char* to_string(Category c) {
       return "control";
     case Category::kOther:
       return "other";
+    case Category::kError:
+      return "error";
   }
   return "other";
 }
@@ -112,6 +116,8 @@ CategoryConfig default_category_config() {
       {Category::kControl, "control", "Control / memory mgmt", "#c9a227",
        "move, jump_false and free instructions"},
       {Category::kOther, "other", "Other", "#7a7a7a", "anything else"},
+      {Category::kError, "error", "Error", "#e0218a",
+       "the op that raised (a live trace's failed forward pass); the panel names the exception"},
   };
   return config;
 }
@@ -172,6 +178,8 @@ Category categorize_op(const std::string& op, const CategoryConfig& config) {
 }
 
 Category categorize(const Node& node, const CategoryConfig& config) {
+  if (node.failure) return Category::kError;
+  if (is_call_delegate(node)) return Category::kDelegate;
   switch (node.kind) {
     case NodeKind::kInput:
     case NodeKind::kOutput:

@@ -2,8 +2,10 @@
 // Op categories: what colour a node gets in the viewer and which legend toggle hides it.
 //
 // Built-in rules (first match wins; see docs/viewer.md):
+//   0. a node that failed (Node::failure: the op a live trace's forward pass raised in) -> error
 //   1. node kind: graph input/output -> io, constant/parameter/buffer -> constant,
-//      delegate call -> delegate, move/jump_false/free -> control
+//      delegate call (analysis::is_call_delegate: a .pte DelegateCall, an
+//      executorch_call_delegate op) -> delegate, move/jump_false/free -> control
 //   2. quantize: the op's base name (namespace and overload stripped) starts with
 //      "quantize_", "dequantize_" or "choose_qparams", or is "quantize"/"dequantize"
 //   3. memory: base name, with a trailing "_copy" removed, is a view/layout op (view, permute,
@@ -35,8 +37,9 @@ enum class Category : uint8_t {
   kDelegate,
   kControl,
   kOther,
+  kError,  // last, so the indices of the others stay what pages and tests have known
 };
-inline constexpr int kCategoryCount = 9;
+inline constexpr int kCategoryCount = 10;
 
 struct CategoryInfo {
   Category category;

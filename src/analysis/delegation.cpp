@@ -106,15 +106,18 @@ Result<DelegationInfo> delegation_info(const Document& doc, const std::string& m
     for (const Node& n : g.nodes) {
       if (is_call_delegate(n)) {
         // Exported programs (.pt2, ETRecord) call lowered modules whose graphs are not
-        // serialized: a delegated subgraph of unknown content.
-        if (n.kind == NodeKind::kDelegate) continue;  // .pte calls: counted from doc.delegates
+        // serialized: a delegated subgraph of unknown content. So is a call a graph file marks
+        // (Model Explorer JSON) without the payload: its op names the backend.
+        if (n.kind == NodeKind::kDelegate && n.delegate >= 0) continue;  // counted from delegates
+        const bool marked = n.kind == NodeKind::kDelegate;
         DelegateEntry e;
         e.method = g.name;
-        e.backend = "(lowered module)";
+        e.backend = marked ? n.op.str() : "(lowered module)";
         e.location =
             n.inputs.empty() || n.inputs[0].value < 0 ? "" : g.values[n.inputs[0].value].name;
         e.status = "undecodable";
-        e.note = "exported program: the lowered module's graph is not serialized";
+        e.note = marked ? "a graph file's delegate call: the payload is not in the file"
+                        : "exported program: the lowered module's graph is not serialized";
         auto& b = backends[e.backend];
         b.backend = e.backend;
         ++b.subgraphs;

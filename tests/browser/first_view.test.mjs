@@ -59,7 +59,8 @@ function measure(where) {
     );
     els.push(...document.querySelectorAll('#pane-titles:not([hidden]) .pane-title > span'));
     for (const e of els) {
-      if (e.hidden || !e.getClientRects().length) continue;
+      // A pane title over a node hides itself (frame.js): not drawn, not over anything.
+      if (e.hidden || !e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
       const r = e.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
       chrome.push({ id: e.id || e.className, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom });

@@ -11,6 +11,7 @@
 
 #include "analysis/categories.h"
 #include "render/export/cairo_painter.h"
+#include "render/export/scene.h"
 #include "render/export/svg_painter.h"
 #include "test_support.h"
 #include "view/view_model.h"
@@ -207,6 +208,27 @@ TEST(Picture, RasterAndPageSizesAreCapped) {
   const double s = pic::fit_scale(pic::CairoTarget::kPng, 12000, 12000, 1);
   EXPECT_LE(12000 * s * 12000 * s, pic::kMaxRasterPixels * (1 + 1e-9));
   EXPECT_NEAR(pic::fit_scale(pic::CairoTarget::kPdf, 500, 300000, 1), 14400.0 / 300000, 1e-12);
+}
+
+// A node label wider than its box, as the page writes it (web/src/label_fit.js): one line when
+// it fits, else two, the second keeping the label's tail after an ellipsis when even two lines
+// are too short.
+TEST(Picture, LongLabelsKeepTheirHeadAndTail) {
+  auto painter = pic::make_svg_painter();
+  EXPECT_EQ(pic::fit_label(*painter, "relu", 226), std::vector<std::string>{"relu"});
+  const std::string pair = "0:quantized_decomposed_quantize_per_tensor_default";
+  const auto two = pic::fit_label(*painter, pair, 226);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0] + two[1], pair);
+  const std::string longer =
+      "2:aten_convolution_default_quantized_decomposed_dequantize_per_channel_group_default_7";
+  const auto cut = pic::fit_label(*painter, longer, 226);
+  ASSERT_EQ(cut.size(), 2u);
+  EXPECT_EQ(longer.rfind(cut[0], 0), 0u);
+  ASSERT_EQ(cut[1].rfind("\u2026", 0), 0u);
+  const std::string tail = cut[1].substr(std::string("\u2026").size());
+  EXPECT_GE(tail.size(), 12u);
+  EXPECT_TRUE(longer.ends_with(tail)) << cut[1];
 }
 
 }  // namespace

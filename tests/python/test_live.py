@@ -1,7 +1,9 @@
 """etviz.trace_model on real torch models (no mocks): exact ops, hierarchy, shapes, the partial
 graph of a failing forward pass, and torch left as it was."""
 import collections
+import json
 import os
+import subprocess
 
 import pytest
 
@@ -115,6 +117,30 @@ def test_failing_forward_shows_the_partial_graph_and_reraises():
     assert "Sizes of tensors must match" in failed["details"]["error"]
     error = traced.trace["passes"][0]["metadata"]["error"]["message"]
     assert error.startswith("RuntimeError at cat_")
+
+
+def test_the_failed_op_is_of_category_error_through_the_trace_reader(etviz_bin, tmp_path):
+    """The trace JSON read back (the path `etviz TRACE.json` takes): the failed op, and only it,
+    is of the page's category `error`, its exception text kept as the model raised it."""
+    with pytest.raises(RuntimeError) as info:
+        etviz.trace_model(Broken(), torch.randn(2, 4), show_on_error=False)
+    traced = info.value.etviz_trace
+    path = tmp_path / "broken.json"
+    traced.save_trace(path)
+    want = {n["id"] for n in traced.trace["passes"][0]["nodes"] if n["category"] == "error"}
+    assert len(want) == 1
+    out = tmp_path / "graph.json"
+    subprocess.run([etviz_bin, "export", str(path), "--format", "graph-json", "-o", str(out), "-q"],
+                   check=True)
+    nodes = [n for g in json.loads(out.read_text())["graphs"] for n in g["nodes"]]
+    assert {n["name"] for n in nodes if n["category"] == "error"} == want
+    failed = next(n for n in nodes if n["name"] in want)
+    assert dict((a["name"], a["value"]) for a in failed["attributes"])["error"].startswith(
+        "RuntimeError: Sizes of tensors must match")
+    # The visualizer's names keep the seven categories; etviz's is in the details.
+    data = etviz.extract_from_trace_json(path)
+    nodes = data["passes"][0]["nodes"] if "passes" in data else data["nodes"]
+    assert {n["id"] for n in nodes if n["details"]["etviz_category"] == "error"} == want
 
 
 def test_torch_is_left_as_it_was():

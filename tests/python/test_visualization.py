@@ -246,3 +246,34 @@ def test_python_m_etviz_is_the_binary(corpus, etviz_bin, tmp_path):
     piped = subprocess.run(f"{sys.executable} -m etviz --help | head -c 10 >/dev/null",
                            shell=True, capture_output=True, text=True)
     assert "Traceback" not in piped.stderr
+
+
+def model_explorer_delegate_calls(path):
+    """Node ids of the delegate calls in a Model Explorer file, read with json alone: nodes Arm's
+    .pte adapter marks `Instruction Type: DelegateCall`, or labelled executorch_call_delegate."""
+    calls = set()
+    for graph in json.loads(path.read_text())["graphs"]:
+        for n in graph["nodes"]:
+            attrs = {a["key"]: a["value"] for a in n.get("attrs", [])}
+            if attrs.get("Instruction Type") == "DelegateCall" or "executorch_call_delegate" in n["label"]:
+                calls.add(n["id"])
+    return calls
+
+
+def test_model_explorer_delegate_calls_are_delegates(corpus, etviz_bin, tmp_path):
+    files = sorted((corpus / "json").glob("*pte_adapter_model_explorer*expected_main.json"))
+    assert len(files) == 3
+    for path in files:
+        want = model_explorer_delegate_calls(path)
+        assert len(want) == 1, path.name
+        # The binary's graph JSON (its `category` is the page's) and the visualizer's names.
+        cli = cli_graph(etviz_bin, path, tmp_path)
+        nodes = [n for g in cli["graphs"] for n in g["nodes"]]
+        assert {n["name"] for n in nodes if n["category"] == "delegate"} == want, path.name
+        assert all(n["kind"] == "delegate" for n in nodes if n["name"] in want)
+        data = etviz.extract_from_model_explorer_json(path)
+        assert {n["id"] for n in data["nodes"] if n["category"] == "delegate"} == want
+        assert data["metadata"]["category_counts"]["delegate"] == len(want)
+        # The delegation report counts the call (its payload is in another file).
+        report = json.loads(run(etviz_bin, "delegation", str(path), "--format", "json").stdout)
+        assert report["num_delegated_subgraphs"] == len(want), report

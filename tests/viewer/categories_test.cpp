@@ -38,6 +38,33 @@ TEST(Categories, NodeKindsComeFirst) {
   EXPECT_EQ(categorize(n, kDefaults), Category::kControl);
 }
 
+TEST(Categories, DelegateCallsAndFailuresHaveTheirOwn) {
+  // An exported program's call into a lowered module is a delegate call whatever its kind, as
+  // the delegation report counts it (analysis::is_call_delegate).
+  Node call;
+  call.op = "torch.ops.higher_order.executorch_call_delegate";
+  EXPECT_EQ(categorize(call, kDefaults), Category::kDelegate);
+  // The op a live trace's forward pass raised in: error, before every other rule.
+  Node failed;
+  failed.op = "F.linear";
+  failed.failure = Failure{"RuntimeError: mat1 and mat2 shapes cannot be multiplied", ""};
+  EXPECT_EQ(categorize(failed, kDefaults), Category::kError);
+  EXPECT_STREQ(to_string(Category::kError), "error");
+  // One table: the error category has its entry (id, label, colour, rule), indexed by its value.
+  ASSERT_EQ(kDefaults.categories.size(), static_cast<size_t>(kCategoryCount));
+  for (int c = 0; c < kCategoryCount; ++c) {
+    const CategoryInfo& info = kDefaults.categories[static_cast<size_t>(c)];
+    EXPECT_EQ(static_cast<int>(info.category), c);
+    EXPECT_EQ(info.id, to_string(info.category));
+  }
+  const std::string& colour = kDefaults.categories[static_cast<size_t>(Category::kError)].color;
+  for (const CategoryInfo& other : kDefaults.categories) {
+    if (other.category != Category::kError) {
+      EXPECT_NE(other.color, colour) << other.id;
+    }
+  }
+}
+
 // A --categories file as the session reads it: parsed by its reader, its ids checked here.
 Result<CategoryConfig> parse_category_config(const std::string& text) {
   auto file = side_files::parse_categories(text);

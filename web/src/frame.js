@@ -153,13 +153,19 @@ export class FrameLoop {
     this.lastFrameStats = stats;
   }
 
-  // A title over each pane (the step it shows; the current one marked).
+  // A title over each pane (the step it shows; the current one marked), at the pane's foot: cut
+  // at its end with an ellipsis when longer than the pane (viewer.css; the whole title on
+  // hover), and never over a node: a title a node lies under is hidden until the view moves on.
   showPaneTitles(panes) {
     let box = $('pane-titles');
     if (!panes) {
       if (box) box.hidden = true;
       return;
     }
+    this.buildPaneTitles(box, panes);
+    this.hideTitlesOverNodes();
+  }
+  buildPaneTitles(box, panes) {
     if (!box) {
       box = document.createElement('div');
       box.id = 'pane-titles';
@@ -178,9 +184,43 @@ export class FrameLoop {
       t.style.width = `${this.width}px`;
       const text = document.createElement('span');
       text.textContent = p.title;
-      t.title = p.title;
+      text.title = p.title;
       t.appendChild(text);
       box.appendChild(t);
+    });
+  }
+  // Each title's box in world units (panes share the camera) against the boxes drawn: checked
+  // when the camera, the panes or the drawing changed, not every frame.
+  hideTitlesOverNodes() {
+    const v = this.host.view;
+    const box = $('pane-titles');
+    if (!v || !box) return;
+    const cam = v.camera;
+    const key = `${box.dataset.key}|${cam.x}|${cam.y}|${cam.scale}|${v.boxes.nodes.length}|${this.height}`;
+    if (this.titleCheck === key) return;
+    this.titleCheck = key;
+    const stage = $('stage').getBoundingClientRect();
+    const L = v.layout;
+    box.querySelectorAll('.pane-title > span').forEach((span, k) => {
+      const r = span.getBoundingClientRect();
+      const x0 = (r.left - stage.left - k * this.width - cam.x) / cam.scale,
+        x1 = (r.right - stage.left - k * this.width - cam.x) / cam.scale,
+        y0 = (r.top - stage.top - cam.y) / cam.scale,
+        y1 = (r.bottom - stage.top - cam.y) / cam.scale;
+      const over = (x, y, w, h) => x < x1 && x + w > x0 && y < y1 && y + h > y0;
+      let covered = false;
+      for (const i of v.boxes.nodes)
+        if (over(L.nx[i], L.ny[i], L.nw[i], L.nh[i])) {
+          covered = true;
+          break;
+        }
+      if (!covered)
+        for (const g of v.boxes.collapsed)
+          if (over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) {
+            covered = true;
+            break;
+          }
+      span.classList.toggle('covering', covered);
     });
   }
 

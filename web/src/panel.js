@@ -101,6 +101,27 @@ function valueCard(parent, m, arg, onJump) {
   parent.appendChild(card);
 }
 
+// "RuntimeError: Sizes of tensors must match" -> ['RuntimeError', 'Sizes of ...']: the
+// exception's type (a Python name, dotted or not) and its message; ['', text] without a type.
+export function splitException(text) {
+  const match = /^([A-Za-z_][\w.]*): ([\s\S]*)$/.exec(text);
+  return match ? [match[1], match[2]] : ['', text];
+}
+
+// A failed op (category error: the op a live trace's forward pass raised in) leads with what it
+// raised. The message is the model's text: textContent only, like every value here.
+function errorSection(root, attrs) {
+  const entry = attrs.find(([k]) => k === 'error');
+  const [type, message] = splitException(entry ? entry[1] : '');
+  const s = section(root, 'Error');
+  s.classList.add('panel-error');
+  row(s, 'exception', type || 'unknown', 'mono');
+  const r = el('div', 'kv');
+  r.appendChild(el('span', 'k', 'message'));
+  r.appendChild(el('span', 'v error-message', message || '(no message)'));
+  s.appendChild(r);
+}
+
 export function showNode(root, m, data, i, onJump, onCopyLink) {
   root.replaceChildren();
   const op = m.nodeOp(i);
@@ -116,6 +137,9 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
     head.appendChild(link);
   }
   root.appendChild(head);
+  const failed = data.cats[m.n.cat[i]].id === 'error';
+  const attrs = m.attributes(i);
+  if (failed) errorSection(root, attrs);
   const ov = section(root, 'Node');
   const dotPos = op.lastIndexOf('.');
   row(ov, 'op', op, 'mono op-name');
@@ -138,7 +162,7 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
         .map((g) => m.groupLabel(g))
         .join(' › '),
     );
-  for (const [k, v] of m.attributes(i)) row(ov, k, v, 'mono');
+  for (const [k, v] of attrs) if (!(failed && k === 'error')) row(ov, k, v, 'mono');
   const drawnAt = m.nodeDrawnAt(i);
   if (drawnAt >= 0) {
     // The nested graph this node calls is drawn once, at its first call (the view draws each

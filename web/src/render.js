@@ -1,10 +1,10 @@
 import { fullRoute } from './routes.js';
 import { drawGroupMarks } from './render_marks.js';
+import { fitLabel, fitText, TWO_LINE_PITCH } from './label_fit.js';
 
 // Canvas drawing with viewport culling and level of detail: far out, boxes lose their text,
 // edges lose arrowheads, and very large graphs are drawn from a pre-rendered overview bitmap.
 
-const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 // Tensor shapes on edges are on by default and drawn where they fit: at a zoom where their
 // 10.5px text is at least ~7 screen pixels high, once per tensor, never over a box or another
 // label (docs/viewer.md, "Tensor shapes on edges").
@@ -58,28 +58,6 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.arcTo(x, y + h, x, y, r);
   ctx.arcTo(x, y, x + w, y, r);
   ctx.closePath();
-}
-
-// Text that fits `maxWidth`, with an ellipsis; cached per string and width bucket.
-const fitCache = new Map();
-function fitText(ctx, font, text, maxWidth) {
-  const key = `${font}|${Math.round(maxWidth)}|${text}`;
-  let r = fitCache.get(key);
-  if (r !== undefined) return r;
-  if (fitCache.size > 50000) fitCache.clear();
-  r = text;
-  if (ctx.measureText(text).width > maxWidth) {
-    let lo = 0;
-    let hi = text.length;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ctx.measureText(text.slice(0, mid) + '…').width <= maxWidth) lo = mid;
-      else hi = mid - 1;
-    }
-    r = lo > 0 ? text.slice(0, lo) + '…' : '';
-  }
-  fitCache.set(key, r);
-  return r;
 }
 
 export class Renderer {
@@ -349,12 +327,17 @@ export class Renderer {
       ctx.beginPath();
       for (const i of ids) ctx.rect(nx[i], ny[i] + 3, 3.5, nh[i] - 6);
       ctx.fill();
-      ctx.font = FONT;
       ctx.fillStyle = style.text || T.text;
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'center';
-      for (const i of ids)
-        ctx.fillText(fitText(ctx, FONT, labelOf(i), nw[i] - 14), nx[i] + nw[i] / 2 + 1.5, ny[i] + nh[i] / 2 + 0.5);
+      // One line, or two for a long label (label_fit.js).
+      for (const i of ids) {
+        const { lines, font } = fitLabel(ctx, labelOf(i), nw[i] - 14);
+        ctx.font = font;
+        const cx = nx[i] + nw[i] / 2 + 1.5;
+        const cy = ny[i] + nh[i] / 2 + 0.5 - ((lines.length - 1) * TWO_LINE_PITCH) / 2;
+        for (let k = 0; k < lines.length; k++) ctx.fillText(lines[k], cx, cy + k * TWO_LINE_PITCH);
+      }
     }
     ctx.globalAlpha = 1;
     ctx.setLineDash([]);

@@ -14,10 +14,12 @@
 //   shape:[2,256]   an input or output tensor has this shape (spaces ignored); shape:256 a
 //                   shape that mentions 256
 //   dtype:int8      an input or output tensor has this dtype
+//   category:error  the node's category, by id (error, delegate, quantize, ...) or a word of its
+//                   legend label (category:delegate, category:calls)
 // A whole query /regex/flags is a regular expression over op, label, name and module path.
 
 export const RESULT_LIST_LIMIT = 200; // results the list shows; every match is outlined
-const FIELDS = new Set(['op', 'name', 'module', 'class', 'shape', 'dtype']);
+const FIELDS = new Set(['op', 'name', 'module', 'class', 'shape', 'dtype', 'category']);
 
 // Spaces inside [...] belong to a shape, not between terms.
 function splitTerms(q) {
@@ -48,7 +50,8 @@ export function parseQuery(text) {
       let value = t.slice(colon + 1);
       const exact = value.startsWith('=');
       if (exact) value = value.slice(1);
-      return { field, value: field === 'class' || field === 'dtype' ? value.toLowerCase() : value, exact };
+      const folded = field === 'class' || field === 'dtype' || field === 'category';
+      return { field, value: folded ? value.toLowerCase() : value, exact };
     })
     .filter((t) => t.value !== '');
   return { terms };
@@ -215,6 +218,21 @@ export function searchNodes(model, text, limit = RESULT_LIST_LIMIT) {
       case 'dtype':
         allTests.push((i) => tensorStrings(i, 'dtype').some((s) => s.toLowerCase() === v));
         break;
+      case 'category': {
+        // The page's category table (data.cats, indexed by the nodes' cat column).
+        const cats = (model.data && model.data.cats) || [];
+        const hit = cats.map(
+          (c) =>
+            c.id === v ||
+            (!term.exact &&
+              c.label
+                .toLowerCase()
+                .split(/[\s/]+/)
+                .includes(v)),
+        );
+        allTests.push((i) => !!hit[n.cat[i]]);
+        break;
+      }
       default:
         break;
     }

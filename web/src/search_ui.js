@@ -59,7 +59,7 @@ export class SearchBox {
     summary.className = 'summary';
     summary.textContent =
       r.error ||
-      `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed, all outlined)` : ''} · Enter jumps · op: name: module: class: shape: dtype:`;
+      `${r.total.toLocaleString('en-US')} match${r.total === 1 ? '' : 'es'}${r.total > r.results.length ? ` (first ${r.results.length} listed, all outlined)` : ''} · Enter jumps · op: name: module: class: shape: dtype: category:`;
     box.appendChild(summary);
     const m = h.model;
     for (const i of r.results.slice(0, RESULT_LIST_LIMIT)) {

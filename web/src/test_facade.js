@@ -5,6 +5,7 @@
 
 import { decodeData } from './data.js';
 import { READABLE_SCALE } from './first_view.js';
+import { fitLabel } from './label_fit.js';
 
 // Typed arrays (decoded columns) as plain arrays, so data decoded from any encoding compares.
 const plain = (v) => {
@@ -57,6 +58,8 @@ export function installTestFacade(win, app) {
         edges: m.edgeCount,
         groups: m.groupCount,
       })),
+    // The page's category table (the first file's data.cats): {id, label, color, rule}.
+    categories: () => app.files[0].cats.map((c) => ({ ...c })),
     files: () => app.files.map((d) => ({ name: d.file.name, format: d.file.format, graphs: d.graphs.length })),
     // Every data element of the page (etviz-data*, etviz-profile, ...) decoded as the viewer
     // decodes it, as plain values: pages of the same files are equal whatever their encoding
@@ -82,9 +85,12 @@ export function installTestFacade(win, app) {
         group: m.n.group[i],
         delegate: m.n.deleg[i],
         drawnAt: m.nodeDrawnAt(i),
+        category: m.data.cats[m.n.cat[i]].id,
         visible: view().isVisible(i),
       };
     },
+    // The lines the canvas writes in node i's box (label_fit.js: one, or two for a long label).
+    labelLines: (i) => fitLabel(app.canvas.getContext('2d'), model().nodeLabel(i), view().layout.nw[i] - 14).lines,
     findNodes: (op) => {
       const m = model();
       const out = [];

@@ -170,3 +170,26 @@ test('an unknown field is a plain word', () => {
   const m = fieldModel();
   assert.deepEqual(searchNodes(m, 'aten::add').results, [2]);
 });
+
+test('category: matches the category id or a word of its legend label', () => {
+  const m = {
+    ...model,
+    n: { ...model.n, cat: Int32Array.from([0, 9, 6]) },
+    data: {
+      cats: [
+        { id: 'compute', label: 'Compute' },
+        ...['backend', 'quantize', 'memory', 'io', 'constant'].map((id) => ({ id, label: id })),
+        { id: 'delegate', label: 'Delegate calls' },
+        { id: 'control', label: 'Control / memory mgmt' },
+        { id: 'other', label: 'Other' },
+        { id: 'error', label: 'Error' },
+      ],
+    },
+  };
+  assert.deepEqual(searchNodes(m, 'category:error').results, [1]);
+  assert.deepEqual(searchNodes(m, 'category:ERROR add').results, [1]);
+  assert.deepEqual(searchNodes(m, 'category:calls').results, [2]);
+  assert.deepEqual(searchNodes(m, 'category:=calls').results, []);
+  assert.deepEqual(searchNodes(m, 'category:delegate').results, [2]);
+  assert.deepEqual(searchNodes(m, 'category:nothing').results, []);
+});

@@ -34,6 +34,15 @@ bool is_output_node(const std::string& id, const std::string& label, const std::
          id == "GraphOutputs";
 }
 
+// A call into a backend's payload, as Model Explorer adapters mark it: Arm's .pte adapter
+// writes the instruction's type ("Instruction Type": "DelegateCall"), etviz's own export the
+// node's kind ("kind": "delegate"). A label naming executorch_call_delegate (an exported
+// program's call) needs no mark: analysis::is_call_delegate reads the op.
+bool marks_delegate_call(const Attribute& a) {
+  return (a.name == "Instruction Type" && a.value == "DelegateCall") ||
+         (a.name == "kind" && a.value == "delegate");
+}
+
 // A tensor's shape and dtype from one output's metadata, in the forms adapters write:
 // tensor_shape "float32[1,-1,3]" (TFLite, etviz), "!spirv.arm.tensor<1x224x3xi8>" (Arm VGF),
 // or sizes "[1, 3]" with an ExecuTorch scalarType (Arm .pte).
@@ -149,8 +158,11 @@ class Reader {
       n.op = label.empty() ? n.name : label;
       if (is_input_node(n.name, label, ns)) n.kind = NodeKind::kInput;
       if (is_output_node(n.name, label, ns)) n.kind = NodeKind::kOutput;
-      for (JsonRef a : jn["attrs"])
+      for (JsonRef a : jn["attrs"]) {
         n.attributes.push_back({text_of(a["key"]), text_of(a["value"])});
+        if (n.kind == NodeKind::kKernel && marks_delegate_call(n.attributes.back()))
+          n.kind = NodeKind::kDelegate;
+      }
       if (!budget_.charge(n.attributes.size())) return ExpansionBudget::exhausted_error();
       if (n.kind == NodeKind::kKernel && !ns.empty()) {
         n.provenance.module_path = ns;

@@ -15,6 +15,8 @@ namespace {
 
 // web/src/render.js's constants.
 constexpr Font kNodeFont{12, false};
+constexpr Font kTwoLineFont{11, false};  // a label on two lines (web/src/label_fit.js)
+constexpr double kTwoLinePitch = 12.5;
 constexpr Font kSmallFont{10.5, false};
 constexpr Font kGroupFont{11, true};
 
@@ -268,6 +270,55 @@ std::string fit_text(Painter& painter, const std::string& text, const Font& font
   return text.substr(0, cuts[lo]) + "\u2026";
 }
 
+std::vector<std::string> fit_label(Painter& painter, const std::string& text, double max_width) {
+  if (max_width <= 0) return {};
+  if (painter.text_width(text, kNodeFont) <= max_width) return {text};
+  // Where each character starts (UTF-8), and the widths of heads and tails by bisection.
+  std::vector<size_t> cuts;
+  for (size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
+  cuts.push_back(text.size());
+  const size_t chars = cuts.size() - 1;
+  if (chars < 4) return {fit_text(painter, text, kNodeFont, max_width)};
+  auto width = [&](const std::string& s) { return painter.text_width(s, kTwoLineFont); };
+  auto largest = [](size_t max, auto fits) {
+    size_t lo = 0, hi = max;
+    while (lo < hi) {
+      const size_t mid = (lo + hi + 1) / 2;
+      if (fits(mid))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return lo;
+  };
+  auto separator = [&](size_t k) {  // the character ending at cut k is a separator
+    const char c = text[cuts[k] - 1];
+    return c == '_' || c == '.' || c == ':' || c == '/' || c == '-' || c == ' ';
+  };
+  size_t head =
+      largest(chars - 1, [&](size_t k) { return width(text.substr(0, cuts[k])) <= max_width; });
+  for (size_t k = head; k > 0 && 3 * k > 2 * head; --k)
+    if (separator(k)) {
+      head = k;
+      break;
+    }
+  if (head == 0) return {fit_text(painter, text, kTwoLineFont, max_width)};
+  const std::string first = text.substr(0, cuts[head]);
+  const std::string rest = text.substr(cuts[head]);
+  if (width(rest) <= max_width) return {first, rest};
+  // The tail that fits after an ellipsis, from just after a separator in its first third.
+  const size_t rest_chars = chars - head;
+  auto tail = [&](size_t n) { return text.substr(cuts[chars - n]); };
+  size_t n = largest(rest_chars, [&](size_t k) { return width("\u2026" + tail(k)) <= max_width; });
+  for (size_t k = n; k > 0 && 3 * k > 2 * n; --k)
+    if (chars - k > head && separator(chars - k)) {
+      n = k;
+      break;
+    }
+  return {first, "\u2026" + tail(n)};
+}
+
 Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptions& options,
                          Painter& painter) {
   const view::ViewModel& m = *scene.model;
@@ -411,10 +462,13 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
                       i < options.node_titles.size() ? options.node_titles[i] : n.label);
     painter.box(r, 4, st.fill, {st.stroke, 1, false});
     painter.box({r.x, r.y + 3, 3.5, r.height - 6}, 0, st.strip, {{}, 0, false});
-    const std::string label = fit_text(painter, n.label, kNodeFont, r.width - 14);
-    if (!label.empty())
-      painter.text(r.x + r.width / 2 + 1.5, r.y + r.height / 2 + 0.5, label, kNodeFont,
-                   Anchor::kMiddle, st.text);
+    const std::vector<std::string> lines = fit_label(painter, n.label, r.width - 14);
+    const double top =
+        r.y + r.height / 2 + 0.5 - (lines.size() > 1 ? kTwoLinePitch * (lines.size() - 1) / 2 : 0);
+    for (size_t k = 0; k < lines.size(); ++k)
+      if (!lines[k].empty())
+        painter.text(r.x + r.width / 2 + 1.5, top + kTwoLinePitch * k, lines[k],
+                     lines.size() > 1 ? kTwoLineFont : kNodeFont, Anchor::kMiddle, st.text);
     // A broadcast source whose many uses are not drawn: a stub and the count.
     if (detached_uses[i] > 0) {
       const double cx = r.x + r.width / 2, by = r.y + r.height;

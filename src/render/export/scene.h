@@ -103,5 +103,9 @@ std::vector<std::string> value_labels(const Document& doc, const view::ViewModel
 
 // `text` shortened with an ellipsis to fit `max_width` as the painter measures it.
 std::string fit_text(Painter& painter, const std::string& text, const Font& font, double max_width);
+// A node's label as the page writes it (web/src/label_fit.js): one line at 12 px when it fits,
+// else two at 11 px, broken after a separator near the end of the first line; a label too long
+// for two keeps its head and, after an ellipsis, its tail.
+std::vector<std::string> fit_label(Painter& painter, const std::string& text, double max_width);
 
 }  // namespace etviz::render::picture
