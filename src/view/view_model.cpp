@@ -726,6 +726,57 @@ Status view_within_budget(const Document& doc, int32_t graph) {
                      counter.total, limit, "--max-nodes", false);
 }
 
+namespace {
+
+// The uses of node `i` left out of the layout, and where they go: the box (or the first and
+// last of the boxes, in group order) holding each consumer at the source's own level, else the
+// consumers' labels (up to two) or their count.
+std::string stub_text(const ViewModel& m, int32_t i,
+                      const std::vector<std::vector<int32_t>>& uses) {
+  const int32_t own = m.nodes[i].group;
+  const auto groups = static_cast<int32_t>(m.groups.size());
+  std::vector<int32_t> boxes;
+  std::vector<std::string> ops;
+  int32_t loose = 0;
+  for (const int32_t d : uses[static_cast<size_t>(i)]) {
+    int32_t box = -1, steps = 0;
+    for (int32_t g = m.nodes[d].group; g >= 0 && g != own && steps <= groups;
+         g = m.groups[g].parent, ++steps)
+      box = g;
+    if (box >= 0) {
+      boxes.push_back(box);
+      continue;
+    }
+    ++loose;
+    if (std::find(ops.begin(), ops.end(), m.nodes[d].label) == ops.end() && ops.size() < 3)
+      ops.push_back(m.nodes[d].label);
+  }
+  std::sort(boxes.begin(), boxes.end());
+  boxes.erase(std::unique(boxes.begin(), boxes.end()), boxes.end());
+  // A module box is drawn with its last segment ("3"); the stub names it whole ("layers.3").
+  auto name = [&](int32_t g) {
+    const ViewGroup& vg = m.groups[static_cast<size_t>(g)];
+    return vg.kind == GroupKind::kModule && !vg.name.empty() ? vg.name : vg.label;
+  };
+  std::string where;
+  if (!boxes.empty()) {
+    where = name(boxes.front());
+    if (boxes.size() > 1)
+      where += " \u2026 " + name(boxes.back()) + " (" + std::to_string(boxes.size()) + " boxes)";
+  }
+  if (loose > 0) {
+    if (!where.empty()) where += ", ";
+    if (ops.size() <= 2) {
+      for (size_t k = 0; k < ops.size(); ++k) where += (k ? ", " : "") + ops[k];
+    } else {
+      where += std::to_string(loose) + " ops";
+    }
+  }
+  return std::to_string(uses[static_cast<size_t>(i)].size()) + " uses \u2192 " + where;
+}
+
+}  // namespace
+
 ViewModel build_view_model(const Document& doc, int32_t graph,
                            const analysis::CategoryConfig& categories, const ViewOptions& options) {
   ViewModel m;
@@ -800,6 +851,14 @@ ViewModel build_view_model(const Document& doc, int32_t graph,
   for (size_t i = 0; i < ng; ++i) {
     m.groups[i].expanded = m.groups[i].depth < chosen && !m.groups[i].prefer_collapsed;
     expanded[i] = m.groups[i].expanded;
+  }
+  {
+    std::vector<std::vector<int32_t>> uses(m.nodes.size());
+    for (const ViewEdge& e : m.edges)
+      if (e.detached) uses[static_cast<size_t>(e.source)].push_back(e.target);
+    for (size_t i = 0; i < uses.size(); ++i)
+      if (!uses[i].empty())
+        m.stubs.emplace_back(static_cast<int32_t>(i), stub_text(m, static_cast<int32_t>(i), uses));
   }
   m.layout = layout::compute_layout(layout_input(m, expanded), layout_options());
   return m;

@@ -81,6 +81,10 @@ struct ViewModel {
   std::vector<analysis::QdqCluster> qdq_clusters;  // members are ViewModel::nodes indices
   int32_t root_node_count = 0;                     // nodes of the root graph alone (the IR's count)
   layout::Layout layout;                           // of the initial expand state
+  // What the stub of a broadcast source (a node with detached edges) says of the uses it does
+  // not draw: how many and where they go, "41 uses → layers.0 … layers.11 (12 boxes)". By
+  // source node, in node order.
+  std::vector<std::pair<int32_t, std::string>> stubs;
 };
 
 struct ViewOptions {

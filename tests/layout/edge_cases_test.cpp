@@ -225,8 +225,9 @@ TEST(EdgeCases, GroupTitleBandsStayFree) {
     EXPECT_TRUE(TitleBandsAreFree(g, layout, 18)) << (d == Direction::kTopToBottom ? "TB" : "LR");
     // Without a title band the constants' group starts its nodes a padding below its top.
     o.group_title = 0;
-    if (d == Direction::kTopToBottom)
+    if (d == Direction::kTopToBottom) {
       EXPECT_FALSE(TitleBandsAreFree(g, compute_layout(g, o), 18)) << "the check can fail";
+    }
   }
 }
 

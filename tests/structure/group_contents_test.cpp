@@ -192,6 +192,69 @@ TEST(GroupContents, ATensorReadTwiceCountsOnce) {
   EXPECT_EQ(blk->ops[0], (std::pair<std::string, int32_t>{"aten::mm.out", 2}));
 }
 
+// A broadcast source's stub says where its undrawn uses go (ViewModel::stubs): an input read by
+// the ops of 4 module boxes (`per_box` each) and by 5 loose ops of 3 kinds, over the fan-out the
+// layout draws (32).
+ViewModel broadcast(const std::vector<int>& per_box) {
+  Document doc;
+  Graph g;
+  for (size_t b = 0; b < per_box.size(); ++b)
+    g.groups.push_back(Group{"layers." + std::to_string(b), "", GroupKind::kModule, kNoId});
+  Value in;
+  in.name = "x";
+  in.tensor.dtype = "float32";
+  const ValueId x = g.add_value(in);
+  Node input;
+  input.name = "x";
+  input.op = "x";
+  input.kind = NodeKind::kInput;
+  input.outputs.push_back({"", x});
+  g.add_node(input);
+  auto use = [&](const std::string& name, const std::string& op, GroupId group) {
+    Node n;
+    n.name = name;
+    n.op = op;
+    n.group = group;
+    n.inputs.push_back({"", x});
+    Value out;
+    out.name = name + "_out";
+    n.outputs.push_back({"", g.add_value(out)});
+    g.add_node(n);
+  };
+  for (size_t b = 0; b < per_box.size(); ++b)
+    for (int k = 0; k < per_box[b]; ++k)
+      use("mm_" + std::to_string(b) + "_" + std::to_string(k), "aten::mm.out",
+          static_cast<GroupId>(b));
+  for (int k = 0; k < 5; ++k)
+    use("loose_" + std::to_string(k),
+        k < 2   ? "aten::add.out"
+        : k < 4 ? "aten::mul.out"
+                : "aten::sub.out",
+        kNoId);
+  g.link_values();
+  doc.graphs.push_back(std::move(g));
+  return view_of(doc);
+}
+
+TEST(Stubs, SayHowManyUsesAndWhereTheyGo) {
+  // Four different boxes: the first and last named whole, and how many.
+  const ViewModel m = broadcast({25, 26, 27, 28});
+  ASSERT_EQ(m.stubs.size(), 1u);
+  EXPECT_EQ(m.stubs[0].first, 0);
+  EXPECT_EQ(m.stubs[0].second, "111 uses \u2192 layers.0 \u2026 layers.3 (4 boxes), 5 ops");
+  int detached = 0;
+  for (const auto& e : m.edges) detached += e.detached;
+  EXPECT_EQ(detached, 111);
+  // Four equal boxes fold into one repeat box, which is where the uses go.
+  const ViewModel folded = broadcast({30, 30, 30, 30});
+  ASSERT_EQ(folded.stubs.size(), 1u);
+  EXPECT_EQ(folded.stubs[0].second, "125 uses \u2192 layers \u00d74, 5 ops");
+  // Loose uses of at most two kinds are named.
+  const ViewModel loose = broadcast({30});
+  ASSERT_EQ(loose.stubs.size(), 1u);
+  EXPECT_EQ(loose.stubs[0].second, "35 uses \u2192 layers.0, 5 ops");
+}
+
 }  // namespace
 }  // namespace etviz
 

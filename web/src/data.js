@@ -213,6 +213,7 @@ export class GraphModel {
       h: f64(n.h),
       deleg: i32(n.deleg),
       drawnAt: i32(n.drawnAt),
+      stub: i32(n.stub),
       instr: i32(n.instr),
       chain: i32(n.chain),
       module: i32(n.module),
@@ -321,6 +322,11 @@ export class GraphModel {
   }
   s(id) {
     return id >= 0 ? this.strings[id] : '';
+  }
+  // What a broadcast source's stub says of the uses it does not draw: how many and where they
+  // go ("41 uses → layers.0 … layers.11 (12 boxes)"; view/view_model.h ViewModel::stubs).
+  stubText(i) {
+    return this.s(this.n.stub[i]);
   }
   // A node's name: a string id, plus a number when the page stored "prefix_12" as the prefix's
   // id and 12 (render/html/page_data.cpp: a million distinct names are not a million strings).

@@ -105,6 +105,7 @@ export {};
  * @property {Column} w  box width
  * @property {Column} h  box height
  * @property {Column} deleg  index into delegates, -1
+ * @property {Column} stub  string id: what a broadcast source's stub says of its undrawn uses, -1
  * @property {Column} drawnAt  a call whose nested graph is drawn at another call: that call's node, -1
  * @property {Column} instr  instruction index, -1
  * @property {Column} chain  execution chain, -1

@@ -342,7 +342,7 @@ export class Renderer {
     ctx.globalAlpha = 1;
     ctx.setLineDash([]);
 
-    // Broadcast sources whose many uses are not drawn: a stub and the count.
+    // Broadcast sources whose many uses are not drawn: a stub, the count and where they go.
     if (lod >= 1) {
       ctx.font = SMALL_FONT;
       ctx.textAlign = 'left';
@@ -361,7 +361,7 @@ export class Renderer {
         ctx.setLineDash([]);
         ctx.fillStyle = T.muted;
         ctx.textAlign = 'left';
-        ctx.fillText(fitText(ctx, SMALL_FONT, `${M.detachedOut[i]} uses`, nw[i] / 2 + 6), cx + 3, by + 8);
+        ctx.fillText(fitText(ctx, SMALL_FONT, M.stubText(i), Math.max(nw[i] / 2 + 6, 240)), cx + 3, by + 8);
       }
     }
 

@@ -449,9 +449,8 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   }
 
   // Nodes.
-  std::vector<int32_t> detached_uses(m.nodes.size(), 0);
-  for (const view::ViewEdge& e : m.edges)
-    if (e.detached) ++detached_uses[static_cast<size_t>(e.source)];
+  std::vector<const std::string*> stub_of(m.nodes.size(), nullptr);
+  for (const auto& [node, text] : m.stubs) stub_of[static_cast<size_t>(node)] = &text;
   for (size_t i = 0; i < m.nodes.size(); ++i) {
     if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
     const view::ViewNode& n = m.nodes[i];
@@ -469,15 +468,14 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
       if (!lines[k].empty())
         painter.text(r.x + r.width / 2 + 1.5, top + kTwoLinePitch * k, lines[k],
                      lines.size() > 1 ? kTwoLineFont : kNodeFont, Anchor::kMiddle, st.text);
-    // A broadcast source whose many uses are not drawn: a stub and the count.
-    if (detached_uses[i] > 0) {
+    // A broadcast source whose many uses are not drawn: a stub, the count and where they go.
+    if (stub_of[i]) {
       const double cx = r.x + r.width / 2, by = r.y + r.height;
       const layout::Point stub[2] = {{cx, by}, {cx, by + 12}};
       painter.polyline(stub, {pal.edge, 1, true});
-      painter.text(
-          cx + 3, by + 8,
-          fit_text(painter, fmt::format("{} uses", detached_uses[i]), kSmallFont, r.width / 2 + 6),
-          kSmallFont, Anchor::kStart, pal.muted);
+      painter.text(cx + 3, by + 8,
+                   fit_text(painter, *stub_of[i], kSmallFont, std::max(r.width / 2 + 6, 240.0)),
+                   kSmallFont, Anchor::kStart, pal.muted);
     }
     painter.close_item();
   }

@@ -500,6 +500,11 @@ void write_view(Writer& w, const Document& doc, ViewModel& m, ViewLayouts layout
   w.column("h", nodes, [&](const ViewNode& n) { w.real(n.height); });
   w.column("deleg", nodes, [&](const ViewNode& n) { w.num(node_of(n).delegate); });
   w.column("drawnAt", nodes, [&](const ViewNode& n) { w.num(n.drawn_at); });
+  {
+    std::vector<int32_t> stub(nodes.size(), -1);
+    for (const auto& [node, text] : m.stubs) stub[static_cast<size_t>(node)] = w.sid(text);
+    w.column("stub", stub, [&](int32_t v) { w.num(v); });
+  }
   w.column("instr", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.instruction); });
   w.column("chain", nodes, [&](const ViewNode& n) { w.num(node_of(n).provenance.chain); });
   w.column("module", nodes,
