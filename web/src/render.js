@@ -1,5 +1,5 @@
 import { fullRoute } from './routes.js';
-import { drawGroupMarks } from './render_marks.js';
+import { drawGroupMarks, stubLabel } from './render_marks.js';
 import { fitLabel, fitText, TWO_LINE_PITCH } from './label_fit.js';
 
 // Canvas drawing with viewport culling and level of detail: far out, boxes lose their text,
@@ -361,7 +361,7 @@ export class Renderer {
         ctx.setLineDash([]);
         ctx.fillStyle = T.muted;
         ctx.textAlign = 'left';
-        ctx.fillText(fitText(ctx, SMALL_FONT, M.stubText(i), Math.max(nw[i] / 2 + 6, 240)), cx + 3, by + 8);
+        ctx.fillText(stubLabel(ctx, SMALL_FONT, M, L, s, i), cx + 3, by + 8);
       }
     }
 

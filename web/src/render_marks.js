@@ -3,7 +3,9 @@
 // is marked from far out as from close up. A badge is a pill on the box's top edge, at its right
 // end, each count in its kind's colour; badges never cover one another nor the map's labels
 // (`taken`, an Occupancy of screen rectangles the map labels use after them) and are drawn over
-// everything but the selection.
+// everything but the selection. And what a broadcast source's stub writes (stubLabel).
+
+import { fitText } from './label_fit.js';
 
 const BADGE_FONT = '700 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const BADGE_H = 15;
@@ -59,4 +61,33 @@ export function drawGroupMarks(ctx, s, taken, x0, y0, x1, y1, dpr, vx) {
   }
   ctx.restore();
   return drawn;
+}
+
+// What a stub writes: how many uses and where they go (the view model's text) where that fits
+// beside the stub without running over a box or a frame the source is not in; else the count
+// alone, within the box's half width. Decided once per layout (the test facade reads it too).
+/** @type {WeakMap<object, Map<number, string>>} */
+const stubLabels = new WeakMap();
+export function stubLabel(ctx, font, M, L, s, i) {
+  let known = stubLabels.get(L);
+  if (!known) stubLabels.set(L, (known = new Map()));
+  let text = known.get(i);
+  if (text !== undefined) return text;
+  ctx.font = font;
+  const full = M.stubText(i) || `${M.detachedOut[i]} uses`;
+  const x = L.nx[i] + L.nw[i] / 2 + 3,
+    y = L.ny[i] + L.nh[i] + 2,
+    w = ctx.measureText(full).width,
+    h = 12;
+  const over = (bx, by, bw, bh) => x < bx + bw && x + w > bx && y < by + bh && y + h > by;
+  const holders = new Set();
+  for (let g = M.n.group[i], k = 0; g >= 0 && k <= M.groupCount; g = M.g.parent[g], k++) holders.add(g);
+  let clear = true;
+  for (const j of s.boxes.nodes) if (j !== i && L.nw[j] > 0 && over(L.nx[j], L.ny[j], L.nw[j], L.nh[j])) clear = false;
+  for (const g of s.boxes.collapsed) if (clear && over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) clear = false;
+  for (const g of s.framesByDepth)
+    if (clear && !holders.has(g) && over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) clear = false;
+  text = clear ? full : fitText(ctx, font, `${M.detachedOut[i]} uses`, L.nw[i] / 2 + 6);
+  known.set(i, text);
+  return text;
 }

@@ -451,6 +451,9 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   // Nodes.
   std::vector<const std::string*> stub_of(m.nodes.size(), nullptr);
   for (const auto& [node, text] : m.stubs) stub_of[static_cast<size_t>(node)] = &text;
+  std::vector<int32_t> detached_uses(m.nodes.size(), 0);
+  for (const view::ViewEdge& e : m.edges)
+    if (e.detached) ++detached_uses[static_cast<size_t>(e.source)];
   for (size_t i = 0; i < m.nodes.size(); ++i) {
     if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
     const view::ViewNode& n = m.nodes[i];
@@ -468,13 +471,37 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
       if (!lines[k].empty())
         painter.text(r.x + r.width / 2 + 1.5, top + kTwoLinePitch * k, lines[k],
                      lines.size() > 1 ? kTwoLineFont : kNodeFont, Anchor::kMiddle, st.text);
-    // A broadcast source whose many uses are not drawn: a stub, the count and where they go.
+    // A broadcast source whose many uses are not drawn: a stub, the count and where they go
+    // where that fits beside the stub (over no box, no frame the node is not in), else the
+    // count (web/src/render_marks.js stubLabel).
     if (stub_of[i]) {
       const double cx = r.x + r.width / 2, by = r.y + r.height;
       const layout::Point stub[2] = {{cx, by}, {cx, by + 12}};
       painter.polyline(stub, {pal.edge, 1, true});
+      const layout::Rect text{cx + 3, by + 2, painter.text_width(*stub_of[i], kSmallFont), 12};
+      auto over = [&](const layout::Rect& b) {
+        return text.x < b.x + b.width && text.x + text.width > b.x && text.y < b.y + b.height &&
+               text.y + text.height > b.y;
+      };
+      std::unordered_set<int32_t> holders;
+      for (int32_t g = n.group, k = 0; g >= 0 && k <= static_cast<int32_t>(m.groups.size());
+           g = m.groups[static_cast<size_t>(g)].parent, ++k)
+        holders.insert(g);
+      bool clear = true;
+      for (size_t j = 0; clear && j < m.nodes.size() && j < L.nodes.size(); ++j)
+        clear = j == i || !drawn(L.nodes[j]) || !over(at(L.nodes[j]));
+      for (size_t g = 0; clear && g < m.groups.size(); ++g) {
+        if (!group_visible(g) || (scene.expanded[g] && holders.count(static_cast<int32_t>(g))))
+          continue;
+        const int32_t parent = m.groups[g].parent;
+        if (!scene.expanded[g] && parent >= 0 && !scene.expanded[static_cast<size_t>(parent)])
+          continue;
+        clear = !over(at(L.groups[g]));
+      }
       painter.text(cx + 3, by + 8,
-                   fit_text(painter, *stub_of[i], kSmallFont, std::max(r.width / 2 + 6, 240.0)),
+                   clear ? *stub_of[i]
+                         : fit_text(painter, fmt::format("{} uses", detached_uses[i]), kSmallFont,
+                                    r.width / 2 + 6),
                    kSmallFont, Anchor::kStart, pal.muted);
     }
     painter.close_item();
