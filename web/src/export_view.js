@@ -201,16 +201,31 @@ export class SvgContext {
     this.measure.font = this.st.font;
     return this.measure.measureText(t);
   }
+  // A halo behind text (render.js: group titles over edges): the outline alone, drawn before
+  // the same text's fill.
+  strokeText(t, x, y) {
+    if (!t) return;
+    const [c, o] = paint(this.st.strokeStyle);
+    this.text(
+      t,
+      x,
+      y,
+      `fill="none" stroke="${c}" stroke-width="${num(this.st.lineWidth * this.st.a)}" stroke-linejoin="round"${this.alpha(o)}`,
+    );
+  }
   fillText(t, x, y) {
     if (!t) return;
     const [c, o] = paint(this.st.fillStyle);
+    this.text(t, x, y, `fill="${c}"${this.alpha(o)}`);
+  }
+  text(t, x, y, paintAttributes) {
     // The canvas font shorthand: [weight] size family.
     const m = /^(?:(\d+|bold)\s+)?([\d.]+)px\s+(.*)$/.exec(this.st.font) || [null, null, '12', 'sans-serif'];
     const anchor = { center: 'middle', middle: 'middle', right: 'end', end: 'end' }[this.st.textAlign] || 'start';
     const dy = this.st.textBaseline === 'middle' ? ' dy="0.35em"' : this.st.textBaseline === 'top' ? ' dy="0.8em"' : '';
     this.out.push(
       `<text x="${num(this.x(x))}" y="${num(this.y(y))}"${dy} font-size="${num(Number(m[2]) * this.st.a)}"` +
-        `${m[1] ? ` font-weight="${m[1]}"` : ''} font-family="${esc(m[3])}"${anchor !== 'start' ? ` text-anchor="${anchor}"` : ''} fill="${c}"${this.alpha(o)}>${esc(t)}</text>`,
+        `${m[1] ? ` font-weight="${m[1]}"` : ''} font-family="${esc(m[3])}"${anchor !== 'start' ? ` text-anchor="${anchor}"` : ''} ${paintAttributes}>${esc(t)}</text>`,
     );
   }
   toString() {

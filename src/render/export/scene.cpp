@@ -247,18 +247,18 @@ std::vector<std::string> value_labels(const Document& doc, const view::ViewModel
   return out;
 }
 
-std::string fit_text(Painter& painter, const std::string& text, const Font& font,
-                     double max_width) {
-  if (max_width <= 0) return "";
-  if (painter.text_width(text, font) <= max_width) return text;
-  // Longest prefix (on a UTF-8 boundary) that fits with the ellipsis, by bisection.
-  std::vector<size_t> cuts;  // where character k starts
+// Where each character of UTF-8 `text` starts.
+std::vector<size_t> char_starts(const std::string& text) {
+  std::vector<size_t> cuts;
   for (size_t i = 0; i < text.size(); ++i)
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
-  auto fits = [&](size_t chars) {
-    return painter.text_width(text.substr(0, cuts[chars]) + "\u2026", font) <= max_width;
-  };
-  size_t lo = 0, hi = cuts.empty() ? 0 : cuts.size() - 1;  // the whole text does not fit
+  return cuts;
+}
+
+// The largest k in [0, max] with fits(k), for fits true up to some k and false after.
+template <typename Fits>
+size_t largest(size_t max, Fits fits) {
+  size_t lo = 0, hi = max;
   while (lo < hi) {
     const size_t mid = (lo + hi + 1) / 2;
     if (fits(mid))
@@ -266,32 +266,31 @@ std::string fit_text(Painter& painter, const std::string& text, const Font& font
     else
       hi = mid - 1;
   }
-  if (lo == 0) return "";
-  return text.substr(0, cuts[lo]) + "\u2026";
+  return lo;
+}
+
+std::string fit_text(Painter& painter, const std::string& text, const Font& font,
+                     double max_width) {
+  if (max_width <= 0) return "";
+  if (painter.text_width(text, font) <= max_width) return text;
+  // Longest prefix (on a UTF-8 boundary) that fits with the ellipsis (the whole text does not).
+  const std::vector<size_t> cuts = char_starts(text);
+  const size_t n = largest(cuts.empty() ? 0 : cuts.size() - 1, [&](size_t chars) {
+    return painter.text_width(text.substr(0, cuts[chars]) + "\u2026", font) <= max_width;
+  });
+  if (n == 0) return "";
+  return text.substr(0, cuts[n]) + "\u2026";
 }
 
 std::vector<std::string> fit_label(Painter& painter, const std::string& text, double max_width) {
   if (max_width <= 0) return {};
   if (painter.text_width(text, kNodeFont) <= max_width) return {text};
-  // Where each character starts (UTF-8), and the widths of heads and tails by bisection.
-  std::vector<size_t> cuts;
-  for (size_t i = 0; i < text.size(); ++i)
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
+  // Where each character starts, and the widths of heads and tails by bisection.
+  std::vector<size_t> cuts = char_starts(text);
   cuts.push_back(text.size());
   const size_t chars = cuts.size() - 1;
   if (chars < 4) return {fit_text(painter, text, kNodeFont, max_width)};
   auto width = [&](const std::string& s) { return painter.text_width(s, kTwoLineFont); };
-  auto largest = [](size_t max, auto fits) {
-    size_t lo = 0, hi = max;
-    while (lo < hi) {
-      const size_t mid = (lo + hi + 1) / 2;
-      if (fits(mid))
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-    return lo;
-  };
   auto separator = [&](size_t k) {  // the character ending at cut k is a separator
     const char c = text[cuts[k] - 1];
     return c == '_' || c == '.' || c == ':' || c == '/' || c == '-' || c == ' ';
