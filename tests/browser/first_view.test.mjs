@@ -1,6 +1,7 @@
 // The first view (docs/viewer.md, "The first view"): every page kind opens the same way on every
 // load and in every embedding, readable (at least the readable zoom, or readable at the
-// graph's top), with no chrome (legend, stepper, banners, pane titles) over a node.
+// graph's top), with no chrome (legend, stepper, banners, pane titles) over a node and no text
+// over text on the canvas.
 // Corpus pages, generated pages (program, diff, pass trace, panes) and a notebook-like iframe
 // that gets its size late, at 1400x900 and 1024x700; with the app module built, an app page. Each case writes the first views it saw to
 // first_views.json in its artifacts directory, and a screenshot per page and size.
@@ -124,6 +125,7 @@ async function checkPage(html, name, { setup } = {}) {
         if (setup) await setup(page);
         await page.evaluate(() => window.etvizTest.frame());
         const v = await measure(page);
+        if (load === 0) v.textOverText = await page.evaluate(() => window.etvizTest.textOverText());
         views.push(v);
         if (load === 0) await page.screenshot({ path: path.join(OUT, `${name}_${width}.png`) });
         assert.deepEqual(log.errors, [], `${name} ${width}: console errors`);
@@ -143,6 +145,7 @@ async function checkPage(html, name, { setup } = {}) {
     if (v.zoom < v.readable) assert.ok(v.minimap, `${name} ${width}: a start view shows the minimap`);
     assert.ok(v.topShown, `${name} ${width}: the graph's top row is on screen`);
     assert.deepEqual(v.covered, [], `${name} ${width}: chrome over nodes`);
+    assert.deepEqual(v.textOverText, [], `${name} ${width}: text over text`);
     seen[width] = { zoom: Number(v.zoom.toFixed(3)), whole: v.whole, status: v.status };
   }
   const file = path.join(OUT, 'first_views.json');

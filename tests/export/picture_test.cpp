@@ -213,6 +213,51 @@ TEST(Picture, RasterAndPageSizesAreCapped) {
 // A node label wider than its box, as the page writes it (web/src/label_fit.js): one line when
 // it fits, else two, the second keeping the label's tail after an ellipsis when even two lines
 // are too short.
+// A Model Explorer graph whose input feeds the ops of `boxes` modules (`per_box` in the first,
+// `grow` more in each next one; with `chained`, each module's ops a chain), written to a scratch
+// file.
+std::string broadcast_json(const std::string& name, int boxes, int per_box, int grow,
+                           bool chained) {
+  std::string nodes = R"({"id": "x", "label": "input"})";
+  for (int b = 0; b < boxes; ++b)
+    for (int k = 0; k < per_box + grow * b; ++k) {
+      const std::string id = "m" + std::to_string(b) + "_" + std::to_string(k);
+      std::string in =
+          R"({"sourceNodeId": "x", "sourceNodeOutputId": "0", "targetNodeInputId": "0"})";
+      if (chained && k > 0)
+        in += R"(, {"sourceNodeId": "m)" + std::to_string(b) + "_" + std::to_string(k - 1) +
+              R"(", "sourceNodeOutputId": "0", "targetNodeInputId": "1"})";
+      nodes += R"(, {"id": ")" + id + R"(", "label": "aten.mm", "namespace": "layers.)" +
+               std::to_string(b) + R"(", "incomingEdges": [)" + in + "]}";
+    }
+  const std::string path = scratch_dir("picture") + "/" + name;
+  std::ofstream(path) << R"({"graphs": [{"id": "g", "nodes": [)" << nodes << "]}]}";
+  return path;
+}
+
+// A broadcast source's stub (its uses left out of the layout) says where they go where that
+// text fits beside it, else how many, as the page writes it (render_marks.js stubLabel).
+TEST(Picture, StubsSayWhereTheirUsesGoWhereThatFits) {
+  auto svg_of = [](const std::string& path) {
+    Drawn d{load(path), {}};
+    d.model = view::build_view_model(d.doc, d.doc.root_graphs().front(),
+                                     analysis::default_category_config());
+    pic::PictureOptions o;
+    o.format = pic::ExportFormat::kSvg;
+    auto p = pic::write_picture(d.doc, d.model, analysis::default_category_config(), o);
+    EXPECT_TRUE(p) << p.error().message();
+    return p ? p->bytes : std::string();
+  };
+  // Two equal chains of 20 fold into one repeat box below the input: room for the whole text.
+  const std::string fits = svg_of(broadcast_json("stub_fits.json", 2, 20, 0, true));
+  EXPECT_NE(fits.find(">40 uses \u2192 layers \u00d72<"), std::string::npos) << fits;
+  // Four different boxes of loose ops laid out beside the input: the text would run over the
+  // first box.
+  const std::string crowded = svg_of(broadcast_json("stub_crowded.json", 4, 10, 1, false));
+  EXPECT_EQ(crowded.find("uses \u2192"), std::string::npos);
+  EXPECT_NE(crowded.find(">46 u"), std::string::npos) << "the count, cut to the box";
+}
+
 TEST(Picture, LongLabelsKeepTheirHeadAndTail) {
   auto painter = pic::make_svg_painter();
   EXPECT_EQ(pic::fit_label(*painter, "relu", 226), std::vector<std::string>{"relu"});

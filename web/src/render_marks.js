@@ -64,30 +64,48 @@ export function drawGroupMarks(ctx, s, taken, x0, y0, x1, y1, dpr, vx) {
 }
 
 // What a stub writes: how many uses and where they go (the view model's text) where that fits
-// beside the stub without running over a box or a frame the source is not in; else the count
-// alone, within the box's half width. Decided once per layout (the test facade reads it too).
+// beside the stub without running over a box, a frame the source is not in, or another stub's
+// text (each stub writes at least its count); else the count alone, within the box's half width. Decided for every stub of a layout
+// at once, in node order (pictures: src/render/export/scene.cpp, the same rule).
 /** @type {WeakMap<object, Map<number, string>>} */
 const stubLabels = new WeakMap();
 export function stubLabel(ctx, font, M, L, s, i) {
   let known = stubLabels.get(L);
-  if (!known) stubLabels.set(L, (known = new Map()));
-  let text = known.get(i);
-  if (text !== undefined) return text;
-  ctx.font = font;
-  const full = M.stubText(i) || `${M.detachedOut[i]} uses`;
-  const x = L.nx[i] + L.nw[i] / 2 + 3,
-    y = L.ny[i] + L.nh[i] + 2,
-    w = ctx.measureText(full).width,
-    h = 12;
-  const over = (bx, by, bw, bh) => x < bx + bw && x + w > bx && y < by + bh && y + h > by;
-  const holders = new Set();
-  for (let g = M.n.group[i], k = 0; g >= 0 && k <= M.groupCount; g = M.g.parent[g], k++) holders.add(g);
-  let clear = true;
-  for (const j of s.boxes.nodes) if (j !== i && L.nw[j] > 0 && over(L.nx[j], L.ny[j], L.nw[j], L.nh[j])) clear = false;
-  for (const g of s.boxes.collapsed) if (clear && over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) clear = false;
-  for (const g of s.framesByDepth)
-    if (clear && !holders.has(g) && over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) clear = false;
-  text = clear ? full : fitText(ctx, font, `${M.detachedOut[i]} uses`, L.nw[i] / 2 + 6);
-  known.set(i, text);
-  return text;
+  if (!known) {
+    known = new Map();
+    stubLabels.set(L, known);
+    ctx.font = font;
+    // Every stub writes at least its count; a longer text goes around those and the longer
+    // texts placed before it.
+    const short = (j) => fitText(ctx, font, `${M.detachedOut[j]} uses`, L.nw[j] / 2 + 6);
+    /** @type {Map<number, number[]>} */
+    const counts = new Map();
+    for (const j of M.detachedNodes)
+      if (L.nw[j] > 0)
+        counts.set(j, [L.nx[j] + L.nw[j] / 2 + 3, L.ny[j] + L.nh[j] + 2, ctx.measureText(short(j)).width, 12]);
+    /** @type {number[][]} */
+    const taken = [];
+    for (const j of M.detachedNodes) {
+      if (L.nw[j] === 0) continue;
+      const full = M.stubText(j) || `${M.detachedOut[j]} uses`;
+      const x = L.nx[j] + L.nw[j] / 2 + 3,
+        y = L.ny[j] + L.nh[j] + 2,
+        w = ctx.measureText(full).width,
+        h = 12;
+      const over = (bx, by, bw, bh) => x < bx + bw && x + w > bx && y < by + bh && y + h > by;
+      const holders = new Set();
+      for (let g = M.n.group[j], k = 0; g >= 0 && k <= M.groupCount; g = M.g.parent[g], k++) holders.add(g);
+      let clear = taken.every((r) => !over(r[0], r[1], r[2], r[3]));
+      for (const [k, r] of counts) if (clear && k !== j && over(r[0], r[1], r[2], r[3])) clear = false;
+      for (const n of s.boxes.nodes)
+        if (clear && n !== j && L.nw[n] > 0 && over(L.nx[n], L.ny[n], L.nw[n], L.nh[n])) clear = false;
+      for (const g of s.boxes.collapsed) if (clear && over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) clear = false;
+      for (const g of s.framesByDepth)
+        if (clear && !holders.has(g) && over(L.gx[g], L.gy[g], L.gw[g], L.gh[g])) clear = false;
+      const text = clear ? full : short(j);
+      if (clear) taken.push([x, y, w, h]);
+      known.set(j, text);
+    }
+  }
+  return known.get(i) ?? '';
 }

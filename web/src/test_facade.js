@@ -267,6 +267,51 @@ export function installTestFacade(win, app) {
       app.requestRender();
     },
     frame: nextFrame,
+    // Texts one frame of the main canvas writes over each other: draws a frame, recording each
+    // fillText's box on screen (its measured width and ink height, through the transform), and
+    // returns the pairs whose boxes overlap by more than a pixel each way (a text drawn twice at
+    // one place, as a halo and its fill, is one text).
+    textOverText: () => {
+      const ctx = app.canvas.getContext('2d');
+      /** @type {{t: string, x0: number, x1: number, y0: number, y1: number}[]} */
+      const boxes = [];
+      const fill = ctx.fillText;
+      ctx.fillText = function (t, x, y, maxWidth) {
+        const m = ctx.measureText(t);
+        const T = ctx.getTransform();
+        const left =
+          x -
+          (ctx.textAlign === 'center'
+            ? m.width / 2
+            : ctx.textAlign === 'right' || ctx.textAlign === 'end'
+              ? m.width
+              : 0);
+        if (ctx.globalAlpha > 0.3 && String(t).trim())
+          boxes.push({
+            t: String(t),
+            x0: T.a * left + T.e,
+            x1: T.a * (left + m.width) + T.e,
+            y0: T.d * (y - m.actualBoundingBoxAscent) + T.f,
+            y1: T.d * (y + m.actualBoundingBoxDescent) + T.f,
+          });
+        return fill.call(ctx, t, x, y, maxWidth);
+      };
+      try {
+        app.frame();
+      } finally {
+        delete ctx.fillText;
+      }
+      const pairs = [];
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i],
+            b = boxes[j];
+          const ox = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0),
+            oy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+          if (ox > 1 && oy > 1) pairs.push(`'${a.t}' x '${b.t}'`);
+        }
+      return pairs;
+    },
     frameTimes: () => app.frameTimes.slice(),
     clearFrameTimes: () => {
       app.frameTimes.length = 0;

@@ -318,6 +318,66 @@ std::vector<std::string> fit_label(Painter& painter, const std::string& text, do
   return {first, "\u2026" + tail(n)};
 }
 
+// What each broadcast source's stub writes (web/src/render_marks.js stubLabel, the same rule):
+// the view model's text (how many uses, where they go) where it runs over no box, no frame the
+// source is not in and no other stub's text (each writes at least its count), else "N uses" within
+// the box's half width. In node order; empty for nodes without a stub.
+template <typename At, typename Visible>
+std::vector<std::string> stub_texts(const Scene& scene, Painter& painter, const At& at,
+                                    const Visible& group_visible) {
+  const view::ViewModel& m = *scene.model;
+  const layout::Layout& L = scene.layout;
+  std::vector<std::string> out(m.nodes.size());
+  std::vector<int32_t> uses(m.nodes.size(), 0);
+  for (const view::ViewEdge& e : m.edges)
+    if (e.detached) ++uses[static_cast<size_t>(e.source)];
+  // Every stub writes at least its count; a longer text goes around those and the longer
+  // texts placed before it.
+  auto short_text = [&](size_t i, const layout::Rect& r) {
+    return fit_text(painter, fmt::format("{} uses", uses[i]), kSmallFont, r.width / 2 + 6);
+  };
+  std::vector<std::pair<size_t, layout::Rect>> counts;
+  for (const auto& [node, full] : m.stubs) {
+    const auto i = static_cast<size_t>(node);
+    if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
+    const layout::Rect r = at(L.nodes[i]);
+    counts.push_back({i,
+                      {r.x + r.width / 2 + 3, r.y + r.height + 2,
+                       painter.text_width(short_text(i, r), kSmallFont), 12}});
+  }
+  std::vector<layout::Rect> taken;
+  for (const auto& [node, full] : m.stubs) {
+    const auto i = static_cast<size_t>(node);
+    if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
+    const layout::Rect r = at(L.nodes[i]);
+    const layout::Rect text{r.x + r.width / 2 + 3, r.y + r.height + 2,
+                            painter.text_width(full, kSmallFont), 12};
+    auto over = [&](const layout::Rect& b) {
+      return text.x < b.x + b.width && text.x + text.width > b.x && text.y < b.y + b.height &&
+             text.y + text.height > b.y;
+    };
+    std::unordered_set<int32_t> holders;
+    for (int32_t g = m.nodes[i].group, k = 0; g >= 0 && k <= static_cast<int32_t>(m.groups.size());
+         g = m.groups[static_cast<size_t>(g)].parent, ++k)
+      holders.insert(g);
+    bool clear = std::none_of(taken.begin(), taken.end(), over);
+    for (const auto& [k, count] : counts) clear = clear && (k == i || !over(count));
+    for (size_t j = 0; clear && j < m.nodes.size() && j < L.nodes.size(); ++j)
+      clear = j == i || !drawn(L.nodes[j]) || !over(at(L.nodes[j]));
+    for (size_t g = 0; clear && g < m.groups.size(); ++g) {
+      if (!group_visible(g) || (scene.expanded[g] && holders.count(static_cast<int32_t>(g))))
+        continue;
+      const int32_t parent = m.groups[g].parent;
+      if (!scene.expanded[g] && parent >= 0 && !scene.expanded[static_cast<size_t>(parent)])
+        continue;
+      clear = !over(at(L.groups[g]));
+    }
+    if (clear) taken.push_back(text);
+    out[i] = clear ? full : short_text(i, r);
+  }
+  return out;
+}
+
 Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptions& options,
                          Painter& painter) {
   const view::ViewModel& m = *scene.model;
@@ -448,11 +508,7 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
   }
 
   // Nodes.
-  std::vector<const std::string*> stub_of(m.nodes.size(), nullptr);
-  for (const auto& [node, text] : m.stubs) stub_of[static_cast<size_t>(node)] = &text;
-  std::vector<int32_t> detached_uses(m.nodes.size(), 0);
-  for (const view::ViewEdge& e : m.edges)
-    if (e.detached) ++detached_uses[static_cast<size_t>(e.source)];
+  const std::vector<std::string> stub_text = stub_texts(scene, painter, at, group_visible);
   for (size_t i = 0; i < m.nodes.size(); ++i) {
     if (i >= L.nodes.size() || !drawn(L.nodes[i])) continue;
     const view::ViewNode& n = m.nodes[i];
@@ -471,37 +527,12 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
         painter.text(r.x + r.width / 2 + 1.5, top + kTwoLinePitch * k, lines[k],
                      lines.size() > 1 ? kTwoLineFont : kNodeFont, Anchor::kMiddle, st.text);
     // A broadcast source whose many uses are not drawn: a stub, the count and where they go
-    // where that fits beside the stub (over no box, no frame the node is not in), else the
-    // count (web/src/render_marks.js stubLabel).
-    if (stub_of[i]) {
+    // (stub_texts: the page's rule).
+    if (!stub_text[i].empty()) {
       const double cx = r.x + r.width / 2, by = r.y + r.height;
       const layout::Point stub[2] = {{cx, by}, {cx, by + 12}};
       painter.polyline(stub, {pal.edge, 1, true});
-      const layout::Rect text{cx + 3, by + 2, painter.text_width(*stub_of[i], kSmallFont), 12};
-      auto over = [&](const layout::Rect& b) {
-        return text.x < b.x + b.width && text.x + text.width > b.x && text.y < b.y + b.height &&
-               text.y + text.height > b.y;
-      };
-      std::unordered_set<int32_t> holders;
-      for (int32_t g = n.group, k = 0; g >= 0 && k <= static_cast<int32_t>(m.groups.size());
-           g = m.groups[static_cast<size_t>(g)].parent, ++k)
-        holders.insert(g);
-      bool clear = true;
-      for (size_t j = 0; clear && j < m.nodes.size() && j < L.nodes.size(); ++j)
-        clear = j == i || !drawn(L.nodes[j]) || !over(at(L.nodes[j]));
-      for (size_t g = 0; clear && g < m.groups.size(); ++g) {
-        if (!group_visible(g) || (scene.expanded[g] && holders.count(static_cast<int32_t>(g))))
-          continue;
-        const int32_t parent = m.groups[g].parent;
-        if (!scene.expanded[g] && parent >= 0 && !scene.expanded[static_cast<size_t>(parent)])
-          continue;
-        clear = !over(at(L.groups[g]));
-      }
-      painter.text(cx + 3, by + 8,
-                   clear ? *stub_of[i]
-                         : fit_text(painter, fmt::format("{} uses", detached_uses[i]), kSmallFont,
-                                    r.width / 2 + 6),
-                   kSmallFont, Anchor::kStart, pal.muted);
+      painter.text(cx + 3, by + 8, stub_text[i], kSmallFont, Anchor::kStart, pal.muted);
     }
     painter.close_item();
   }
