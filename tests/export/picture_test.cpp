@@ -121,6 +121,43 @@ TEST(Picture, ExpandStatesShowWhatTheySay) {
   EXPECT_EQ(depth->nodes, all->nodes);
 }
 
+// An open group's title is drawn after every edge (an edge entering the box crosses its title
+// band), over a halo of the canvas colour: an outline-only copy of the letters first, as the
+// page's canvas and its SVG writer draw it.
+TEST(Picture, GroupTitlesAreDrawnOverTheEdgesOnAHalo) {
+  Drawn d = simple();
+  pic::PictureOptions o;
+  o.expand = {pic::ExpandMode::kAll, 0};
+  auto all = pic::write_picture(d.doc, d.model, analysis::default_category_config(), o);
+  ASSERT_TRUE(all) << all.error().message();
+  const std::string& svg = all->bytes;
+  std::string canvas;
+  for (const auto& [name, value] : pic::theme_css(pic::Theme::kLight))
+    if (name == "--canvas-bg") canvas = pic::parse_colour(value)->hex();
+  ASSERT_FALSE(canvas.empty());
+  const size_t last_edge = svg.rfind("<polyline");
+  ASSERT_NE(last_edge, std::string::npos);
+  const std::regex title(
+      "<g class=\"title\" id=\"g(\\d+)-title\"><title>[^<]*</title>\n"
+      "<text ([^>]*) fill=\"none\" stroke=\"(#[0-9a-f]{6})\" "
+      "stroke-width=\"3\"[^>]*>([^<]+)</text>\n"
+      "<text ([^>]*) fill=\"#[0-9a-f]{6}\">([^<]+)</text>\n</g>");
+  size_t titles = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), title); it != std::sregex_iterator();
+       ++it) {
+    const std::smatch& m = *it;
+    ++titles;
+    EXPECT_GT(static_cast<size_t>(m.position(0)), last_edge) << "title of g" << m[1];
+    EXPECT_EQ(m[3].str(), canvas);
+    EXPECT_EQ(m[2].str(), m[5].str()) << "the halo lies under the letters";
+    EXPECT_EQ(m[4].str(), m[6].str());
+  }
+  // Every expanded group has its title, and only there.
+  EXPECT_EQ(titles, count(svg, "class=\"group\""));
+  EXPECT_EQ(titles, 2u);
+  EXPECT_EQ(count(svg, "<g class=\"title\""), titles);
+}
+
 TEST(Picture, HostileNamesStayText) {
   Drawn d = simple();
   const std::string hostile =

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,22 +98,11 @@ class CairoPainter final : public Painter {
 
   void text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
             const Colour& colour) override {
-    if (text.empty()) return;
-    const std::string s = printable_utf8(text);  // cairo refuses invalid UTF-8
-    use(font);
-    cairo_text_extents_t ext;
-    cairo_text_extents(cr_, s.c_str(), &ext);
-    cairo_font_extents_t fe;
-    cairo_font_extents(cr_, &fe);
-    double left = x;
-    if (anchor == Anchor::kMiddle) left -= ext.x_advance / 2;
-    if (anchor == Anchor::kEnd) left -= ext.x_advance;
-    // Vertical middle of the font's ascent/descent at y (the canvas's textBaseline middle).
-    const double baseline = y + (fe.ascent - fe.descent) / 2;
-    set(colour);
-    cairo_move_to(cr_, left, baseline);
-    cairo_show_text(cr_, s.c_str());
-    cairo_new_path(cr_);
+    draw_text(x, y, text, font, anchor, colour, nullptr);
+  }
+  void haloed_text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+                   const Colour& colour, const Colour& halo) override {
+    draw_text(x, y, text, font, anchor, colour, &halo);
   }
 
   double text_width(std::string_view text, const Font& font) override {
@@ -142,6 +132,37 @@ class CairoPainter final : public Painter {
   }
 
  private:
+  // The letters at (x, y); with a halo, their outline in the halo's colour first (the canvas's
+  // strokeText then fillText).
+  void draw_text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+                 const Colour& colour, const Colour* halo) {
+    if (text.empty()) return;
+    const std::string s = printable_utf8(text);  // cairo refuses invalid UTF-8
+    use(font);
+    cairo_text_extents_t ext;
+    cairo_text_extents(cr_, s.c_str(), &ext);
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr_, &fe);
+    double left = x;
+    if (anchor == Anchor::kMiddle) left -= ext.x_advance / 2;
+    if (anchor == Anchor::kEnd) left -= ext.x_advance;
+    // Vertical middle of the font's ascent/descent at y (the canvas's textBaseline middle).
+    const double baseline = y + (fe.ascent - fe.descent) / 2;
+    if (halo && !halo->none()) {
+      cairo_new_path(cr_);
+      cairo_move_to(cr_, left, baseline);
+      cairo_text_path(cr_, s.c_str());
+      set(*halo);
+      cairo_set_line_width(cr_, 3);
+      cairo_set_dash(cr_, nullptr, 0, 0);
+      cairo_stroke(cr_);
+    }
+    set(colour);
+    cairo_move_to(cr_, left, baseline);
+    cairo_show_text(cr_, s.c_str());
+    cairo_new_path(cr_);
+  }
+
   void set(const Colour& c) { cairo_set_source_rgba(cr_, c.r, c.g, c.b, c.a); }
   void apply(const Stroke& s) {
     set(s.colour);
@@ -243,6 +264,12 @@ class PagedPdfPainter final : public Painter {
     op.fill = colour;
     file(std::move(op), left, y - font.size, left + w, y + font.size);
   }
+  void haloed_text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+                   const Colour& colour, const Colour& halo) override {
+    const size_t before = ops_.size();
+    this->text(x, y, text, font, anchor, colour);
+    if (ops_.size() > before) ops_.back().halo = halo;
+  }
   double text_width(std::string_view text, const Font& font) override {
     return measurer_->text_width(text, font);
   }
@@ -307,6 +334,7 @@ class PagedPdfPainter final : public Painter {
     std::string text;
     Font font;
     Anchor anchor = Anchor::kStart;
+    std::optional<Colour> halo;  // text: drawn over a halo (haloed_text)
   };
 
   // Files the primitive under every page whose tile its box (layout units) touches.
@@ -343,7 +371,10 @@ class PagedPdfPainter final : public Painter {
         break;
       }
       case Op::kText:
-        d.text(op.rect.x, op.rect.y, op.text, op.font, op.anchor, op.fill);
+        if (op.halo)
+          d.haloed_text(op.rect.x, op.rect.y, op.text, op.font, op.anchor, op.fill, *op.halo);
+        else
+          d.text(op.rect.x, op.rect.y, op.text, op.font, op.anchor, op.fill);
         break;
     }
   }

@@ -44,6 +44,11 @@ class Painter {
   // One line of text whose vertical middle is at y.
   virtual void text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
                     const Colour& colour) = 0;
+  // The same over a halo: a 3-unit outline of `halo` under the letters, so text drawn over edges
+  // stays readable (group titles, drawn after the edges that cross their band, as the page
+  // does).
+  virtual void haloed_text(double x, double y, std::string_view text, const Font& font,
+                           Anchor anchor, const Colour& colour, const Colour& halo) = 0;
   // How wide `text` is drawn in `font`, in layout units (to fit labels in their boxes).
   virtual double text_width(std::string_view text, const Font& font) = 0;
   // Structure some formats keep (SVG: a <g> with a class, an id and a <title> tooltip);

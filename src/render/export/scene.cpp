@@ -448,10 +448,6 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
     painter.open_item("group", fmt::format("g{}", g), vg.name);
     painter.box(r, 6, vg.owner >= 0 ? pal.delegate_fill : pal.frame_fill,
                 {pal.frame_stroke, 1, false});
-    const std::string title = fit_text(painter, vg.label, kGroupFont, r.width - 12);
-    if (!title.empty())
-      painter.text(r.x + 6, r.y + view::layout_options().group_title / 2 + 1, title, kGroupFont,
-                   Anchor::kStart, pal.muted);
     painter.close_item();
   }
 
@@ -482,6 +478,20 @@ Result<std::string> draw(const Scene& scene, const Palette& pal, const DrawOptio
         {tip.x - ux * size - uy * size * 0.45, tip.y - uy * size + ux * size * 0.45},
         {tip.x - ux * size + uy * size * 0.45, tip.y - uy * size - ux * size * 0.45}};
     painter.triangle(tri, pal.edge);
+  }
+
+  // The frames' titles over the edges that enter their boxes, as the page draws them: the
+  // layout keeps the title band free of boxes, a halo of the canvas colour keeps edges crossing
+  // it off the letters.
+  for (size_t g : frames) {
+    const view::ViewGroup& vg = m.groups[g];
+    const layout::Rect r = at(L.groups[g]);
+    const std::string title = fit_text(painter, vg.label, kGroupFont, r.width - 12);
+    if (title.empty()) continue;
+    painter.open_item("title", fmt::format("g{}-title", g), vg.name);
+    painter.haloed_text(r.x + 6, r.y + view::layout_options().group_title / 2 + 1, title,
+                        kGroupFont, Anchor::kStart, pal.muted, pal.canvas_bg);
+    painter.close_item();
   }
 
   // Collapsed groups: a second sheet behind ("there is more inside"), label and size.

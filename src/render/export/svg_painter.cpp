@@ -57,16 +57,11 @@ class SvgPainter final : public Painter {
 
   void text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
             const Colour& colour) override {
-    if (text.empty()) return;
-    out_ += fmt::format("<text x=\"{}\" y=\"{}\" dy=\"0.35em\" font-size=\"{}\"", num(x), num(y),
-                        font.size);
-    if (font.bold) out_ += " font-weight=\"600\"";
-    if (anchor != Anchor::kStart)
-      out_ += anchor == Anchor::kMiddle ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
-    paint("fill", colour);
-    out_ += ">";
-    out_ += markup_escape(text);
-    out_ += "</text>\n";
+    write_text(x, y, text, font, anchor, colour, nullptr);
+  }
+  void haloed_text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+                   const Colour& colour, const Colour& halo) override {
+    write_text(x, y, text, font, anchor, colour, &halo);
   }
 
   double text_width(std::string_view text, const Font& font) override {
@@ -85,6 +80,27 @@ class SvgPainter final : public Painter {
   }
 
  private:
+  // A halo is a second <text> before the letters, outline only (as the page's SVG writes
+  // strokeText): readers without SVG 2's paint-order still draw it under them.
+  void write_text(double x, double y, std::string_view text, const Font& font, Anchor anchor,
+                  const Colour& colour, const Colour* halo) {
+    if (text.empty()) return;
+    const std::string open =
+        fmt::format("<text x=\"{}\" y=\"{}\" dy=\"0.35em\" font-size=\"{}\"{}{}", num(x), num(y),
+                    font.size, font.bold ? " font-weight=\"600\"" : "",
+                    anchor == Anchor::kStart    ? ""
+                    : anchor == Anchor::kMiddle ? " text-anchor=\"middle\""
+                                                : " text-anchor=\"end\"");
+    const std::string letters = markup_escape(text);
+    if (halo && !halo->none()) {
+      out_ += open + " fill=\"none\"";
+      paint("stroke", *halo);
+      out_ += " stroke-width=\"3\" stroke-linejoin=\"round\">" + letters + "</text>\n";
+    }
+    out_ += open;
+    paint("fill", colour);
+    out_ += ">" + letters + "</text>\n";
+  }
   void paint(const char* what, const Colour& c) {
     if (c.none()) {
       out_ += fmt::format(" {}=\"none\"", what);
