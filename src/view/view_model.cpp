@@ -15,9 +15,9 @@ namespace {
 
 constexpr double kNodeHeight = 28;
 constexpr double kGroupHeight = 34;
-// The band at the top of an expanded group where its title is drawn and a click toggles it
-// (web/src/render.js FRAME_HEADER, src/render/export/scene.cpp: the value of
-// layout_options().group_title).
+// The band at the top of an expanded group where its title is drawn and a click toggles it:
+// layout_options().group_title, which the pictures (render/export/scene.cpp) and the page (its
+// data's layout option "groupTitle", web/src/data.js frameHeader) read.
 constexpr double kFrameHeader = 18;
 constexpr int kMaxNesting = 16;  // subgraphs inside subgraphs; deeper references are ignored
 
@@ -704,14 +704,15 @@ uint64_t drawn_once_count(const Document& doc, int32_t graph, uint64_t limit) {
   return once.total;
 }
 
-}  // namespace
-
+// The rule stated above build_view_model (view_model.h).
 bool nested_graphs_drawn_once(const Document& doc, int32_t graph) {
   if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return false;
   const uint64_t once = drawn_once_count(doc, graph, run_budget().nodes);
   InlineCounter every{doc, 2 * once, false, 0, {}, {}};
   return !every.add(graph, 0);
 }
+
+}  // namespace
 
 Status view_within_budget(const Document& doc, int32_t graph) {
   if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return Status::Ok();

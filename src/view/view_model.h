@@ -23,7 +23,7 @@ struct ViewNode {
   analysis::Category category = analysis::Category::kOther;
   std::string label;  // what the box shows
   double width = 0, height = 0;
-  // A call whose nested graph is drawn at another call (see nested_graphs_drawn_once): that
+  // A call whose nested graph is drawn at another call (see build_view_model): that
   // call's ViewModel::nodes index; -1 when the graph is inlined here or the node calls none.
   int32_t drawn_at = -1;
 };
@@ -105,9 +105,8 @@ struct ViewOptions {
 // every node that links to it. Graphs that link to the next several times fan out
 // exponentially: when inlining at every link would draw more than twice the nodes of drawing
 // each reachable graph once, each nested graph is drawn once, at its first link in reading
-// order, and every later link is a plain box pointing there (ViewNode::drawn_at). Bounded by
-// the run's --max-nodes.
-bool nested_graphs_drawn_once(const Document& doc, int32_t graph);
+// order, and every later link is a plain box pointing there (ViewNode::drawn_at). The choice
+// is made by walks bounded by the run's --max-nodes.
 
 // Counts the nodes the view of `graph` would hold (under the rule above), before any is built,
 // and returns the usual budget error when they exceed the run's --max-nodes (core/budget.h).

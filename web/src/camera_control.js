@@ -8,7 +8,6 @@
 // Uses of the host: view, state, overlays, canvas, width, height, paneCount, requestRender().
 import { $ } from './dom.js';
 import { firstView } from './first_view.js';
-import { FRAME_HEADER } from './render.js';
 
 // Elements of the stage that are not chrome over the graph: the canvas, hover and passing
 // notes, and the minimap (hidden when the whole drawing is on screen; a start view goes on
@@ -64,7 +63,7 @@ export class CameraControl {
       headers = [];
     for (const i of view.boxes.nodes) boxes.push({ x: L.nx[i], y: L.ny[i], w: L.nw[i], h: L.nh[i] });
     for (const g of view.boxes.collapsed) boxes.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: L.gh[g] });
-    for (const g of view.framesByDepth) headers.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: FRAME_HEADER });
+    for (const g of view.framesByDepth) headers.push({ x: L.gx[g], y: L.gy[g], w: L.gw[g], h: view.model.frameHeader });
     return { boxes, headers };
   }
 

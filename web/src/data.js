@@ -286,6 +286,10 @@ export class GraphModel {
     this.groupKinds = Array.from(this.g.kind, (k) => this.s(k));
     // What the embedded layout was computed with; re-layout uses the same (page-wide).
     this.layoutOptions = Float64Array.from(data.layoutOptions);
+    // World units at the top of an expanded group: its title, and a click there toggles it.
+    // The layout keeps the band free (layout option groupTitle, C++ view::layout_options()).
+    this.frameHeader = this.layoutOptions[data.layoutOptionNames.indexOf('groupTitle')];
+    if (!(this.frameHeader >= 0)) throw new Error('page data: no groupTitle layout option');
     this.qdq = g.qdq;
     // The precomputed layout, in the shape the layout engine returns (layout_wasm.js).
     /** @type {import('./layout_wasm.js').Layout} */

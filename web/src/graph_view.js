@@ -4,7 +4,6 @@ import { Camera } from './camera.js';
 import { computeVisibility, visibleBoxes, flattenHierarchy, FLATTENED_KINDS } from './visibility.js';
 import { layoutBounds } from './layout_wasm.js';
 import { junctions } from './routes.js';
-import { FRAME_HEADER } from './render.js';
 
 export class GraphView {
   constructor(model) {
@@ -136,7 +135,7 @@ export class GraphView {
     for (let k = this.framesByDepth.length - 1; k >= 0; k--) {
       const g = this.framesByDepth[k];
       if (gh && gh[g]) continue;
-      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + FRAME_HEADER)
+      if (wx >= L.gx[g] && wx <= L.gx[g] + L.gw[g] && wy >= L.gy[g] && wy <= L.gy[g] + this.model.frameHeader)
         return { group: g, header: true };
     }
     const tol = 5 / this.camera.scale;

@@ -29,6 +29,7 @@ export {};
  * @property {Delegate[]} delegates  every delegate call site of the file
  * @property {Delegation} [delegation]  what each backend took; only when some subgraph is delegated
  * @property {number[]} layoutOptions  the options the embedded layouts were computed with, for re-layout in the page
+ * @property {string[]} layoutOptionNames  their names, in the same order (src/layout/options.cpp)
  * @property {PageGraph[]} graphs
  * @property {string[]} strings  the string table the graphs' string ids index
  */

@@ -11,9 +11,6 @@ import { fitLabel, fitText, TWO_LINE_PITCH } from './label_fit.js';
 export const SHAPE_MIN_SCALE = 0.65;
 const SMALL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const GROUP_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
-// World units at the top of an expanded group: its title, and a click there toggles it. The
-// layout keeps the band free (C++ view::layout_options().group_title, page layoutOptions).
-export const FRAME_HEADER = 18;
 // Labels written at screen size when zoomed out (map labels).
 const MAP_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 const MAP_GROUP_FONT = '600 12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -237,7 +234,7 @@ export class Renderer {
       for (const g of titled) {
         const text = fitText(ctx, GROUP_FONT, `▾ ${M.groupLabel(g)}`, L.gw[g] - 12);
         const tx = L.gx[g] + 6,
-          ty = L.gy[g] + FRAME_HEADER / 2 + 1;
+          ty = L.gy[g] + M.frameHeader / 2 + 1;
         ctx.strokeText(text, tx, ty);
         ctx.fillText(text, tx, ty);
       }
@@ -386,7 +383,7 @@ export class Renderer {
         if (ax <= bx && ay <= by) taken.add(ax, ay, bx - ax, by - ay);
       };
       for (const g of boxes.collapsed) block(L.gx[g], L.gy[g], L.gw[g], L.gh[g]);
-      for (const g of s.framesByDepth) block(L.gx[g], L.gy[g], L.gw[g], FRAME_HEADER);
+      for (const g of s.framesByDepth) block(L.gx[g], L.gy[g], L.gw[g], M.frameHeader);
       const labelled = new Map(); // value -> the text written on its edge
       for (let e = 0; e < M.edgeCount; e++) {
         const v = E.val[e];

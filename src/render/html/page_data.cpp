@@ -871,6 +871,10 @@ Result<EncodedPageData> encode_page_data(const Document& doc, const PageSource& 
   // the page's WebAssembly engine re-lays out with exactly these.
   w.array("layoutOptions", layout::encode_options(view::layout_options()),
           [&](double v) { w.exact(v); });
+  // Their names (the option table's), so the page reads one by name (groupTitle: the band its
+  // group titles are drawn and clicked in) rather than keeping a copy of the value.
+  w.array("layoutOptionNames", layout::option_fields(),
+          [&](const layout::OptionField& f) { w.str(f.name); });
   w.array("graphs", views, [&](ViewModel& m) { write_view(w, doc, m, layouts); });
   w.string_table();
   w.close('}');
