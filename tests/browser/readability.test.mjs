@@ -23,6 +23,13 @@ const QNN = () =>
   );
 const PT2 = () => path.join(CORPUS, 'pt2', 'pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2');
 const GEN = process.env.ETVIZ_GEN;
+// A training program: four methods, three named like __et_training_parameters_index_forward.
+const XOR = () =>
+  path.join(
+    CORPUS,
+    'pte',
+    'pytorch__executorch__extension__android__executorch_android__src__androidTest__resources__xor.9c80c531.pte',
+  );
 // A generated ETRecord (2023 schema form: inputs_to_parameters maps placeholder -> fqn).
 const ETRECORD = () => {
   const out = path.join(OUT, 'generated.etrecord');
@@ -34,6 +41,19 @@ function writePage(file, name) {
   const html = path.join(OUT, `${name}.html`);
   execFileSync(BIN, [file, '-o', html, '-q']);
   return html;
+}
+
+// Panel texts whose letters run past their own box (a heading cut at the panel's edge):
+// scrollWidth beyond clientWidth, for every element that does not scroll on purpose.
+async function panelTextCut(page) {
+  return page.$$eval('#panel *', (all) =>
+    all
+      .filter((e) => {
+        const o = getComputedStyle(e).overflowX;
+        return e.clientWidth > 0 && o !== 'auto' && o !== 'scroll' && e.scrollWidth > e.clientWidth + 1;
+      })
+      .map((e) => `${e.tagName.toLowerCase()}: ${e.textContent.slice(0, 60)} (${e.scrollWidth} > ${e.clientWidth})`),
+  );
 }
 
 // Every key/value row of the panel: the key's box ends before the value's begins.
@@ -104,6 +124,31 @@ test(
       } finally {
         await context.close();
       }
+    }
+    // Long names (a graph's, the file's) wrap inside the panel at the narrow width; the
+    // summary's "Graph: NAME" heading used to run past its edge.
+    const { page, log, context } = await openViewer(browser, writePage(XOR(), 'readability_xor'), {
+      width: 1024,
+      height: 700,
+    });
+    try {
+      await waitForEngine(page);
+      const graphs = await page.evaluate(() => window.etvizTest.graphs().map((g) => g.name));
+      assert.ok(
+        graphs.some((g) => g.length > 30),
+        `a long graph name among ${graphs}`,
+      );
+      for (let g = 0; g < graphs.length; g++) {
+        await page.evaluate((k) => window.etvizTest.selectGraph(k), g);
+        await page.waitForFunction((k) => window.etvizTest.graph() === k, g);
+        const heading = await page.$$eval('#panel h3', (hs) => hs.map((h) => h.textContent));
+        assert.ok(heading.includes(`Graph: ${graphs[g]}`), `${heading}`);
+        assert.deepEqual(await panelTextCut(page), [], graphs[g]);
+      }
+      await page.screenshot({ path: path.join(OUT, 'panel_long_names.png') });
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
     }
   },
 );

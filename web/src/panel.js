@@ -5,7 +5,11 @@ import { el } from './dom.js';
 
 function section(root, title) {
   const s = el('section', 'panel-section');
-  s.appendChild(el('h3', null, title));
+  // A title can hold a name ("Graph: __et_training_parameters_index_forward"): it wraps at the
+  // name's separators rather than running past the panel.
+  const h = el('h3');
+  breakableText(h, title);
+  s.appendChild(h);
   root.appendChild(s);
   return s;
 }
@@ -129,7 +133,7 @@ export function showNode(root, m, data, i, onJump, onCopyLink) {
   const dot = el('span', 'cat-dot');
   dot.style.background = data.cats[m.n.cat[i]].color;
   head.appendChild(dot);
-  head.appendChild(el('h2', 'panel-title', m.nodeLabel(i)));
+  head.appendChild(breakableText(el('h2', 'panel-title'), m.nodeLabel(i)));
   if (onCopyLink) {
     const link = el('button', 'btn link-btn', 'Copy link');
     link.title = 'Copy a link that reopens this page with this node selected';
@@ -223,7 +227,7 @@ export function showEdge(root, m, e, onJump) {
   root.replaceChildren();
   const v = m.e.val[e];
   const head = el('div', 'panel-head');
-  head.appendChild(el('h2', 'panel-title', v >= 0 ? m.value(v).name || `v${v}` : 'subgraph link'));
+  head.appendChild(breakableText(el('h2', 'panel-title'), v >= 0 ? m.value(v).name || `v${v}` : 'subgraph link'));
   root.appendChild(head);
   const s = section(root, 'Edge');
   if (v >= 0) {
@@ -314,7 +318,7 @@ function opCell(op, onSearch) {
 export function showGroup(root, m, data, g, expanded, onToggle, onSearch) {
   root.replaceChildren();
   const head = el('div', 'panel-head');
-  head.appendChild(el('h2', 'panel-title', m.groupLabel(g)));
+  head.appendChild(breakableText(el('h2', 'panel-title'), m.groupLabel(g)));
   root.appendChild(head);
   const s = section(root, 'Group');
   row(s, 'path', m.groupName(g), 'mono');
@@ -382,7 +386,7 @@ function showDelegation(root, d, onSearch) {
 export function showSummary(root, data, m, onSearch) {
   root.replaceChildren();
   const head = el('div', 'panel-head');
-  head.appendChild(el('h2', 'panel-title', data.file.name));
+  head.appendChild(breakableText(el('h2', 'panel-title'), data.file.name));
   root.appendChild(head);
   const s = section(root, 'File');
   row(s, 'format', data.file.format);
