@@ -10,12 +10,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, openViewer } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_APP_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 const C = (...p) => path.join(CORPUS, ...p);
 const skip = (name) => (ONLY && ONLY !== name) || !CORPUS || !BIN;
 
@@ -473,7 +470,6 @@ test(
   'large bundled programs and archives open from their tables and directories, weights unread',
   { skip: skip('archives') || !process.env.ETVIZ_GEN },
   async () => {
-    const GEN = process.env.ETVIZ_GEN;
     const PAD = { bpte: '1900M', pt2: '2200M', etrecord: '2200M' };
     const shape = ['--blocks', '25', '--dim', '16', '--hidden', '32'];
     const files = {

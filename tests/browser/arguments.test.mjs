@@ -2,30 +2,20 @@
 // operator's schema and shows the value as the runtime resolves it, then where it came from
 // (docs/formats.md, "Argument values"). The facts were read with flatc from the tutorial CNN.
 // Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
 const TUTORIAL = path.join(
   CORPUS,
   'bpte',
   'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp',
 );
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 // The panel's argument cards of node `op` (the nth such node): name, head text and rows.
 async function cards(page, op, nth = 0) {

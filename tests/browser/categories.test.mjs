@@ -9,27 +9,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, CORPUS, OUT, sharedBrowser, writePage } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_CATEGORIES_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
-function writePage(args, name) {
-  const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [...args, '-o', html, '-q']);
-  return html;
-}
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 // Every node of the shown graph as the facade reports it, with its index.
 const nodes = (page) =>

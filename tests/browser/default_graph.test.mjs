@@ -4,25 +4,15 @@
 // C++. The picture's graph is DOT's `digraph "NAME"`; the page's is the one on show after
 // loading. A file the page cannot show, export cannot draw either. Env: ETVIZ_BIN,
 // ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer } from './browser.mjs';
+import { openViewer } from './browser.mjs';
+import { BIN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 function corpusFiles() {
   const files = [];

@@ -6,32 +6,20 @@
 // against portable; stress_mlp: two XNNPACK versions), generated programs whose changes sit in
 // folded blocks, and a generated pass trace (one pane and two).
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
-
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser, timelineEval } from './harness.mjs';
 
 const pte = (name) => path.join(CORPUS, 'pte', name);
 const SMALL = ['--dim', '16', '--hidden', '24', '--heads', '2', '--seq', '4', '--vocab', '32', '--fill-constants'];
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
-const T = (page, expr) =>
-  page.evaluate(`(() => { const t = window.etvizTest.overlay('timeline'); return ${expr}; })()`);
+const T = timelineEval;
 
 // Per group, the changed, added and removed nodes inside it at any depth, counted from each
 // node's status in step k and the groups' parents (not from the badge code); and the changes.

@@ -2,25 +2,15 @@
 // (parsed by the browser's XML parser; the same boxes, labels and theme as the canvas) and a
 // PNG (decoded by the browser), with no network request; a node's link reopens the page with
 // that node selected. Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 const SIMPLE = 'pte/corey-cole__simple-torch-model__model.pte';
 

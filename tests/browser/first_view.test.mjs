@@ -6,19 +6,15 @@
 // that gets its size late, at 1400x900 and 1024x700; with the app module built, an app page. Each case writes the first views it saw to
 // first_views.json in its artifacts directory, and a screenshot per page and size.
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_FIRST_VIEW_CASE.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser, writePage } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_FIRST_VIEW_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
 const SIZES = [
   [1400, 900],
@@ -28,19 +24,7 @@ const LOADS = 3;
 const pte = (name) => path.join(CORPUS, 'pte', name);
 const MLP = 'corey-cole__djl-executorch-engine__src__test__resources__models__stress__stress_mlp.d66ae531.pte';
 
-function writePage(args, name) {
-  const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [...args, '-o', html, '-q']);
-  return html;
-}
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 // What the first view shows, measured in the page (or frame) `where`: the camera, whether the
 // whole drawing is on screen, whether the graph's top row is, and every drawn box (nodes,

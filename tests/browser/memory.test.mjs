@@ -3,25 +3,14 @@
 // selected in the graph lights up the tensors it reads and writes. Figures match
 // `etviz memory --format json`.
 // Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 const M = (page, expr) => page.evaluate(`(() => { const m = window.etvizTest.overlay('memory'); return ${expr}; })()`);
 
@@ -73,7 +62,6 @@ test('memory timeline: draws the plan the CLI reports; hover, click and selectio
 });
 
 test('size treemap: areas are byte counts, the embedding tables stand out, zoom and hover work', async () => {
-  const GEN = process.env.ETVIZ_GEN;
   const pte = path.join(OUT, 'sized.pte');
   execFileSync(GEN, ['program', '--blocks', '2', '--delegates', '--delegate-backend', 'xnnpack', '-o', pte], {
     stdio: 'ignore',

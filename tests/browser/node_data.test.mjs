@@ -3,17 +3,13 @@
 // nodes, on/off; and the page and `etviz export` draw the same colours, for node data and for
 // the profile's heat (one scale, analysis/heat_scale.h). Env: ETVIZ_BIN, ETVIZ_CORPUS_DIR,
 // ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer } from './browser.mjs';
-
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
+import { openViewer } from './browser.mjs';
+import { BIN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
 const SIMPLE = () => path.join(CORPUS, 'pte', 'corey-cole__simple-torch-model__model.pte');
 const BP = () =>
@@ -22,13 +18,7 @@ const ETDP = () => path.join(CORPUS, 'etdp', 'pytorch__executorch__docs__source_
 const LOW = '#2166ac';
 const HIGH = '#b2182b';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 function run(args) {
   execFileSync(BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });

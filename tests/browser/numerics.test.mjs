@@ -5,25 +5,14 @@
 // panel's figures, statistics and histogram, the sortable table that selects nodes, on/off.
 // The figures themselves are checked against numpy in tests/numerics. Env: ETVIZ_BIN,
 // ETVIZ_GEN, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer } from './browser.mjs';
+import { openViewer } from './browser.mjs';
+import { BIN, GEN, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 function run(bin, args) {
   return execFileSync(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();

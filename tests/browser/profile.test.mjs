@@ -2,37 +2,20 @@
 // bundled program with the ETDump recorded from it, and a generated program with a generated
 // ETDump holding delegate events.
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS, ETVIZ_PROFILE_CASE (corpus|generated).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer } from './browser.mjs';
+import { openViewer } from './browser.mjs';
+import { GEN, CORPUS, OUT, sharedBrowser, writePage } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_PROFILE_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
 const BP = () =>
   path.join(CORPUS, 'bpte', 'pytorch__executorch__docs__source__tutorials_source__bundled_program.a59a06e0.bp');
 const ETDP = () => path.join(CORPUS, 'etdp', 'pytorch__executorch__docs__source__tutorials_source__etdump.etdp');
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
-
-function writePage(name, args) {
-  const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [...args, '-o', html, '-q']);
-  return html;
-}
+const browser = sharedBrowser();
 
 // What the page shows for node i: op, instruction, and the timing section of the panel.
 async function nodeFacts(page, i) {
@@ -56,7 +39,7 @@ test(
   'corpus: heat legend, hottest convolution, table jumps, modes',
   { skip: (ONLY && ONLY !== 'corpus') || !CORPUS },
   async () => {
-    const html = writePage('profile_corpus', [BP(), '--etdump', ETDP()]);
+    const html = writePage([BP(), '--etdump', ETDP()], 'profile_corpus');
     const { context, page, log } = await openViewer(browser, html);
     try {
       // The legend replaces the category legend and names the unit (raw ticks: no --source-unit).
@@ -182,7 +165,7 @@ test(
 );
 
 test('corpus: source unit converts times', { skip: (ONLY && ONLY !== 'corpus') || !CORPUS }, async () => {
-  const html = writePage('profile_corpus_us', [BP(), '--etdump', ETDP(), '--source-unit', 'ns']);
+  const html = writePage([BP(), '--etdump', ETDP(), '--source-unit', 'ns'], 'profile_corpus_us');
   const { context, page, log } = await openViewer(browser, html);
   try {
     const legend = await legendState(page);
@@ -203,7 +186,7 @@ test('generated: delegate time on the delegate node', { skip: (ONLY && ONLY !== 
   execFileSync(GEN, ['etdump', '--program', pte, '--runs', '4', '--delegate-events', '3', '-o', etdp], {
     stdio: 'ignore',
   });
-  const html = writePage('profile_gen', [pte, '--etdump', etdp]);
+  const html = writePage([pte, '--etdump', etdp], 'profile_gen');
   const { context, page, log } = await openViewer(browser, html);
   try {
     const delegates = await page.evaluate(() => {

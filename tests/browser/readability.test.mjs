@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser, writePage } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_READABILITY_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
 const QNN = () =>
   path.join(
@@ -22,7 +19,6 @@ const QNN = () =>
     'pytorch__executorch__examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte',
   );
 const PT2 = () => path.join(CORPUS, 'pt2', 'pytorch__executorch__extension__pt2_archive__test__linear.6f89131a.pt2');
-const GEN = process.env.ETVIZ_GEN;
 // A training program: four methods, three named like __et_training_parameters_index_forward.
 const XOR = () =>
   path.join(
@@ -36,12 +32,6 @@ const ETRECORD = () => {
   execFileSync(GEN, ['export', '--blocks', '2', '--schema1', '--format', 'etrecord', '-o', out], { stdio: 'ignore' });
   return out;
 };
-
-function writePage(file, name) {
-  const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [file, '-o', html, '-q']);
-  return html;
-}
 
 // Panel texts whose letters run past their own box (a heading cut at the panel's edge):
 // scrollWidth beyond clientWidth, for every element that does not scroll on purpose.
@@ -72,13 +62,7 @@ async function panelRowsOverlap(page) {
   );
 }
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 test(
   'panel: keys never overlap values, resize and hide give the canvas room',

@@ -4,25 +4,15 @@
 // (--no-compress) number for number and string for string. The 1M-node figures are in
 // bench/viewer/scale.mjs and docs/limits.md.
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer } from './browser.mjs';
+import { openViewer } from './browser.mjs';
+import { BIN, GEN, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 // Everything the rest of the viewer reads of the model, for a sample of nodes, values and edges.
 const snapshot = () => {

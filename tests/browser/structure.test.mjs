@@ -4,30 +4,21 @@
 // overlap unless one holds the other.
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS,
 // ETVIZ_STRUCTURE_CASE (fold|flatten|corpus|profile|shapes|shared).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { GEN, CORPUS, OUT, sharedBrowser, writePage } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_STRUCTURE_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
-function writePage(name, args) {
-  const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [...args, '-o', html, '-q']);
-  return html;
-}
 // A generated exported program: 6 blocks of layers.N (TransformerBlock), dim 64, hidden 128.
 function exportedPage() {
   const pt2 = path.join(OUT, 'blocks6.pt2');
   execFileSync(GEN, ['export', '--blocks', '6', '--format', 'pt2', '-o', pt2], { stdio: 'ignore' });
-  return writePage('structure_pt2', [pt2]);
+  return writePage([pt2], 'structure_pt2');
 }
 
 // Boxes that overlap although neither holds the other: [] when the drawing is clean. Frames
@@ -65,13 +56,7 @@ const drawnKinds = (page) =>
     ].sort();
   });
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 test(
   'fold and unfold a repeated block; its panel tells its weights and ops',
@@ -229,7 +214,7 @@ test(
       ],
       { stdio: 'ignore' },
     );
-    const { page: p2, log: log2, context: c2 } = await openViewer(browser, writePage('structure_methods', [pte]));
+    const { page: p2, log: log2, context: c2 } = await openViewer(browser, writePage([pte], 'structure_methods'));
     try {
       assert.equal(await waitForEngine(p2), true);
       const graphs = await p2.evaluate(() => window.etvizTest.graphs().length);
@@ -286,7 +271,7 @@ test(
     ]) {
       const { page, log, context } = await openViewer(
         browser,
-        writePage(`structure_${name}`, [path.join(CORPUS, 'pte', file)]),
+        writePage([path.join(CORPUS, 'pte', file)], `structure_${name}`),
       );
       try {
         assert.equal(await waitForEngine(page), true);
@@ -320,7 +305,7 @@ test('profile: a folded block tells its time and share', { skip: ONLY && ONLY !=
   const etdp = path.join(OUT, 'profiled.etdp');
   execFileSync(GEN, ['program', '--blocks', '4', '--dim', '16', '--hidden', '16', '-o', pte], { stdio: 'ignore' });
   execFileSync(GEN, ['etdump', '--program', pte, '--runs', '3', '-o', etdp], { stdio: 'ignore' });
-  const { page, log, context } = await openViewer(browser, writePage('structure_profile', [pte, '--etdump', etdp]));
+  const { page, log, context } = await openViewer(browser, writePage([pte, '--etdump', etdp], 'structure_profile'));
   try {
     assert.equal(await waitForEngine(page), true);
     const r = await page.evaluate(() => {
@@ -377,7 +362,7 @@ test('profile: a folded block tells its time and share', { skip: ONLY && ONLY !=
   execFileSync(GEN, ['etdump', '--program', dpte, '--runs', '3', '--delegate-events', '3', '-o', detdp], {
     stdio: 'ignore',
   });
-  const d = await openViewer(browser, writePage('structure_profile_delegates', [dpte, '--etdump', detdp]));
+  const d = await openViewer(browser, writePage([dpte, '--etdump', detdp], 'structure_profile_delegates'));
   try {
     assert.equal(await waitForEngine(d.page), true);
     const boxes = await d.page.evaluate(() => {
@@ -452,7 +437,7 @@ test(
     }
     const json = path.join(OUT, 'fan.json');
     fs.writeFileSync(json, JSON.stringify({ label: 'fan', graphs }));
-    const html = writePage('structure_fan', [json]);
+    const html = writePage([json], 'structure_fan');
     const { page, log, context } = await openViewer(browser, html);
     try {
       await waitForEngine(page);

@@ -7,16 +7,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser, timelineEval } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_TIMELINE_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
 // A generated trace (tools/gen/trace_model.h): 2 blocks, six passes, the fifth failed.
 function traceFiles() {
@@ -28,16 +23,9 @@ function traceFiles() {
   return { json, html, report };
 }
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
-const T = (page, expr) =>
-  page.evaluate(`(() => { const t = window.etvizTest.overlay('timeline'); return ${expr}; })()`);
+const T = timelineEval;
 
 test(
   'trace: steps with the counts the CLI reports, a banner for the failed pass, nothing moves',

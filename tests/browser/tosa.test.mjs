@@ -5,26 +5,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
 const FIXTURE =
   'arm__pte-adapter-model-explorer__src__pte_adapter_model_explorer__tests__fixtures__mobilenet_v2_ethosu__';
 const PTE = () => path.join(CORPUS, 'pte', `${FIXTURE}input.pte`);
 const TOSA = () => path.join(CORPUS, 'tosa', `${FIXTURE}output_tag1_TOSA-1.0+INT+int16+u55.tosa`);
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 test('an Ethos-U delegate expands into its TOSA graph', async () => {
   const html = path.join(OUT, 'ethosu_tosa.html');

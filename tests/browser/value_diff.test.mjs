@@ -4,30 +4,18 @@
 // `etviz diff --format json` states them (themselves checked against numpy by
 // tests/diff/test_value_diff_oracle.py).
 // Env: ETVIZ_BIN, ETVIZ_GEN, ETVIZ_ARTIFACTS.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
-
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
-fs.mkdirSync(OUT, { recursive: true });
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, OUT, sharedBrowser, timelineEval } from './harness.mjs';
 
 const SMALL = ['--blocks', '1', '--dim', '16', '--hidden', '24', '--heads', '2', '--seq', '4', '--vocab', '32'];
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
-const T = (page, expr) =>
-  page.evaluate(`(() => { const t = window.etvizTest.overlay('timeline'); return ${expr}; })()`);
+const T = timelineEval;
 
 test('weights: changed nodes carry their tensors and the figures etviz diff states', async () => {
   const a = path.join(OUT, 'a.pte');

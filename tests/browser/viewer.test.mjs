@@ -1,19 +1,15 @@
 // The HTML viewer in real headless Chromium, on corpus programs and generated ones.
 // Env: ETVIZ_BIN (etviz), ETVIZ_GEN (etviz-gen, optional), ETVIZ_CORPUS_DIR, ETVIZ_ARTIFACTS,
 // ETVIZ_BROWSER_CASE (one case name, or all).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer, waitForEngine } from './browser.mjs';
+import { openViewer, waitForEngine } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser, writePage } from './harness.mjs';
 
-const BIN = process.env.ETVIZ_BIN;
-const GEN = process.env.ETVIZ_GEN;
-const CORPUS = process.env.ETVIZ_CORPUS_DIR;
-const OUT = process.env.ETVIZ_ARTIFACTS || path.resolve('browser-artifacts');
 const ONLY = process.env.ETVIZ_BROWSER_CASE;
-fs.mkdirSync(OUT, { recursive: true });
 
 const pte = (name) => path.join(CORPUS, 'pte', name);
 const CASES = {
@@ -67,12 +63,6 @@ function generate(name, args) {
   return out;
 }
 
-function writePage(file, name) {
-  const html = path.join(OUT, `${name}.html`);
-  execFileSync(BIN, [file, '-o', html, '-q']);
-  return html;
-}
-
 function irNodeCount(file, graph) {
   const info = JSON.parse(execFileSync(BIN, ['info', '--json', file]).toString());
   const m = info.methods.find((x) => x.name === graph);
@@ -85,13 +75,7 @@ const nodeOnScreen = (page, i) => page.evaluate((n) => window.etvizTest.nodePoin
 const findNode = (page, op) => page.evaluate((o) => window.etvizTest.findNodes(o)[0] ?? -1, op);
 const visibleCount = (page) => page.evaluate(() => window.etvizTest.visibleNodes());
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = sharedBrowser();
 
 for (const [name, c] of Object.entries(CASES)) {
   if (ONLY && ONLY !== name) continue;
