@@ -11,9 +11,11 @@
 # (one that was slow only while the machine was busy goes to build-san/slow-under-load/).
 #   FUZZ_RUNS     executions per target (default 10000000)
 #   FUZZ_SLICE    seconds per slice (default 1200)
-#   FUZZ_WORKERS  targets fuzzed at once (default 1): each worker takes the unclaimed target
-#                 furthest behind, so two workers on two idle cores double the campaign's
-#                 pace; the ledger is updated under a lock.
+#   FUZZ_WORKERS  fuzzers run at once (default 1): each worker takes the unclaimed target
+#                 furthest behind, or, when every unfinished target is held, joins the one
+#                 furthest behind (libFuzzer processes share a corpus folder, reloading what
+#                 the others add), so two workers on two idle cores double the campaign's
+#                 pace to its end; the ledger is updated under a lock.
 #   FUZZ_TARGETS  only these targets (names as below, space-separated; default all)
 # On a machine that also builds, start it at low priority for the scheduler's autogroup too
 # (plain nice does not reach across sessions): `echo 19 > /proc/$PID/autogroup`.
@@ -66,31 +68,44 @@ fi
 
 FUZZ_SECONDS=1 bash "$root/fuzz/run.sh" >/dev/null 2>&1  # builds the targets and the seeds
 # Each slice goes to the target with the fewest executions so far (among those no other worker
-# holds), so every target advances together and a campaign cut short has covered all of them, not
-# the first one deeply. A worker holds a target by creating its claim directory (atomic).
-worker() {
+# holds, while there are), so every target advances together and a campaign cut short has
+# covered all of them, not the first one deeply. A worker holds a target by creating its claim
+# directory, claims/TARGET.WORKER (atomic); two that claim the same free target at once both
+# let go and look again after different pauses.
+worker() {  # worker number
+  local id=$1
   while :; do
-    local target="" seeds="" done_runs="" t n
-    for t in $targets; do
-      [ -d "$claims/${t%%:*}" ] && continue
-      n=$(ledger_field "${t%%:*}" 2)
-      if [ "$n" -lt "$runs" ] && { [ -z "$done_runs" ] || [ "$n" -lt "$done_runs" ]; }; then
-        target=${t%%:*} seeds=${t##*:} done_runs=$n
-      fi
+    local target="" seeds="" done_runs="" t n pass
+    # First a target no worker holds; failing that, the unfinished one furthest behind.
+    for pass in free shared; do
+      for t in $targets; do
+        [ "$pass" = free ] && ls -d "$claims/${t%%:*}."* >/dev/null 2>&1 && continue
+        n=$(ledger_field "${t%%:*}" 2)
+        if [ "$n" -lt "$runs" ] && { [ -z "$done_runs" ] || [ "$n" -lt "$done_runs" ]; }; then
+          target=${t%%:*} seeds=${t##*:} done_runs=$n
+        fi
+      done
+      [ -n "$target" ] && break
     done
     [ -z "$target" ] && return 0
-    mkdir "$claims/$target" 2>/dev/null || continue  # another worker took it first
+    # Another worker took it first (a free target is held by one worker only).
+    if ! mkdir "$claims/$target.$id" 2>/dev/null ||
+      { [ "$pass" = free ] && [ "$(ls -d "$claims/$target."* | wc -l)" -gt 1 ]; }; then
+      rmdir "$claims/$target.$id" 2>/dev/null || true
+      sleep "$id"
+      continue
+    fi
     mkdir -p "$build/work/$seeds"
-    echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s" >&2
+    echo "fuzz: $target: $done_runs of $runs executions; next slice ${slice}s (worker $id)" >&2
     local started log status_code=0 executed
     started=$(date +%s)
-    log="$build/slice-$target.log"
+    log="$build/slice-$target-$id.log"
     "$build/fuzz/$target" "$build/work/$seeds" "$build/seeds/$seeds" -runs=$(( runs - done_runs )) \
       -max_total_time="$slice" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
       -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status_code=$?
     executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     ledger_add "$target" "${executed:-0}" $(( $(date +%s) - started ))
-    rmdir "$claims/$target"
+    rmdir "$claims/$target.$id"
     # libFuzzer also keeps inputs that took over 10 s of wall time (slow-unit-*) without
     # failing, and stops on one over -timeout (timeout-*; wall time too). On a machine that
     # builds while the campaign runs at low priority, that is often the scheduler, not the
@@ -101,7 +116,7 @@ worker() {
     for unit in "$build/artifacts/$target-slow-unit-"* "$build/artifacts/$target-timeout-"*; do
       [ -e "$unit" ] || continue
       local cpu_file cpu rerun=0
-      cpu_file="$build/slice-$target.cpu"
+      cpu_file="$build/slice-$target-$id.cpu"
       # bash's own `time` (user and system CPU of the run, children included).
       { TIMEFORMAT='%3U %3S'; time timeout 20 "$build/fuzz/$target" "$unit" >/dev/null 2>&1 || rerun=$?; } 2>"$cpu_file"
       if [ "$rerun" -eq 0 ]; then
@@ -128,8 +143,8 @@ worker() {
 rm -rf "$claims"  # claims of a campaign that was stopped
 mkdir -p "$claims"
 pids=()
-for _ in $(seq "$workers"); do
-  worker &
+for id in $(seq "$workers"); do
+  worker "$id" &
   pids+=("$!")
   sleep 1  # each worker claims its target before the next one looks
 done
