@@ -704,7 +704,7 @@ uint64_t drawn_once_count(const Document& doc, int32_t graph, uint64_t limit) {
   return once.total;
 }
 
-// The rule stated above build_view_model (view_model.h).
+// The rule of view_model.h, stated above view_within_budget.
 bool nested_graphs_drawn_once(const Document& doc, int32_t graph) {
   if (graph < 0 || static_cast<size_t>(graph) >= doc.graphs.size()) return false;
   const uint64_t once = drawn_once_count(doc, graph, run_budget().nodes);

@@ -23,7 +23,7 @@ struct ViewNode {
   analysis::Category category = analysis::Category::kOther;
   std::string label;  // what the box shows
   double width = 0, height = 0;
-  // A call whose nested graph is drawn at another call (see build_view_model): that
+  // A call whose nested graph is drawn at another call (the rule above view_within_budget): that
   // call's ViewModel::nodes index; -1 when the graph is inlined here or the node calls none.
   int32_t drawn_at = -1;
 };
