@@ -4,27 +4,23 @@
 // the viewer's graph facts equal); companions are paired as --data/--etdump/--etrecord pair
 // them; a bad file shows the reader's error and the app keeps working; nothing is fetched and
 // nothing is logged as an error.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openViewer } from './browser.mjs';
-import { BIN, GEN, CORPUS, OUT } from './harness.mjs';
+import { openViewer } from './browser.mjs';
+import { BIN, GEN, CORPUS, OUT, sharedBrowser } from './harness.mjs';
 
 const ONLY = process.env.ETVIZ_APP_CASE;
 const C = (...p) => path.join(CORPUS, ...p);
 const skip = (name) => (ONLY && ONLY !== name) || !CORPUS || !BIN;
 
-let browser;
+const browser = sharedBrowser();
 let appPage;
-before(async () => {
-  browser = await launch();
+before(() => {
   appPage = path.join(OUT, 'etviz.html');
   execFileSync(BIN, ['app', '-o', appPage, '-q']);
-});
-after(async () => {
-  if (browser) await browser.close();
 });
 
 // Requests other than the page itself and its own blob: worker.
@@ -368,12 +364,12 @@ test('a CLI page written with --app opens more files: they join its file selecto
 
 test(
   'a 2.6 GB program opens from its flatbuffer: the weights are never read',
-  { skip: skip('large') || !process.env.ETVIZ_GEN },
+  { skip: skip('large') || !GEN },
   async () => {
     // Sparse on disk: the generator pads the constant segment without writing it.
     const huge = path.join(OUT, 'huge.pte');
     execFileSync(
-      process.env.ETVIZ_GEN,
+      GEN,
       [
         'program',
         '--blocks',
@@ -392,11 +388,9 @@ test(
       { stdio: 'ignore' },
     );
     const small = path.join(OUT, 'small.pte');
-    execFileSync(
-      process.env.ETVIZ_GEN,
-      ['program', '--blocks', '25', '--dim', '16', '--hidden', '32', '--vocab', '64', '-o', small],
-      { stdio: 'ignore' },
-    );
+    execFileSync(GEN, ['program', '--blocks', '25', '--dim', '16', '--hidden', '32', '--vocab', '64', '-o', small], {
+      stdio: 'ignore',
+    });
     assert.ok(fs.statSync(huge).size > 2600 * 1048576, 'the program is over 2.6 GB');
     const { context, page, log } = await openApp();
     try {
@@ -468,7 +462,7 @@ test(
 // to refuse.
 test(
   'large bundled programs and archives open from their tables and directories, weights unread',
-  { skip: skip('archives') || !process.env.ETVIZ_GEN },
+  { skip: skip('archives') || !GEN },
   async () => {
     const PAD = { bpte: '1900M', pt2: '2200M', etrecord: '2200M' };
     const shape = ['--blocks', '25', '--dim', '16', '--hidden', '32'];
@@ -662,14 +656,14 @@ test('cut-off files open in the app as the CLI shows them, marked damaged', { sk
   fs.writeFileSync(cutPte, kws.subarray(0, kws.length - 1000));
   fs.writeFileSync(cutPt2, pt2.subarray(0, pt2.length - 1));
   const files = [cutPte, cutPt2];
-  if (process.env.ETVIZ_GEN) {
+  if (GEN) {
     // And one over the 64 MiB the app reads in part by its zip directory (padded with weights
     // written as holes): cut off, it has no directory, so it is read whole and recovered as
     // the CLI recovers it. (It opened before too, 80 MiB and 1.4 GiB alike, after the app had
     // set the file's memory aside for a plan that then failed; it no longer does.)
     const big = path.join(OUT, 'cut_big.pt2');
     execFileSync(
-      process.env.ETVIZ_GEN,
+      GEN,
       ['export', '--blocks', '25', '--dim', '16', '--hidden', '32', '--pad-weights', '80M', '-o', big],
       { stdio: 'ignore' },
     );
