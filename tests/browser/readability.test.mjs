@@ -129,6 +129,23 @@ test(
         assert.ok(heading.includes(`Graph: ${graphs[g]}`), `${heading}`);
         assert.deepEqual(await panelTextCut(page), [], graphs[g]);
       }
+      // The size drawer's path starts at the file: its long name is cut with an ellipsis, its
+      // size stays in view (it was clipped off with the name's end).
+      await page.keyboard.press('b');
+      const crumb = await page.$eval('#size-drawer .size-crumbs', (t) => {
+        const c = t.querySelector('.crumb'),
+          n = c.querySelector('.crumb-name');
+        return {
+          text: c.textContent,
+          crumbRight: c.getBoundingClientRect().right,
+          titleRight: t.getBoundingClientRect().right,
+          cut: n.scrollWidth > n.clientWidth,
+          ellipsis: getComputedStyle(n).textOverflow,
+        };
+      });
+      assert.match(crumb.text, /^pytorch__.*xor\.9c80c531\.pte \(13\.5 KiB\)$/);
+      assert.ok(crumb.crumbRight <= crumb.titleRight + 0.5, JSON.stringify(crumb));
+      assert.ok(!crumb.cut || crumb.ellipsis === 'ellipsis', JSON.stringify(crumb));
       await page.screenshot({ path: path.join(OUT, 'panel_long_names.png') });
       assert.deepEqual(log.errors, []);
     } finally {

@@ -124,10 +124,14 @@ export class SizeOverlay {
     c.replaceChildren();
     this.path.forEach((n, k) => {
       if (k) c.append(' › ');
+      // A long name (the file's, a module path) is cut with an ellipsis; its size is not.
       const a = document.createElement('button');
-      a.className = 'link';
-      a.textContent = `${n.n} (${formatBytes(n.b)})`;
-      a.title = k < this.path.length - 1 ? 'Zoom out to here' : n.n;
+      a.className = 'link crumb';
+      const name = document.createElement('span');
+      name.className = 'crumb-name';
+      name.textContent = n.n;
+      a.append(name, ` (${formatBytes(n.b)})`);
+      a.title = k < this.path.length - 1 ? `${n.n}: zoom out to here` : n.n;
       a.addEventListener('click', () => this.zoom(k));
       c.appendChild(a);
     });
