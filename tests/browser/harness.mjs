@@ -40,7 +40,7 @@ export function writePage(args, name) {
   return html;
 }
 
-// An expression over the timeline overlay's test interface `t` (web/src/timeline.js), on a
+// An expression over the timeline overlay's test interface `t` (web/src/timeline_overlay.js), on a
 // diff or pass page.
 export const timelineEval = (page, expr) =>
   page.evaluate(`(() => { const t = window.etvizTest.overlay('timeline'); return ${expr}; })()`);

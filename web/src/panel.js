@@ -7,9 +7,7 @@ function section(root, title) {
   const s = el('section', 'panel-section');
   // A title can hold a name ("Graph: __et_training_parameters_index_forward"): it wraps at the
   // name's separators rather than running past the panel.
-  const h = el('h3');
-  breakableText(h, title);
-  s.appendChild(h);
+  s.appendChild(breakableText(el('h3'), title));
   root.appendChild(s);
   return s;
 }
